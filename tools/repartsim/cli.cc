@@ -1,0 +1,72 @@
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/exit_code.h"
+#include "tools/repartsim/verbs.h"
+
+namespace repartsim::tools {
+
+void AddUnbuiltVerb(CLI::App& app, const char* name, const char* description, int* exit_code) {
+  CLI::App* sub = app.add_subcommand(name, std::string(description) + " (not built yet)");
+  std::string verb = name;
+  sub->callback([verb, exit_code] {
+    std::fprintf(stderr, "repartsim: error: the '%s' verb is not built yet\n", verb.c_str());
+    *exit_code = kExitUsage;
+  });
+}
+
+int RunCli(int argc, char** argv) {
+  CLI::App app{
+      "repartsim: a deterministic simulator and model checker for table repartition\n"
+      "(region split/merge) in a GreptimeDB-style distributed database.\n"
+      "Exit codes: 0 pass, 1 safety violation or rejected rule, 2 liveness violation,\n"
+      "3 nondeterminism, 64 bad usage or input, 70 internal error.",
+      "repartsim"};
+  app.set_version_flag("--version", std::string("repartsim ") + REPARTSIM_VERSION);
+  // A missing verb is checked after parsing, so an unknown flag is reported as such first.
+  app.require_subcommand(0, 1);
+  app.fallthrough(false);
+  int exit_code = kExitPass;
+  AddRunVerb(app, &exit_code);
+  AddReplayVerb(app, &exit_code);
+  AddSweepVerb(app, &exit_code);
+  AddMergeVerb(app, &exit_code);
+  AddExploreVerb(app, &exit_code);
+  AddShrinkVerb(app, &exit_code);
+  AddCheckRuleVerb(app, &exit_code);
+  AddPlanVerb(app, &exit_code);
+  AddRouteVerb(app, &exit_code);
+  AddPruneVerb(app, &exit_code);
+  AddRulesVerb(app, &exit_code);
+  AddDemoVerb(app, &exit_code);
+
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return kExitPass;
+  } catch (const CLI::CallForAllHelp&) {
+    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
+    return kExitPass;
+  } catch (const CLI::CallForVersion& e) {
+    std::printf("%s\n", e.what());
+    return kExitPass;
+  } catch (const CLI::ParseError& e) {
+    std::string message = e.what();
+    if (!app.get_subcommands().empty()) {
+      message += " (see 'repartsim " + app.get_subcommands().front()->get_name() + " --help')";
+    } else {
+      message += " (see 'repartsim --help')";
+    }
+    return ReportFlagError(args, message);
+  }
+  if (app.get_subcommands().empty()) {
+    return ReportFlagError(args, "a verb is required (see 'repartsim --help')");
+  }
+  return exit_code;
+}
+
+}  // namespace repartsim::tools
