@@ -1,0 +1,146 @@
+#include "model/protocol.h"
+
+namespace repartsim::model {
+
+namespace {
+
+constexpr std::array<RuleInfo, kRuleCount> kRules = {{
+    {Rule::kVersionFenceUnversioned, "version-fence-unversioned",
+     "datanodes reject writes that carry no expression version", false, true},
+    {Rule::kRerouteOnVersionMismatch, "reroute-on-version-mismatch",
+     "a frontend refreshes its route and re-routes a write rejected for a stale version", false,
+     true},
+    {Rule::kFenceMergedAwaySources, "fence-merged-away-sources",
+     "merged-away sources reject all writes from ApplyStaging until they are dropped", false,
+     true},
+    {Rule::kUnifiedNullRouting, "unified-null-routing",
+     "row path, bulk path and file filter use one predicate, NULL included (P7)", false, true},
+    {Rule::kAlignedPartitionRule, "aligned-partition-rule",
+     "the frontend rule keeps regions and exprs aligned when a route has no expr (P3)", false,
+     true},
+    {Rule::kFencedReads, "fenced-reads",
+     "scans carry the planned expression version; a mismatch makes the frontend re-plan", false,
+     true},
+    {Rule::kDurableStaging, "durable-staging",
+     "staged memtable rows and staging files survive leaving staging and a restart (P5, P11)",
+     false, true},
+    {Rule::kLeasePromotesStaging, "lease-promotes-staging",
+     "a StagingLeader lease re-promotes a staging region that lost its lease (P11)", false, true},
+    {Rule::kIdempotentRedispatch, "idempotent-redispatch",
+     "re-dispatch after a metasrv restart resumes applied groups instead of failing (P2)", false,
+     true},
+    {Rule::kPerGroupIndices, "per-group-indices",
+     "group region mappings use per-group target indices, not global ones (P1)", false, true},
+    {Rule::kRollbackRestoresDatanodes, "rollback-restores-datanodes",
+     "rollback also restores datanode manifests and expressions, not only metadata", false,
+     true},
+    {Rule::kRehomeAckedRows, "rehome-acked-rows",
+     "rollback re-homes rows acknowledged by regions it drops (P5)", false, true},
+    {Rule::kVersionedCacheFills, "versioned-cache-fills",
+     "a cache fill that raced an invalidation is discarded (invalidation epoch)", false, true},
+    {Rule::kAckedInvalidation, "acked-invalidation",
+     "cache invalidations are acknowledged by every frontend and retried until they are", false,
+     true},
+    {Rule::kGcPositiveProof, "gc-positive-proof",
+     "GC deletes a file only with positive proof that no region references it", false, true},
+    {Rule::kExactRuleChecker, "exact-rule-checker",
+     "the rule checker knows integer domains are discrete (x <= 1, x >= 2 is complete)", false,
+     true},
+    {Rule::kDeallocateMergedAway, "deallocate-merged-away",
+     "merged-away regions of succeeded groups are dropped even when the parent rolls back (P8)",
+     false, true},
+}};
+
+uint32_t DefaultBits(ProfileKind kind) {
+  uint32_t bits = 0;
+  for (const RuleInfo& info : kRules) {
+    bool on = kind == ProfileKind::kGreptime ? info.greptime : info.reference;
+    if (on) bits |= 1u << static_cast<uint32_t>(info.rule);
+  }
+  return bits;
+}
+
+}  // namespace
+
+const std::array<RuleInfo, kRuleCount>& AllRules() {
+  for (size_t i = 0; i < kRules.size(); ++i) {
+    REPARTSIM_ASSERT(static_cast<size_t>(kRules[i].rule) == i);
+  }
+  return kRules;
+}
+
+Protocol::Protocol() : base_(ProfileKind::kGreptime), bits_(DefaultBits(ProfileKind::kGreptime)) {}
+
+Protocol Protocol::Greptime() { return Protocol(); }
+
+Protocol Protocol::Reference() {
+  Protocol protocol;
+  protocol.base_ = ProfileKind::kReference;
+  protocol.bits_ = DefaultBits(ProfileKind::kReference);
+  return protocol;
+}
+
+sim::Result<Protocol> Protocol::FromProfileName(std::string_view name) {
+  if (name == "greptime") return Greptime();
+  if (name == "reference") return Reference();
+  return sim::MakeError({}, "unknown profile '" + std::string(name) +
+                                "' (expected 'greptime' or 'reference')");
+}
+
+void Protocol::Set(Rule rule, bool on) {
+  REPARTSIM_ASSERT(rule < Rule::kCount);
+  uint32_t mask = 1u << static_cast<uint32_t>(rule);
+  bits_ = on ? (bits_ | mask) : (bits_ & ~mask);
+}
+
+sim::Status Protocol::SetByName(std::string_view name, bool on) {
+  for (const RuleInfo& info : AllRules()) {
+    if (name == info.name) {
+      Set(info.rule, on);
+      return sim::Ok{};
+    }
+  }
+  std::string known;
+  for (const RuleInfo& info : AllRules()) {
+    if (!known.empty()) known += ", ";
+    known += info.name;
+  }
+  return sim::MakeError({}, "unknown rule '" + std::string(name) + "' (known rules: " + known +
+                                ")");
+}
+
+sim::Status Protocol::ApplyOverride(std::string_view assignment) {
+  size_t equals = assignment.find('=');
+  if (equals == std::string_view::npos) {
+    return sim::MakeError({}, "expected name=on|off, got '" + std::string(assignment) + "'");
+  }
+  std::string_view value = assignment.substr(equals + 1);
+  bool on;
+  if (value == "on" || value == "true" || value == "1") {
+    on = true;
+  } else if (value == "off" || value == "false" || value == "0") {
+    on = false;
+  } else {
+    return sim::MakeError({}, "rule value must be on or off, got '" + std::string(value) + "'");
+  }
+  return SetByName(assignment.substr(0, equals), on);
+}
+
+const char* Protocol::base_name() const {
+  return base_ == ProfileKind::kGreptime ? "greptime" : "reference";
+}
+
+std::string Protocol::OverridesText() const {
+  uint32_t base_bits = DefaultBits(base_);
+  std::string out;
+  for (const RuleInfo& info : AllRules()) {
+    uint32_t mask = 1u << static_cast<uint32_t>(info.rule);
+    if ((bits_ & mask) == (base_bits & mask)) continue;
+    if (!out.empty()) out += ',';
+    out += info.name;
+    out += (bits_ & mask) ? "=on" : "=off";
+  }
+  return out;
+}
+
+}  // namespace repartsim::model

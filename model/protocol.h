@@ -1,0 +1,85 @@
+// Protocol profiles: a profile is a named set of rule switches (DESIGN.md section 4).
+// `greptime` reproduces the real system at commit 7fd0a7b, quirks included; `reference` turns
+// on every safety rule. Every switch has a stable name, a one-line description and a default in
+// both profiles, and can be overridden per run (YAML `rules:` and CLI `--rule name=on|off`).
+// Model code reads a switch with `protocol.On(Rule::kX)`; nothing else decides behaviour.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "sim/result.h"
+
+namespace repartsim::model {
+
+enum class Rule : uint8_t {
+  kVersionFenceUnversioned,   // reject writes without an expression version
+  kRerouteOnVersionMismatch,  // frontend refreshes its route and re-routes on mismatch
+  kFenceMergedAwaySources,    // reject writes to merged-away sources before their files are captured
+  kUnifiedNullRouting,        // row path, bulk path and file filter agree on NULL
+  kAlignedPartitionRule,      // regions and exprs stay aligned when a route has no expr (P3)
+  kFencedReads,               // scans carry the planned expression version; mismatch re-plans
+  kDurableStaging,            // staged data survives leaving staging and a restart
+  kLeasePromotesStaging,      // a StagingLeader lease re-promotes a demoted staging region (P11)
+  kIdempotentRedispatch,      // re-dispatch after a metasrv crash resumes, never mismatches (P2)
+  kPerGroupIndices,           // per-group transition indices (P1)
+  kRollbackRestoresDatanodes, // rollback restores datanode manifests and expressions
+  kRehomeAckedRows,           // rollback re-homes rows acknowledged by regions it drops (P5)
+  kVersionedCacheFills,       // cache fills fenced by an invalidation epoch
+  kAckedInvalidation,         // cache invalidations are acknowledged and retried
+  kGcPositiveProof,           // GC deletes a file only with positive proof it is unreferenced
+  kExactRuleChecker,          // the rule checker knows integer domains are discrete
+  kDeallocateMergedAway,      // partial success still drops merged-away regions (P8)
+  kCount,
+};
+
+inline constexpr size_t kRuleCount = static_cast<size_t>(Rule::kCount);
+
+struct RuleInfo {
+  Rule rule;
+  const char* name;         // stable, kebab-case: used in YAML, CLI and reports
+  const char* description;  // one line
+  bool greptime;            // default in profile `greptime`
+  bool reference;           // default in profile `reference`
+};
+
+// The table of every switch, in Rule order.
+const std::array<RuleInfo, kRuleCount>& AllRules();
+
+enum class ProfileKind : uint8_t { kGreptime, kReference };
+
+class Protocol {
+ public:
+  // The `greptime` profile.
+  Protocol();
+  static Protocol Greptime();
+  static Protocol Reference();
+  // Returns the profile called `name` ("greptime" or "reference").
+  static sim::Result<Protocol> FromProfileName(std::string_view name);
+
+  bool On(Rule rule) const { return (bits_ >> static_cast<uint32_t>(rule)) & 1u; }
+  void Set(Rule rule, bool on);
+  // Sets the switch called `name`; an unknown name is an error naming the valid ones.
+  sim::Status SetByName(std::string_view name, bool on);
+  // Parses "name=on|off" (also true/false, 1/0).
+  sim::Status ApplyOverride(std::string_view assignment);
+
+  ProfileKind base() const { return base_; }
+  const char* base_name() const;
+  // Switches that differ from the base profile, as "name=on,name=off"; "" when none.
+  std::string OverridesText() const;
+  uint32_t bits() const { return bits_; }
+
+  friend bool operator==(const Protocol&, const Protocol&) = default;
+
+ private:
+  ProfileKind base_ = ProfileKind::kGreptime;
+  uint32_t bits_ = 0;
+};
+
+static_assert(kRuleCount <= 32, "Protocol keeps its switches in a 32-bit mask");
+
+}  // namespace repartsim::model
