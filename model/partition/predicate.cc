@@ -1,0 +1,130 @@
+#include "model/partition/predicate.h"
+
+#include <optional>
+
+namespace repartsim::model {
+
+Predicate Predicate::Compare(std::string column, CompareOp op, Value v) {
+  Predicate p;
+  p.kind = Kind::kCompare;
+  p.column = std::move(column);
+  p.op = op;
+  p.values.push_back(std::move(v));
+  return p;
+}
+
+Predicate Predicate::And(Predicate a, Predicate b) {
+  Predicate p;
+  p.kind = Kind::kAnd;
+  p.children.push_back(std::move(a));
+  p.children.push_back(std::move(b));
+  return p;
+}
+
+Predicate Predicate::Or(Predicate a, Predicate b) {
+  Predicate p = And(std::move(a), std::move(b));
+  p.kind = Kind::kOr;
+  return p;
+}
+
+Predicate Predicate::Not(Predicate a) {
+  Predicate p;
+  p.kind = Kind::kNot;
+  p.children.push_back(std::move(a));
+  return p;
+}
+
+std::string Predicate::ToSql() const {
+  switch (kind) {
+    case Kind::kCompare:
+      return column + " " + std::string(CompareOpSql(op)) + " " + values[0].ToSql();
+    case Kind::kAnd:
+      return "(" + children[0].ToSql() + " AND " + children[1].ToSql() + ")";
+    case Kind::kOr:
+      return "(" + children[0].ToSql() + " OR " + children[1].ToSql() + ")";
+    case Kind::kNot: return "NOT " + children[0].ToSql();
+    case Kind::kIn: {
+      std::string out = column + (negated ? " NOT IN (" : " IN (");
+      for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].ToSql();
+      return out + ")";
+    }
+    case Kind::kBetween:
+      return column + (negated ? " NOT BETWEEN " : " BETWEEN ") + values[0].ToSql() + " AND " +
+             values[1].ToSql();
+    case Kind::kIsNull: return column + (negated ? " IS NOT NULL" : " IS NULL");
+    case Kind::kOther: return "<other>";
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+namespace {
+
+using Tri = std::optional<bool>;  // nullopt = SQL unknown
+
+Tri CompareTri(const Value& v, CompareOp op, const Value& lit) {
+  if (v.is_null() || lit.is_null()) return std::nullopt;
+  Result<int> cmp = CompareValues(v, lit);
+  if (!cmp.ok()) return std::nullopt;
+  int c = cmp.value();
+  switch (op) {
+    case CompareOp::kEq: return c == 0;
+    case CompareOp::kNotEq: return c != 0;
+    case CompareOp::kLt: return c < 0;
+    case CompareOp::kLtEq: return c <= 0;
+    case CompareOp::kGt: return c > 0;
+    case CompareOp::kGtEq: return c >= 0;
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+Tri AndTri(Tri a, Tri b) {
+  if (a == false || b == false) return false;
+  if (!a || !b) return std::nullopt;
+  return true;
+}
+
+Tri OrTri(Tri a, Tri b) {
+  if (a == true || b == true) return true;
+  if (!a || !b) return std::nullopt;
+  return false;
+}
+
+Tri NotTri(Tri a) { return a ? Tri(!*a) : std::nullopt; }
+
+Tri Eval(const Predicate& p, const TableSchema& schema, const Row& row) {
+  static const Value kNull;
+  const Value* v = &kNull;
+  if (!p.column.empty()) {
+    std::optional<size_t> i = schema.FindColumn(p.column);
+    if (i && *i < row.size()) v = &row[*i];
+  }
+  switch (p.kind) {
+    case Predicate::Kind::kCompare: return CompareTri(*v, p.op, p.values[0]);
+    case Predicate::Kind::kAnd:
+      return AndTri(Eval(p.children[0], schema, row), Eval(p.children[1], schema, row));
+    case Predicate::Kind::kOr:
+      return OrTri(Eval(p.children[0], schema, row), Eval(p.children[1], schema, row));
+    case Predicate::Kind::kNot: return NotTri(Eval(p.children[0], schema, row));
+    case Predicate::Kind::kIn: {
+      Tri any = false;
+      for (const Value& x : p.values) any = OrTri(any, CompareTri(*v, CompareOp::kEq, x));
+      return p.negated ? NotTri(any) : any;
+    }
+    case Predicate::Kind::kBetween: {
+      Tri in = AndTri(CompareTri(*v, CompareOp::kGtEq, p.values[0]),
+                      CompareTri(*v, CompareOp::kLtEq, p.values[1]));
+      return p.negated ? NotTri(in) : in;
+    }
+    case Predicate::Kind::kIsNull: return v->is_null() != p.negated;
+    case Predicate::Kind::kOther: return std::nullopt;
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+}  // namespace
+
+bool EvaluatePredicate(const Predicate& p, const TableSchema& schema, const Row& row) {
+  return Eval(p, schema, row) == true;
+}
+
+}  // namespace repartsim::model

@@ -1,0 +1,35 @@
+// A query WHERE predicate as the pruner sees it (the SQL parser builds it): comparisons of a
+// column with a literal (already flipped to column-first), AND, OR, NOT, IN / NOT IN, BETWEEN
+// / NOT BETWEEN, IS [NOT] NULL, and kOther for anything the model does not interpret (kept so
+// evaluation and pruning stay sound: pruning treats it as "unknown").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/partition/expr.h"
+#include "model/partition/schema.h"
+
+namespace repartsim::model {
+
+struct Predicate {
+  enum class Kind { kCompare, kAnd, kOr, kNot, kIn, kBetween, kIsNull, kOther };
+  Kind kind = Kind::kOther;
+  std::string column;                 // kCompare, kIn, kBetween, kIsNull
+  CompareOp op = CompareOp::kEq;      // kCompare
+  std::vector<Value> values;          // kCompare: 1; kIn: list; kBetween: low, high
+  bool negated = false;               // NOT IN, NOT BETWEEN, IS NOT NULL
+  std::vector<Predicate> children;    // kAnd/kOr: 2; kNot: 1
+
+  static Predicate Compare(std::string column, CompareOp op, Value v);
+  static Predicate And(Predicate a, Predicate b);
+  static Predicate Or(Predicate a, Predicate b);
+  static Predicate Not(Predicate a);
+
+  std::string ToSql() const;
+};
+
+// SQL three-valued evaluation on a row (unknown -> false at the top). kOther is unknown.
+bool EvaluatePredicate(const Predicate& p, const TableSchema& schema, const Row& row);
+
+}  // namespace repartsim::model

@@ -1,0 +1,299 @@
+#include <charconv>
+#include <cstdlib>
+
+#include "model/sql/parser_core.h"
+
+namespace repartsim::model::sql {
+
+const Token& Parser::Peek(size_t ahead) const {
+  size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
+  return tokens_[i];
+}
+
+const Token& Parser::Next() {
+  const Token& t = tokens_[pos_];
+  if (pos_ + 1 < tokens_.size()) ++pos_;
+  return t;
+}
+
+bool Parser::AcceptKeyword(std::string_view kw) {
+  if (!Peek().IsKeyword(kw)) return false;
+  Next();
+  return true;
+}
+
+bool Parser::AcceptSymbol(std::string_view sym) {
+  if (!Peek().IsSymbol(sym)) return false;
+  Next();
+  return true;
+}
+
+sim::Status Parser::ExpectKeyword(std::string_view kw) {
+  if (AcceptKeyword(kw)) return sim::Ok{};
+  return Expected(kw);
+}
+
+sim::Status Parser::ExpectSymbol(std::string_view sym) {
+  if (AcceptSymbol(sym)) return sim::Ok{};
+  return Expected(sym);
+}
+
+sim::Error Parser::Expected(std::string_view what) const {
+  return ErrorAt(Peek(), "Expected " + std::string(what) + ", found: " + Peek().Describe());
+}
+
+sim::Error Parser::ErrorAt(const Token& t, std::string message) const {
+  return sim::MakeError(LocationOf(t), std::move(message));
+}
+
+sim::Result<std::string> Parser::Identifier(std::string_view what) {
+  const Token& t = Peek();
+  if (t.kind != TokenKind::kIdent && t.kind != TokenKind::kQuotedIdent) return Expected(what);
+  return Next().text;
+}
+
+sim::Result<std::vector<std::string>> Parser::IdentifierList(std::string_view what) {
+  if (auto s = ExpectSymbol("("); !s.ok()) return s.error();
+  std::vector<std::string> out;
+  do {
+    if (Peek().IsSymbol(")") && !out.empty()) break;  // trailing comma
+    auto id = Identifier(what);
+    if (!id.ok()) return id.error();
+    out.push_back(id.value());
+  } while (AcceptSymbol(","));
+  if (auto s = ExpectSymbol(")"); !s.ok()) return s.error();
+  return out;
+}
+
+bool Parser::AtLiteral() const {
+  const Token& t = Peek();
+  if (t.kind == TokenKind::kNumber || t.kind == TokenKind::kString) return true;
+  if ((t.IsSymbol("-") || t.IsSymbol("+")) && Peek(1).kind == TokenKind::kNumber) return true;
+  return t.IsKeyword("true") || t.IsKeyword("false") || t.IsKeyword("null");
+}
+
+sim::Result<Value> Parser::Literal() {
+  const Token& first = Peek();
+  if (first.kind == TokenKind::kString) return Value::String(Next().text);
+  if (AcceptKeyword("true")) return Value::Bool(true);
+  if (AcceptKeyword("false")) return Value::Bool(false);
+  if (AcceptKeyword("null")) return Value::Null();
+  bool negative = false;
+  if (first.IsSymbol("-") || first.IsSymbol("+")) {
+    negative = first.IsSymbol("-");
+    Next();
+  }
+  const Token& num = Peek();
+  if (num.kind != TokenKind::kNumber) return Expected("a literal");
+  Next();
+  const std::string& s = num.text;
+  if (s.find_first_of(".eE") == std::string::npos) {
+    uint64_t u = 0;
+    auto r = std::from_chars(s.data(), s.data() + s.size(), u);
+    if (r.ec == std::errc() && r.ptr == s.data() + s.size()) {
+      if (!negative && u <= static_cast<uint64_t>(INT64_MAX)) return Value::Int(static_cast<int64_t>(u));
+      if (!negative) return Value::UInt(u);
+      if (u <= static_cast<uint64_t>(INT64_MAX) + 1) {
+        return Value::Int(static_cast<int64_t>(0 - u));
+      }
+    }
+    return ErrorAt(first, "number out of range: " + std::string(negative ? "-" : "") + s);
+  }
+  char* end = nullptr;
+  double d = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return ErrorAt(num, "invalid number: " + s);
+  return Value::Double(negative ? -d : d);
+}
+
+std::optional<CompareOp> Parser::PeekCompareOp() const {
+  const Token& t = Peek();
+  if (t.kind != TokenKind::kSymbol) return std::nullopt;
+  if (t.text == "=" || t.text == "==") return CompareOp::kEq;
+  if (t.text == "<>" || t.text == "!=") return CompareOp::kNotEq;
+  if (t.text == "<") return CompareOp::kLt;
+  if (t.text == "<=") return CompareOp::kLtEq;
+  if (t.text == ">") return CompareOp::kGt;
+  if (t.text == ">=") return CompareOp::kGtEq;
+  return std::nullopt;
+}
+
+// ---- partition expressions: sqlparser precedence, OR < AND < comparison, left-assoc ----
+
+sim::Result<LocatedExpr> Parser::PartitionExpression() {
+  sim::SourceLocation loc = LocationOf(Peek());
+  auto e = PartitionOr();
+  if (!e.ok()) return e.error();
+  return LocatedExpr{std::move(e).value(), loc};
+}
+
+sim::Result<PartitionExpr> Parser::PartitionOr() {
+  auto lhs = PartitionAnd();
+  if (!lhs.ok()) return lhs;
+  PartitionExpr out = std::move(lhs).value();
+  while (AcceptKeyword("or")) {
+    auto rhs = PartitionAnd();
+    if (!rhs.ok()) return rhs;
+    out = PartitionExpr::Or(std::move(out), std::move(rhs).value());
+  }
+  return out;
+}
+
+sim::Result<PartitionExpr> Parser::PartitionAnd() {
+  auto lhs = PartitionLeaf();
+  if (!lhs.ok()) return lhs;
+  PartitionExpr out = std::move(lhs).value();
+  while (AcceptKeyword("and")) {
+    auto rhs = PartitionLeaf();
+    if (!rhs.ok()) return rhs;
+    out = PartitionExpr::And(std::move(out), std::move(rhs).value());
+  }
+  return out;
+}
+
+sim::Result<PartitionExpr> Parser::PartitionLeaf() {
+  const Token& start = Peek();
+  if (start.IsSymbol("(")) {
+    return ErrorAt(start, "Invalid partition expr: nested (parenthesised) expressions are not "
+                          "supported");
+  }
+  bool column_first = !AtLiteral();
+  std::string column;
+  Value value;
+  if (column_first) {
+    auto c = Identifier("an expression");
+    if (!c.ok()) return c.error();
+    column = c.value();
+  } else {
+    auto v = Literal();
+    if (!v.ok()) return v.error();
+    value = v.value();
+  }
+  std::optional<CompareOp> op = PeekCompareOp();
+  if (!op) return Expected("a comparison operator (=, <>, <, <=, >, >=)");
+  Next();
+  if (column_first) {
+    if (!AtLiteral()) {
+      return ErrorAt(start, "Invalid partition expr: expected `column op literal`, found a "
+                            "comparison of two columns");
+    }
+    auto v = Literal();
+    if (!v.ok()) return v.error();
+    return PartitionExpr::Leaf(std::move(column), *op, v.value());
+  }
+  if (AtLiteral()) {
+    return ErrorAt(start, "Invalid partition expr: expected `column op literal`, found a "
+                          "comparison of two literals");
+  }
+  auto c = Identifier("a column name");
+  if (!c.ok()) return c.error();
+  return PartitionExpr::LeafReversed(std::move(value), *op, c.value());
+}
+
+// ---- WHERE predicates ----
+
+sim::Result<Predicate> Parser::PredicateExpr() { return PredicateOr(); }
+
+sim::Result<Predicate> Parser::PredicateOr() {
+  auto lhs = PredicateAnd();
+  if (!lhs.ok()) return lhs;
+  Predicate out = std::move(lhs).value();
+  while (AcceptKeyword("or")) {
+    auto rhs = PredicateAnd();
+    if (!rhs.ok()) return rhs;
+    out = Predicate::Or(std::move(out), std::move(rhs).value());
+  }
+  return out;
+}
+
+sim::Result<Predicate> Parser::PredicateAnd() {
+  auto lhs = PredicateNot();
+  if (!lhs.ok()) return lhs;
+  Predicate out = std::move(lhs).value();
+  while (AcceptKeyword("and")) {
+    auto rhs = PredicateNot();
+    if (!rhs.ok()) return rhs;
+    out = Predicate::And(std::move(out), std::move(rhs).value());
+  }
+  return out;
+}
+
+sim::Result<Predicate> Parser::PredicateNot() {
+  if (AcceptKeyword("not")) {
+    auto inner = PredicateNot();
+    if (!inner.ok()) return inner;
+    return Predicate::Not(std::move(inner).value());
+  }
+  return PredicatePrimary();
+}
+
+sim::Result<Predicate> Parser::PredicatePrimary() {
+  if (AcceptSymbol("(")) {
+    auto inner = PredicateOr();
+    if (!inner.ok()) return inner;
+    if (auto s = ExpectSymbol(")"); !s.ok()) return s.error();
+    return inner;
+  }
+  if (AtLiteral()) {
+    auto v = Literal();
+    if (!v.ok()) return v.error();
+    std::optional<CompareOp> op = PeekCompareOp();
+    if (!op) return Expected("a comparison operator");
+    Next();
+    if (AtLiteral()) return Expected("a column name");
+    auto c = Identifier("a column name");
+    if (!c.ok()) return c.error();
+    return Predicate::Compare(c.value(), FlipCompareOp(*op), v.value());
+  }
+  auto col = Identifier("an expression");
+  if (!col.ok()) return col.error();
+  Predicate p;
+  p.column = col.value();
+  bool negated = AcceptKeyword("not");
+  if (AcceptKeyword("in")) {
+    p.kind = Predicate::Kind::kIn;
+    p.negated = negated;
+    if (auto s = ExpectSymbol("("); !s.ok()) return s.error();
+    do {
+      auto v = Literal();
+      if (!v.ok()) return v.error();
+      p.values.push_back(v.value());
+    } while (AcceptSymbol(","));
+    if (auto s = ExpectSymbol(")"); !s.ok()) return s.error();
+    return p;
+  }
+  if (AcceptKeyword("between")) {
+    p.kind = Predicate::Kind::kBetween;
+    p.negated = negated;
+    for (int i = 0; i < 2; ++i) {
+      if (i == 1) {
+        if (auto s = ExpectKeyword("AND"); !s.ok()) return s.error();
+      }
+      auto v = Literal();
+      if (!v.ok()) return v.error();
+      p.values.push_back(v.value());
+    }
+    return p;
+  }
+  if (negated) return Expected("IN or BETWEEN after NOT");
+  if (AcceptKeyword("is")) {
+    p.kind = Predicate::Kind::kIsNull;
+    p.negated = AcceptKeyword("not");
+    if (auto s = ExpectKeyword("NULL"); !s.ok()) return s.error();
+    return p;
+  }
+  std::optional<CompareOp> op = PeekCompareOp();
+  if (!op) return Expected("a comparison operator");
+  Next();
+  if (AtLiteral()) {
+    auto v = Literal();
+    if (!v.ok()) return v.error();
+    return Predicate::Compare(p.column, *op, v.value());
+  }
+  auto other = Identifier("a literal or column name");
+  if (!other.ok()) return other.error();
+  Predicate unknown;  // column op column: evaluated as unknown, never pruned on
+  unknown.kind = Predicate::Kind::kOther;
+  return unknown;
+}
+
+}  // namespace repartsim::model::sql

@@ -1,0 +1,62 @@
+// Internal: the token cursor shared by the statement parsers, with literal, partition
+// expression and predicate sub-parsers. Not part of the public API (use parser.h).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/sql/lexer.h"
+#include "model/sql/statement.h"
+
+namespace repartsim::model::sql {
+
+class Parser {
+ public:
+  Parser(std::vector<Token> tokens, const std::string& file)
+      : tokens_(std::move(tokens)), file_(file) {}
+
+  const Token& Peek(size_t ahead = 0) const;
+  const Token& Next();
+  bool AtEnd() const { return Peek().kind == TokenKind::kEnd; }
+  bool AcceptKeyword(std::string_view kw);
+  bool AcceptSymbol(std::string_view sym);
+  sim::Status ExpectKeyword(std::string_view kw);
+  sim::Status ExpectSymbol(std::string_view sym);
+  // "Expected <what>, found: <token>" at the current token.
+  sim::Error Expected(std::string_view what) const;
+  sim::Error ErrorAt(const Token& t, std::string message) const;
+  sim::SourceLocation LocationOf(const Token& t) const { return {file_, t.line, t.column}; }
+
+  sim::Result<std::string> Identifier(std::string_view what);
+  // Literal: number (optionally signed), 'string', TRUE/FALSE, NULL.
+  sim::Result<Value> Literal();
+  bool AtLiteral() const;
+  // Partition expression: DNF of `column op literal` / `literal op column`, no parentheses.
+  sim::Result<LocatedExpr> PartitionExpression();
+  // WHERE predicate with NOT, IN, BETWEEN, IS NULL and parentheses.
+  sim::Result<Predicate> PredicateExpr();
+  // `( ident, ... )`.
+  sim::Result<std::vector<std::string>> IdentifierList(std::string_view what);
+
+  sim::Result<Statement> CreateTableStatement();
+  sim::Result<Statement> AlterStatement();
+  sim::Result<Statement> InsertStatement();
+  sim::Result<Statement> SelectStatement();
+
+ private:
+  sim::Result<PartitionExpr> PartitionOr();
+  sim::Result<PartitionExpr> PartitionAnd();
+  sim::Result<PartitionExpr> PartitionLeaf();
+  sim::Result<Predicate> PredicateOr();
+  sim::Result<Predicate> PredicateAnd();
+  sim::Result<Predicate> PredicateNot();
+  sim::Result<Predicate> PredicatePrimary();
+  std::optional<CompareOp> PeekCompareOp() const;
+
+  std::vector<Token> tokens_;
+  const std::string& file_;
+  size_t pos_ = 0;
+};
+
+}  // namespace repartsim::model::sql

@@ -1,0 +1,67 @@
+// Parsed SQL statements. Partition expressions in ALTER statements are RAW: their literals
+// keep the parsed type (integer literal -> Int64, decimal -> Float64, 'x' -> String) because
+// the real system types them only during validation, against the existing or the target
+// partition columns (ddl.rs convert_value). CREATE TABLE expressions are typed at parse time.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/partition/predicate.h"
+#include "model/partition/rule.h"
+#include "sim/result.h"
+
+namespace repartsim::model::sql {
+
+struct LocatedExpr {
+  PartitionExpr expr;
+  sim::SourceLocation location;  // where the expression starts
+};
+
+struct CreateTable {
+  TableSchema schema;
+  PartitionRule rule;  // regions 0..n-1 in PARTITION ON COLUMNS order; empty if unpartitioned
+  std::vector<sim::SourceLocation> expr_locations;
+  bool if_not_exists = false;
+};
+
+struct AlterRepartition {
+  enum class Kind { kRepartition, kSplit, kMerge, kPartitionOn };
+  Kind kind = Kind::kRepartition;
+  std::string table;
+  std::vector<LocatedExpr> from;  // empty for kPartitionOn
+  std::optional<std::vector<std::string>> on_columns;
+  std::vector<LocatedExpr> into;  // kMerge: the left-fold OR of `from`
+  bool wait = true;
+  int64_t timeout_ms = 60000;
+};
+
+struct Insert {
+  std::string table;
+  std::vector<std::string> columns;  // empty: all columns in schema order
+  std::vector<std::vector<Value>> rows;
+  std::vector<sim::SourceLocation> row_locations;
+};
+
+struct OrderByItem {
+  std::string column;
+  bool descending = false;
+};
+
+struct Select {
+  std::string table;
+  bool count_star = false;
+  std::optional<Predicate> where;
+  std::vector<OrderByItem> order_by;
+};
+
+struct Statement {
+  std::variant<CreateTable, AlterRepartition, Insert, Select> body;
+  sim::SourceLocation location;  // first token
+  std::string text;              // the statement's source text (without the ';')
+};
+
+}  // namespace repartsim::model::sql
