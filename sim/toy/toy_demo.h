@@ -1,0 +1,47 @@
+// Runs of the toy system for tests, benchmarks and the `repartsim demo` job.
+// RunToy drives one ToySystem with the given chooser and trace under the standard toy limits
+// and crash plan; the seed only labels the summary (the chooser holds the randomness).
+// RunToySweep runs seeds [seed_first, seed_first + seed_count) with RandomChooser(seed),
+// timed driver, trace hashed but not kept; deterministic for a given range.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/chooser.h"
+#include "sim/crash_points.h"
+#include "sim/simulation.h"
+#include "sim/toy/toy_system.h"
+#include "sim/trace.h"
+
+namespace repartsim::sim::toy {
+
+// Standard limits of a toy run: time_ms_max 1000, steps_max 5000.
+RunOptions ToyRunOptions(uint64_t seed, DriverKind driver);
+// Standard crash plan: every toy crash point at 1/150.
+CrashPlan ToyCrashPlan();
+
+struct ToyRunResult {
+  RunResult run;
+  uint64_t tokens_finished = 0;
+  uint64_t crashes = 0;
+  uint64_t final_fingerprint = 0;
+  NetworkCounters network;
+  CrashPointStats crash_stats;
+};
+
+ToyRunResult RunToy(uint64_t seed, Chooser& chooser, Trace& trace,
+                    DriverKind driver = DriverKind::kTimed, const ToyConfig& config = {},
+                    const CrashPlan& plan = ToyCrashPlan());
+
+struct ToyDemoResult {
+  std::vector<std::string> summaries;  // RunSummary::ToString() per seed, in seed order
+  uint64_t runs = 0;
+  uint64_t total_steps = 0;
+  uint64_t distinct_hashes = 0;  // distinct trace_hash values among the runs
+};
+
+ToyDemoResult RunToySweep(uint64_t seed_first, uint64_t seed_count);
+
+}  // namespace repartsim::sim::toy

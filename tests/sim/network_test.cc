@@ -1,0 +1,134 @@
+// Goal: Network fault decisions happen per message in the documented order through the
+// Chooser, partitions (symmetric and one-way) cut at send and at delivery, DropNode loses
+// in-flight messages, and counters add up. Method: force decisions with ReplayChooser lists,
+// record decision labels with RecordingChooser, and check pending entries exactly.
+#include "sim/network.h"
+
+#include <gtest/gtest.h>
+
+namespace repartsim::sim {
+namespace {
+
+FaultProfile AllFaults() {
+  return FaultProfile{Ratio{1, 2}, Ratio{1, 3}, Ratio{1, 4}, Duration{10}, Duration{2}};
+}
+
+TEST(NetworkTest, CleanProfileDeliversAfterLatencyWithoutChoices) {
+  Network<int> net(3);
+  RandomChooser chooser(1);
+  net.Send(AtMs(5), 0, 1, 42, chooser, FaultProfile{});
+  EXPECT_EQ(chooser.choice_count(), 0u);
+  ASSERT_EQ(net.Pending().size(), 1u);
+  EXPECT_EQ(net.Pending().At(0).at.ms, 6);
+  auto d = net.Take(0);
+  EXPECT_TRUE(d.delivered);
+  EXPECT_EQ(d.envelope.from, 0u);
+  EXPECT_EQ(d.envelope.to, 1u);
+  EXPECT_EQ(d.envelope.msg, 42);
+  EXPECT_EQ(net.counters().ToString(),
+            "sent=1 delivered=1 dropped_fault=0 dropped_partition=0 dropped_down=0 "
+            "duplicated=0 delayed=0");
+}
+
+TEST(NetworkTest, DecisionsComeInTheDocumentedOrder) {
+  ChoiceList list;
+  list.AddChance("net.drop", Ratio{1, 2}, false);
+  list.AddChance("net.duplicate", Ratio{1, 3}, true);
+  list.AddChance("net.delay", Ratio{1, 4}, true);  // first copy: delayed by 1 + 6
+  list.AddChoose("net.delay_ms", 10, 6);
+  list.AddChance("net.delay", Ratio{1, 4}, false);  // second copy: on time
+  ReplayChooser replay(list);
+  Network<int> net(2);
+  net.Send(AtMs(100), 0, 1, 7, replay, AllFaults());
+  EXPECT_EQ(replay.mismatch(), nullptr);
+  EXPECT_TRUE(replay.exhausted());
+  ASSERT_EQ(net.Pending().size(), 2u);
+  EXPECT_EQ(net.Pending().At(0).at.ms, 102);
+  EXPECT_EQ(net.Pending().At(1).at.ms, 109);
+  EXPECT_EQ(net.Pending().At(0).payload.id, net.Pending().At(1).payload.id);
+  EXPECT_EQ(net.counters().duplicated, 1u);
+  EXPECT_EQ(net.counters().delayed, 1u);
+}
+
+TEST(NetworkTest, DropDecisionStopsFurtherDecisions) {
+  ChoiceList list;
+  list.AddChance("net.drop", Ratio{1, 2}, true);
+  ReplayChooser replay(list);
+  Network<int> net(2);
+  net.Send(AtMs(0), 0, 1, 7, replay, AllFaults());
+  EXPECT_TRUE(net.Pending().empty());
+  EXPECT_TRUE(replay.exhausted());
+  EXPECT_EQ(net.counters().dropped_fault, 1u);
+}
+
+TEST(NetworkTest, SymmetricAndOneWayPartitions) {
+  Network<int> net(4);
+  net.Partition({0}, {1, 2}, /*symmetric=*/true);
+  net.Partition({3}, {0}, /*symmetric=*/false);
+  EXPECT_TRUE(net.IsCut(0, 1));
+  EXPECT_TRUE(net.IsCut(1, 0));
+  EXPECT_TRUE(net.IsCut(2, 0));
+  EXPECT_TRUE(net.IsCut(3, 0));
+  EXPECT_FALSE(net.IsCut(0, 3));
+  EXPECT_FALSE(net.IsCut(1, 2));
+  RandomChooser chooser(1);
+  net.Send(AtMs(0), 3, 0, 1, chooser, AllFaults());
+  EXPECT_EQ(chooser.choice_count(), 0u);  // cut links decide nothing
+  EXPECT_EQ(net.counters().dropped_partition, 1u);
+  net.Heal();
+  EXPECT_FALSE(net.AnyCut());
+  EXPECT_FALSE(net.IsCut(0, 1));
+}
+
+TEST(NetworkTest, CutAtDeliveryTimeDropsTheMessage) {
+  Network<int> net(2);
+  RandomChooser chooser(1);
+  net.Send(AtMs(0), 0, 1, 9, chooser, FaultProfile{});
+  net.Partition({0}, {1}, false);
+  auto d = net.Take(0);
+  EXPECT_FALSE(d.delivered);
+  EXPECT_EQ(net.counters().dropped_partition, 1u);
+  EXPECT_EQ(net.counters().delivered, 0u);
+}
+
+TEST(NetworkTest, DropNodeLosesInFlightMessagesBothWaysUntilRestored) {
+  Network<int> net(3);
+  RandomChooser chooser(1);
+  net.Send(AtMs(0), 0, 1, 1, chooser, FaultProfile{});
+  net.Send(AtMs(0), 1, 2, 2, chooser, FaultProfile{});
+  net.Send(AtMs(0), 2, 0, 3, chooser, FaultProfile{});
+  EXPECT_EQ(net.DropNode(1), 2u);
+  ASSERT_EQ(net.Pending().size(), 1u);
+  EXPECT_EQ(net.Pending().At(0).payload.msg, 3);
+  net.Send(AtMs(1), 0, 1, 4, chooser, FaultProfile{});
+  EXPECT_EQ(net.Pending().size(), 1u);
+  EXPECT_EQ(net.counters().dropped_down, 3u);
+  EXPECT_TRUE(net.IsDown(1));
+  net.RestoreNode(1);
+  net.Send(AtMs(1), 0, 1, 5, chooser, FaultProfile{});
+  EXPECT_EQ(net.Pending().size(), 2u);
+}
+
+TEST(NetworkTest, FingerprintCoversPendingCutsAndDownNodes) {
+  auto fp = [](const Network<int>& n) {
+    Hasher h;
+    n.Fingerprint(h, [](Hasher& hh, int m) { hh.Add(int64_t{m}); });
+    return h.Finish();
+  };
+  Network<int> a(2);
+  const uint64_t empty = fp(a);
+  Network<int> b = a;
+  RandomChooser chooser(1);
+  b.Send(AtMs(0), 0, 1, 1, chooser, FaultProfile{});
+  EXPECT_NE(fp(b), empty);
+  Network<int> c = a;
+  c.Partition({0}, {1}, false);
+  EXPECT_NE(fp(c), empty);
+  Network<int> d = a;
+  d.DropNode(0);
+  EXPECT_NE(fp(d), empty);
+  EXPECT_EQ(fp(a), empty);
+}
+
+}  // namespace
+}  // namespace repartsim::sim
