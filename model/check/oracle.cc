@@ -1,0 +1,219 @@
+// Write registration, write outcomes and the SQLite mirror of the oracle.
+#include "model/check/oracle.h"
+
+#include <utility>
+
+#include "model/check/row_text.h"
+
+namespace repartsim::check {
+
+namespace {
+
+constexpr size_t kPredicateCacheMax = 256;
+
+}  // namespace
+
+std::string_view WriteStateName(WriteState state) {
+  switch (state) {
+    case WriteState::kInFlight: return "in-flight";
+    case WriteState::kAcknowledged: return "acknowledged";
+    case WriteState::kRejected: return "rejected";
+    case WriteState::kUnknown: return "unknown";
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+bool Oracle::KeyLess::operator()(const model::Row& a, const model::Row& b) const {
+  return CompareRows(a, b) < 0;
+}
+
+bool Oracle::KeyLess::operator()(const model::Row& a, const RowKeyRef& b) const {
+  for (size_t i = 0; i < a.size(); ++i) {
+    int c = model::TotalOrder(a[i], (*b.row)[(*b.columns)[i]]);
+    if (c != 0) return c < 0;
+  }
+  return false;
+}
+
+bool Oracle::KeyLess::operator()(const RowKeyRef& a, const model::Row& b) const {
+  for (size_t i = 0; i < b.size(); ++i) {
+    int c = model::TotalOrder((*a.row)[(*a.columns)[i]], b[i]);
+    if (c != 0) return c < 0;
+  }
+  return false;
+}
+
+Oracle::Oracle(model::TableSchema schema, std::string path)
+    : schema_(std::move(schema)),
+      path_(std::move(path)),
+      identity_columns_(IdentityColumns(schema_)) {}
+
+Result<Oracle> Oracle::Open(model::TableSchema schema, std::string path) {
+  REPARTSIM_ASSERT(!schema.columns.empty());
+  Oracle oracle(std::move(schema), std::move(path));
+  sim::Status status = oracle.OpenMirror();
+  if (!status.ok()) return status.error();
+  return oracle;
+}
+
+Oracle::Oracle(const Oracle& other)
+    : schema_(other.schema_),
+      identity_columns_(other.identity_columns_),
+      writes_(other.writes_),
+      write_index_(other.write_index_),
+      versions_(other.versions_),
+      identities_(other.identities_),
+      identity_index_(other.identity_index_) {}
+
+Oracle& Oracle::operator=(const Oracle& other) {
+  if (this != &other) *this = Oracle(other);
+  return *this;
+}
+
+Oracle::~Oracle() = default;
+
+sim::Status Oracle::OpenMirror() {
+  REPARTSIM_ASSERT(db_ == nullptr);
+  Result<std::unique_ptr<SqliteDb>> db = SqliteDb::Open(path_);
+  if (!db.ok()) return db.error();
+  db_ = std::move(db).value();
+  db_->ExecOrDie("DROP TABLE IF EXISTS versions");
+  db_->ExecOrDie(CreateTableSql("versions", "vid INTEGER PRIMARY KEY", schema_));
+  // Partition columns are what repartition queries filter on; an index lets SQLite skip
+  // the full scan for selective predicates.
+  for (size_t i = 0; i < schema_.partition_columns.size(); ++i) {
+    const std::string& name = schema_.partition_columns[i];
+    if (!schema_.FindColumn(name).has_value()) continue;
+    db_->ExecOrDie("CREATE INDEX versions_p" + std::to_string(i) + " ON versions(" +
+                   QuoteIdentifier(name) + ")");
+  }
+  std::string insert = "INSERT INTO versions VALUES (?1";
+  for (size_t i = 0; i < schema_.columns.size(); ++i) {
+    insert += ", ?" + std::to_string(i + 2);
+  }
+  insert += ')';
+  insert_ = db_->PrepareOrDie(insert);
+  predicates_.clear();
+  versions_flushed_ = 0;
+  return sim::Ok{};
+}
+
+void Oracle::RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::Row> rows) {
+  REPARTSIM_ASSERT_MSG(write_index_.count(id) == 0, "write id registered twice");
+  uint32_t write = static_cast<uint32_t>(writes_.size());
+  writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight});
+  write_index_.emplace(id, write);
+  for (model::Row& row : rows) {
+    REPARTSIM_ASSERT(row.size() == schema_.columns.size());
+    for (size_t i = 0; i < row.size(); ++i) {
+      REPARTSIM_ASSERT(row[i].is_null() ||
+                       row[i].type() == model::StorageType(schema_.columns[i].type));
+    }
+    auto it = identity_index_.find(RowKeyRef{&row, &identity_columns_});
+    if (it == identity_index_.end()) {
+      uint32_t fresh = static_cast<uint32_t>(identities_.size());
+      identities_.emplace_back();
+      it = identity_index_.emplace(IdentityKey(row), fresh).first;
+    }
+    Identity& identity = identities_[it->second];
+    uint32_t version = static_cast<uint32_t>(versions_.size());
+    // Within one request the later row of an identity wins (per-row sequence numbers).
+    if (!schema_.append_mode && !identity.versions.empty() &&
+        versions_[identity.versions.back()].write == write) {
+      versions_[identity.versions.back()].overwritten_in_write = true;
+    }
+    versions_.push_back(Version{write, it->second, false, std::move(row)});
+    identity.versions.push_back(version);
+  }
+}
+
+Oracle::WriteRecord& Oracle::FindWrite(WriteId id) {
+  auto it = write_index_.find(id);
+  REPARTSIM_ASSERT_MSG(it != write_index_.end(), "unknown write id");
+  return writes_[it->second];
+}
+
+const Oracle::WriteRecord& Oracle::FindWrite(WriteId id) const {
+  auto it = write_index_.find(id);
+  REPARTSIM_ASSERT_MSG(it != write_index_.end(), "unknown write id");
+  return writes_[it->second];
+}
+
+void Oracle::Acknowledge(WriteId id, uint64_t step) {
+  WriteRecord& write = FindWrite(id);
+  REPARTSIM_ASSERT(write.state == WriteState::kInFlight || write.state == WriteState::kUnknown);
+  REPARTSIM_ASSERT(step >= write.issue_step);
+  write.state = WriteState::kAcknowledged;
+  write.resolve_step = step;
+}
+
+void Oracle::Reject(WriteId id, uint64_t step) {
+  WriteRecord& write = FindWrite(id);
+  REPARTSIM_ASSERT(write.state == WriteState::kInFlight);
+  REPARTSIM_ASSERT(step >= write.issue_step);
+  write.state = WriteState::kRejected;
+  write.resolve_step = step;
+}
+
+void Oracle::MarkUnknown(WriteId id, uint64_t step) {
+  WriteRecord& write = FindWrite(id);
+  REPARTSIM_ASSERT(write.state == WriteState::kInFlight);
+  REPARTSIM_ASSERT(step >= write.issue_step);
+  write.state = WriteState::kUnknown;
+  write.resolve_step = step;
+}
+
+bool Oracle::Knows(WriteId id) const { return write_index_.count(id) != 0; }
+
+WriteState Oracle::StateOf(WriteId id) const { return FindWrite(id).state; }
+
+const model::Row& Oracle::VersionRow(uint32_t version) const {
+  REPARTSIM_ASSERT(version < versions_.size());
+  return versions_[version].row;
+}
+
+model::Row Oracle::IdentityKey(const model::Row& row) const {
+  model::Row key;
+  key.reserve(identity_columns_.size());
+  for (size_t index : identity_columns_) key.push_back(row[index]);
+  return key;
+}
+
+int32_t Oracle::FindIdentity(const model::Row& row) const {
+  auto it = identity_index_.find(RowKeyRef{&row, &identity_columns_});
+  return it == identity_index_.end() ? -1 : static_cast<int32_t>(it->second);
+}
+
+void Oracle::Flush() {
+  if (db_ == nullptr) {
+    sim::Status status = OpenMirror();
+    REPARTSIM_ASSERT_MSG(status.ok(), "cannot reopen the in-memory oracle mirror");
+  }
+  if (versions_flushed_ == versions_.size()) return;
+  db_->ExecOrDie("BEGIN");
+  for (size_t v = versions_flushed_; v < versions_.size(); ++v) {
+    const model::Row& row = versions_[v].row;
+    insert_.BindInt(1, static_cast<int64_t>(v));
+    for (size_t i = 0; i < row.size(); ++i) insert_.BindValue(static_cast<int>(i + 2), row[i]);
+    REPARTSIM_ASSERT(insert_.Step() == SqliteStatement::StepResult::kDone);
+    insert_.Reset();
+  }
+  db_->ExecOrDie("COMMIT");
+  versions_flushed_ = versions_.size();
+}
+
+Result<SqliteStatement*> Oracle::PredicateStatement(const QuerySpec& spec) {
+  auto it = predicates_.find(spec.where_sql);
+  if (it != predicates_.end()) return &it->second;
+  Result<SqliteStatement> stmt =
+      db_->Prepare("SELECT vid FROM versions WHERE (" + spec.where_sql + ")");
+  if (!stmt.ok()) {
+    return sim::MakeError(spec.location, "oracle: " + stmt.error().message + " in WHERE " +
+                                             spec.where_sql);
+  }
+  if (predicates_.size() >= kPredicateCacheMax) predicates_.clear();
+  it = predicates_.emplace(spec.where_sql, std::move(stmt).value()).first;
+  return &it->second;
+}
+
+}  // namespace repartsim::check

@@ -1,0 +1,167 @@
+// The SQLite oracle: the ground truth a run's query results are compared against.
+// It records every write of the run (id, issue step, rows) and its outcome: acknowledged
+// (applied; last write wins per identity = primary key + time index, unless append mode),
+// rejected (never applied) or unknown (a "maybe": may or may not be applied, at most once).
+// Expect() computes, from the query's own WHERE text run by SQLite, which rows a query over
+// [start_step, end_step] must, may and must not return; Compare() diffs an actual result
+// against it as multisets. Copyable: a copy shares no state and rebuilds its SQLite mirror
+// lazily (the write log is the truth; SQLite is an index over it for predicates).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/check/query_diff.h"
+#include "model/check/sqlite_db.h"
+#include "model/partition/schema.h"
+#include "sim/result.h"
+
+namespace repartsim::check {
+
+using WriteId = uint64_t;
+
+enum class WriteState { kInFlight, kAcknowledged, kRejected, kUnknown };
+// "in-flight", "acknowledged", "rejected", "unknown".
+std::string_view WriteStateName(WriteState state);
+
+struct QuerySpec {
+  std::string where_sql;          // SQLite boolean expression, without WHERE; "" = all rows
+  uint64_t start_step = 0;        // rows acknowledged before this step are required
+  uint64_t end_step = 0;          // writes issued up to this step may be visible; >= start
+  sim::SourceLocation location;   // where the query's SQL sits in the scenario, for errors
+};
+
+// Inclusive bounds of a count(*) result.
+struct CountRange {
+  uint64_t min = 0;
+  uint64_t max = 0;
+  friend bool operator==(const CountRange&, const CountRange&) = default;
+};
+
+// One identity (last-write-wins) or one distinct row value of an identity (append mode)
+// that the query may return, with the versions (indices for Oracle::VersionRow) it may show.
+struct ExpectedSlot {
+  uint32_t identity = 0;
+  std::vector<uint32_t> versions;
+  uint32_t count_min = 0;
+  uint32_t count_max = 0;
+};
+
+struct Expectation {
+  QuerySpec spec;
+  std::vector<ExpectedSlot> slots;  // ordered by identity key (TotalOrder), then value
+  CountRange count;
+};
+
+class Oracle {
+ public:
+  // `path` empty keeps the SQLite mirror in memory; otherwise the file is created (an
+  // existing oracle table in it is replaced). Errors: "cannot open oracle database ...".
+  static Result<Oracle> Open(model::TableSchema schema, std::string path = "");
+
+  Oracle(const Oracle& other);
+  Oracle& operator=(const Oracle& other);
+  Oracle(Oracle&&) noexcept = default;
+  Oracle& operator=(Oracle&&) noexcept = default;
+  ~Oracle();
+
+  // REQUIRES: `id` is new; every row has one value per schema column, of its storage type.
+  void RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::Row> rows);
+  // REQUIRES: the write is in flight (or unknown, for a late acknowledgement).
+  void Acknowledge(WriteId id, uint64_t step);
+  // REQUIRES: the write is in flight.
+  void Reject(WriteId id, uint64_t step);
+  // REQUIRES: the write is in flight.
+  void MarkUnknown(WriteId id, uint64_t step);
+  bool Knows(WriteId id) const;
+  WriteState StateOf(WriteId id) const;
+
+  // Copies registered rows into SQLite, one transaction per call. Expect() flushes itself.
+  void Flush();
+
+  // Errors (bad WHERE text) carry spec.location and "oracle: <sqlite message> in WHERE <sql>".
+  Result<Expectation> Expect(const QuerySpec& spec);
+  QueryDiff Compare(const Expectation& expected, const std::vector<model::Row>& actual) const;
+  Result<QueryDiff> Check(const QuerySpec& spec, const std::vector<model::Row>& actual);
+  Result<CountRange> ExpectCount(const QuerySpec& spec);
+
+  const model::TableSchema& schema() const { return schema_; }
+  const model::Row& VersionRow(uint32_t version) const;
+  size_t write_count() const { return writes_.size(); }
+  size_t version_count() const { return versions_.size(); }
+  size_t identity_count() const { return identities_.size(); }
+
+ private:
+  struct WriteRecord {
+    WriteId id = 0;
+    uint64_t issue_step = 0;
+    uint64_t resolve_step = 0;
+    WriteState state = WriteState::kInFlight;
+  };
+  struct Version {
+    uint32_t write = 0;     // index into writes_
+    uint32_t identity = 0;  // index into identities_
+    bool overwritten_in_write = false;  // a later row of the same write has this identity
+    model::Row row;
+  };
+  struct Identity {
+    std::vector<uint32_t> versions;  // in registration order
+  };
+  // A full row seen through its identity columns, for lookups without building a key.
+  struct RowKeyRef {
+    const model::Row* row;
+    const std::vector<size_t>* columns;
+  };
+  // Orders identity keys (primary key + time index values) by model::TotalOrder.
+  struct KeyLess {
+    using is_transparent = void;
+    bool operator()(const model::Row& a, const model::Row& b) const;
+    bool operator()(const model::Row& a, const RowKeyRef& b) const;
+    bool operator()(const RowKeyRef& a, const model::Row& b) const;
+  };
+  enum class Visibility { kNone, kRequired, kOptional, kStale, kAfterEnd, kRejected };
+
+  Oracle(model::TableSchema schema, std::string path);
+  sim::Status OpenMirror();
+  WriteRecord& FindWrite(WriteId id);
+  const WriteRecord& FindWrite(WriteId id) const;
+  model::Row IdentityKey(const model::Row& row) const;
+  int32_t FindIdentity(const model::Row& row) const;
+  Result<SqliteStatement*> PredicateStatement(const QuerySpec& spec);
+  sim::Status MarkMatches(const QuerySpec& spec);
+  std::optional<uint64_t> MaxAckedIssueStep(const Identity& identity,
+                                            const QuerySpec& spec) const;
+  Visibility VisibilityOf(uint32_t version, std::optional<uint64_t> max_acked_issue,
+                          const QuerySpec& spec) const;
+  void AddLwwSlot(uint32_t identity_index, const QuerySpec& spec, Expectation& out) const;
+  void AddAppendSlots(uint32_t identity_index, const QuerySpec& spec, Expectation& out) const;
+  DiffEntry Unexpected(const model::Row& row, int32_t identity, const QuerySpec& spec) const;
+  void CompareSlots(const Expectation& expected, const std::vector<model::Row>& actual,
+                    const std::vector<uint32_t>& returned,
+                    const std::vector<int32_t>& first_returned, QueryDiff& diff) const;
+  std::vector<model::Row> DistinctRows(const std::vector<uint32_t>& versions) const;
+
+  model::TableSchema schema_;
+  std::string path_;
+  std::vector<size_t> identity_columns_;
+  std::vector<WriteRecord> writes_;
+  std::map<WriteId, uint32_t> write_index_;
+  std::vector<Version> versions_;
+  std::vector<Identity> identities_;
+  std::map<model::Row, uint32_t, KeyLess> identity_index_;
+
+  // The SQLite mirror and its statements; rebuilt from versions_ after a copy.
+  std::unique_ptr<SqliteDb> db_;
+  SqliteStatement insert_;
+  std::map<std::string, SqliteStatement> predicates_;
+  size_t versions_flushed_ = 0;
+  // Scratch, sized to versions_/identities_ and cleared after each use.
+  std::vector<uint8_t> matched_;
+  mutable std::vector<int32_t> slot_of_identity_;
+};
+
+}  // namespace repartsim::check

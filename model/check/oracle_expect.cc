@@ -1,0 +1,169 @@
+// Expected results of queries and their comparison with actual results.
+//
+// Visibility of one row version to a query over [start_step, end_step]:
+// - rejected writes are never visible; writes issued after end_step are not visible;
+// - a version acknowledged before start_step is "committed". Several committed versions of
+//   one identity may each be the surviving one when their writes overlapped in time (the
+//   datanode orders them by apply sequence, which the client cannot see), so every committed
+//   version whose acknowledgement is not older than the latest committed issue step is a
+//   candidate; older ones are stale (last write wins);
+// - in-flight and unknown writes, and those acknowledged during the query, may be visible.
+// An identity is required iff it has a committed candidate and every value it may show
+// matches the predicate; it may appear iff some value it may show matches.
+#include <algorithm>
+
+#include "model/check/oracle.h"
+
+namespace repartsim::check {
+
+sim::Status Oracle::MarkMatches(const QuerySpec& spec) {
+  matched_.assign(versions_.size(), spec.where_sql.empty() ? 1 : 0);
+  if (spec.where_sql.empty()) return sim::Ok{};
+  Result<SqliteStatement*> stmt = PredicateStatement(spec);
+  if (!stmt.ok()) return stmt.error();
+  SqliteStatement& select = *stmt.value();
+  for (;;) {
+    SqliteStatement::StepResult step = select.Step();
+    if (step == SqliteStatement::StepResult::kDone) break;
+    if (step == SqliteStatement::StepResult::kError) {
+      std::string message = "oracle: " + db_->LastError() + " in WHERE " + spec.where_sql;
+      select.Reset();
+      return sim::MakeError(spec.location, std::move(message));
+    }
+    int64_t version = select.ColumnInt(0);
+    REPARTSIM_ASSERT(version >= 0 && static_cast<size_t>(version) < versions_.size());
+    matched_[static_cast<size_t>(version)] = 1;
+  }
+  select.Reset();
+  return sim::Ok{};
+}
+
+std::optional<uint64_t> Oracle::MaxAckedIssueStep(const Identity& identity,
+                                                  const QuerySpec& spec) const {
+  std::optional<uint64_t> out;
+  for (uint32_t version : identity.versions) {
+    const WriteRecord& write = writes_[versions_[version].write];
+    if (write.state != WriteState::kAcknowledged || write.resolve_step >= spec.start_step) {
+      continue;
+    }
+    if (!out.has_value() || write.issue_step > *out) out = write.issue_step;
+  }
+  return out;
+}
+
+Oracle::Visibility Oracle::VisibilityOf(uint32_t version,
+                                        std::optional<uint64_t> max_acked_issue,
+                                        const QuerySpec& spec) const {
+  const Version& v = versions_[version];
+  const WriteRecord& write = writes_[v.write];
+  if (write.state == WriteState::kRejected) return Visibility::kRejected;
+  if (v.overwritten_in_write) return Visibility::kStale;
+  if (write.issue_step > spec.end_step) return Visibility::kAfterEnd;
+  if (write.state == WriteState::kAcknowledged && write.resolve_step < spec.start_step) {
+    if (schema_.append_mode) return Visibility::kRequired;
+    REPARTSIM_ASSERT(max_acked_issue.has_value());
+    return write.resolve_step >= *max_acked_issue ? Visibility::kRequired : Visibility::kStale;
+  }
+  return Visibility::kOptional;
+}
+
+void Oracle::AddLwwSlot(uint32_t identity_index, const QuerySpec& spec,
+                        Expectation& out) const {
+  const Identity& identity = identities_[identity_index];
+  std::optional<uint64_t> max_issue = MaxAckedIssueStep(identity, spec);
+  ExpectedSlot slot;
+  slot.identity = identity_index;
+  bool all_match = true;
+  for (uint32_t version : identity.versions) {
+    Visibility visibility = VisibilityOf(version, max_issue, spec);
+    if (visibility != Visibility::kRequired && visibility != Visibility::kOptional) continue;
+    if (matched_[version] != 0) {
+      slot.versions.push_back(version);
+    } else {
+      all_match = false;
+    }
+  }
+  if (slot.versions.empty()) return;
+  slot.count_min = max_issue.has_value() && all_match ? 1 : 0;
+  slot.count_max = 1;
+  out.slots.push_back(std::move(slot));
+}
+
+void Oracle::AddAppendSlots(uint32_t identity_index, const QuerySpec& spec,
+                            Expectation& out) const {
+  const Identity& identity = identities_[identity_index];
+  size_t first = out.slots.size();
+  for (uint32_t version : identity.versions) {
+    if (matched_[version] == 0) continue;
+    Visibility visibility = VisibilityOf(version, std::nullopt, spec);
+    if (visibility != Visibility::kRequired && visibility != Visibility::kOptional) continue;
+    const model::Row& row = versions_[version].row;
+    auto same = std::find_if(out.slots.begin() + static_cast<std::ptrdiff_t>(first),
+                             out.slots.end(), [&](const ExpectedSlot& slot) {
+                               return versions_[slot.versions.front()].row == row;
+                             });
+    if (same == out.slots.end()) {
+      out.slots.push_back(ExpectedSlot{identity_index, {}, 0, 0});
+      same = out.slots.end() - 1;
+    }
+    same->versions.push_back(version);
+    same->count_min += visibility == Visibility::kRequired ? 1 : 0;
+    same->count_max += 1;
+  }
+  std::sort(out.slots.begin() + static_cast<std::ptrdiff_t>(first), out.slots.end(),
+            [&](const ExpectedSlot& a, const ExpectedSlot& b) {
+              return CompareRows(versions_[a.versions.front()].row,
+                                 versions_[b.versions.front()].row) < 0;
+            });
+}
+
+Result<Expectation> Oracle::Expect(const QuerySpec& spec) {
+  REPARTSIM_ASSERT(spec.start_step <= spec.end_step);
+  Flush();
+  sim::Status status = MarkMatches(spec);
+  if (!status.ok()) return status.error();
+  // Identities with a matching version, visited in key order (identity_index_ is sorted).
+  slot_of_identity_.assign(identities_.size(), -1);
+  for (size_t version = 0; version < versions_.size(); ++version) {
+    if (matched_[version] != 0) slot_of_identity_[versions_[version].identity] = 0;
+  }
+  Expectation out;
+  out.spec = spec;
+  for (const auto& [key, identity] : identity_index_) {
+    if (slot_of_identity_[identity] < 0) continue;
+    if (schema_.append_mode) {
+      AddAppendSlots(identity, spec, out);
+    } else {
+      AddLwwSlot(identity, spec, out);
+    }
+  }
+  for (const ExpectedSlot& slot : out.slots) {
+    REPARTSIM_ASSERT(slot.count_min <= slot.count_max);
+    out.count.min += slot.count_min;
+    out.count.max += slot.count_max;
+  }
+  return out;
+}
+
+Result<CountRange> Oracle::ExpectCount(const QuerySpec& spec) {
+  Result<Expectation> expected = Expect(spec);
+  if (!expected.ok()) return expected.error();
+  return expected.value().count;
+}
+
+Result<QueryDiff> Oracle::Check(const QuerySpec& spec, const std::vector<model::Row>& actual) {
+  Result<Expectation> expected = Expect(spec);
+  if (!expected.ok()) return expected.error();
+  return Compare(expected.value(), actual);
+}
+
+std::vector<model::Row> Oracle::DistinctRows(const std::vector<uint32_t>& versions) const {
+  std::vector<model::Row> out;
+  for (uint32_t version : versions) {
+    const model::Row& row = versions_[version].row;
+    if (std::find(out.begin(), out.end(), row) == out.end()) out.push_back(row);
+  }
+  return out;
+}
+
+}  // namespace repartsim::check

@@ -1,0 +1,136 @@
+#include "model/check/violation.h"
+
+#include <nlohmann/json.hpp>
+
+#include "sim/assert.h"
+
+namespace repartsim::check {
+
+namespace {
+
+constexpr Invariant kAllInvariants[] = {
+    Invariant::kRule,  Invariant::kOwn, Invariant::kNoOmit,
+    Invariant::kNoDup, Invariant::kNoPhantom, Invariant::kAck,
+    Invariant::kMeta,  Invariant::kLive, Invariant::kReadAnomaly};
+
+}  // namespace
+
+std::string_view InvariantName(Invariant invariant) {
+  switch (invariant) {
+    case Invariant::kRule: return "INV-RULE";
+    case Invariant::kOwn: return "INV-OWN";
+    case Invariant::kNoOmit: return "INV-NOOMIT";
+    case Invariant::kNoDup: return "INV-NODUP";
+    case Invariant::kNoPhantom: return "INV-NOPHANTOM";
+    case Invariant::kAck: return "INV-ACK";
+    case Invariant::kMeta: return "INV-META";
+    case Invariant::kLive: return "INV-LIVE";
+    case Invariant::kReadAnomaly: return "READ-ANOMALY";
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+std::optional<Invariant> ParseInvariant(std::string_view name) {
+  for (Invariant invariant : kAllInvariants) {
+    if (InvariantName(invariant) == name) return invariant;
+  }
+  return std::nullopt;
+}
+
+std::string Violation::ToText() const {
+  std::string out(InvariantName(invariant));
+  out += " at step " + std::to_string(step) + " (t=" + std::to_string(time_ms) + " ms): ";
+  out += message;
+  out += '\n';
+  for (const std::string& region : regions) out += "  region: " + region + '\n';
+  for (const std::string& row : rows) out += "  row: " + row + '\n';
+  for (const std::string& line : trace) out += "  trace: " + line + '\n';
+  return out;
+}
+
+nlohmann::json Violation::ToJson() const {
+  nlohmann::json out;
+  out["invariant"] = std::string(InvariantName(invariant));
+  out["step"] = step;
+  out["time_ms"] = time_ms;
+  out["message"] = message;
+  out["rows"] = rows;
+  out["regions"] = regions;
+  out["trace"] = trace;
+  return out;
+}
+
+void AttachTrace(Violation& violation, const std::vector<std::string>& trace_lines,
+                 size_t lines_max, const std::vector<std::string>& extra_needles) {
+  std::vector<const std::string*> needles;
+  for (const std::string& region : violation.regions) needles.push_back(&region);
+  for (const std::string& needle : extra_needles) needles.push_back(&needle);
+  std::vector<const std::string*> hits;
+  for (const std::string& line : trace_lines) {
+    for (const std::string* needle : needles) {
+      if (!needle->empty() && line.find(*needle) != std::string::npos) {
+        hits.push_back(&line);
+        break;
+      }
+    }
+  }
+  size_t first = hits.size() > lines_max ? hits.size() - lines_max : 0;
+  violation.trace.clear();
+  for (size_t i = first; i < hits.size(); ++i) violation.trace.push_back(*hits[i]);
+}
+
+void Report::Add(Violation violation) { violations_.push_back(std::move(violation)); }
+
+void Report::Add(std::vector<Violation> violations) {
+  for (Violation& v : violations) violations_.push_back(std::move(v));
+}
+
+void Report::Add(std::optional<Violation> violation) {
+  if (violation.has_value()) violations_.push_back(std::move(*violation));
+}
+
+size_t Report::Count(Invariant invariant) const {
+  size_t n = 0;
+  for (const Violation& v : violations_) n += v.invariant == invariant ? 1 : 0;
+  return n;
+}
+
+bool Report::HasSafetyViolation() const {
+  for (const Violation& v : violations_) {
+    if (v.invariant != Invariant::kReadAnomaly && v.invariant != Invariant::kLive) return true;
+  }
+  return false;
+}
+
+bool Report::HasLivenessViolation() const { return Count(Invariant::kLive) > 0; }
+
+std::string Report::ToText() const {
+  std::string out;
+  for (const Violation& v : violations_) out += v.ToText();
+  out += "violations: " + std::to_string(violations_.size());
+  std::string counts;
+  for (Invariant invariant : kAllInvariants) {
+    size_t n = Count(invariant);
+    if (n == 0) continue;
+    if (!counts.empty()) counts += ", ";
+    counts += std::string(InvariantName(invariant)) + " " + std::to_string(n);
+  }
+  if (!counts.empty()) out += " (" + counts + ")";
+  out += '\n';
+  return out;
+}
+
+nlohmann::json Report::ToJson() const {
+  nlohmann::json out;
+  out["violations"] = nlohmann::json::array();
+  for (const Violation& v : violations_) out["violations"].push_back(v.ToJson());
+  nlohmann::json counts = nlohmann::json::object();
+  for (Invariant invariant : kAllInvariants) {
+    size_t n = Count(invariant);
+    if (n > 0) counts[std::string(InvariantName(invariant))] = n;
+  }
+  out["counts"] = counts;
+  return out;
+}
+
+}  // namespace repartsim::check

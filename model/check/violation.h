@@ -1,0 +1,75 @@
+// A Violation is one broken invariant (DESIGN.md section 3) found by a checker: which
+// invariant, when (step and virtual time in ms), the rows and regions involved (already
+// rendered), a one-line message and the trace lines that touched them. Checkers return
+// Violations instead of asserting, and a Report keeps every violation of a run (kvnemesis
+// style), so seeded-bug scenarios report all that went wrong, not only the first.
+// READ-ANOMALY is the tolerated read-anomaly class: recorded, but not a safety failure.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace repartsim::check {
+
+enum class Invariant {
+  kRule, kOwn, kNoOmit, kNoDup, kNoPhantom, kAck, kMeta, kLive, kReadAnomaly
+};
+
+// "INV-RULE", "INV-OWN", "INV-NOOMIT", "INV-NODUP", "INV-NOPHANTOM", "INV-ACK", "INV-META",
+// "INV-LIVE", "READ-ANOMALY".
+std::string_view InvariantName(Invariant invariant);
+// Inverse of InvariantName; nullopt for any other text (e.g. a scenario's `expect:` typo).
+std::optional<Invariant> ParseInvariant(std::string_view name);
+
+struct Violation {
+  Invariant invariant = Invariant::kRule;
+  uint64_t step = 0;
+  int64_t time_ms = 0;
+  std::vector<std::string> rows;
+  std::vector<std::string> regions;
+  std::string message;
+  std::vector<std::string> trace;
+
+  // "INV-NODUP at step 42 (t=1500 ms): message" then indented "region:", "row:" and
+  // "trace:" lines, one per item.
+  std::string ToText() const;
+  // {"invariant","step","time_ms","message","rows","regions","trace"}.
+  nlohmann::json ToJson() const;
+
+  friend bool operator==(const Violation&, const Violation&) = default;
+};
+
+// Keeps the lines of `trace_lines` that contain any needle (defaults: the violation's
+// regions), the last `lines_max` of them, in trace order, as the violation's trace excerpt.
+void AttachTrace(Violation& violation, const std::vector<std::string>& trace_lines,
+                 size_t lines_max, const std::vector<std::string>& extra_needles = {});
+
+class Report {
+ public:
+  void Add(Violation violation);
+  void Add(std::vector<Violation> violations);
+  void Add(std::optional<Violation> violation);
+
+  const std::vector<Violation>& violations() const { return violations_; }
+  bool empty() const { return violations_.empty(); }
+  size_t Count(Invariant invariant) const;
+  // True iff a violation other than READ-ANOMALY and INV-LIVE was recorded.
+  bool HasSafetyViolation() const;
+  bool HasLivenessViolation() const;
+
+  // Every violation's ToText(), in the order recorded, followed by a one-line summary
+  // "violations: 3 (INV-NODUP 2, READ-ANOMALY 1)" or "violations: 0".
+  std::string ToText() const;
+  // {"violations":[...], "counts":{"INV-NODUP":2,...}}; only non-zero counts appear.
+  nlohmann::json ToJson() const;
+
+ private:
+  std::vector<Violation> violations_;
+};
+
+}  // namespace repartsim::check
