@@ -1,0 +1,337 @@
+#include "model/datanode/datanode.h"
+
+#include <memory>
+#include <utility>
+
+#include "model/datanode/row_merge.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+namespace {
+
+// Acceptance table of reference 3.2 (handle_write.rs), after the region lookup.
+Reply CheckWriteAccepted(const Region& region, std::optional<uint64_t> version,
+                         const Protocol& protocol) {
+  REPARTSIM_ASSERT_MSG(region.state() != RegionState::kEnteringStaging,
+                       "EnteringStaging never outlives a handler");
+  if (!region.is_writable_or_staging()) {
+    return RegionNotReadyReply(region.id(), RegionStateName(region.state()));
+  }
+  if (region.state() == RegionState::kStaging &&
+      region.staging()->directive == StagingDirective::kRejectAllWrites) {
+    return RejectWriteReply(region.id());
+  }
+  if (!version.has_value()) {
+    // The real system accepts unversioned writes without a check. With the fence rule an
+    // unversioned write counts as version 0 ("no expression"), so it still reaches a region
+    // that has no expression (an unpartitioned table) and nothing else.
+    if (!protocol.On(Rule::kVersionFenceUnversioned)) return Reply::Ok();
+    version = 0;
+  }
+  const uint64_t expected = region.ExpectedVersion();
+  if (*version != expected) return VersionMismatchReply(region.id(), *version, expected);
+  return Reply::Ok();
+}
+
+}  // namespace
+
+Region* Datanode::FindMutable(RegionId region) {
+  auto it = regions_.find(region);
+  return it == regions_.end() ? nullptr : &it->second;
+}
+
+const Region* Datanode::FindRegion(RegionId region) const {
+  auto it = regions_.find(region);
+  return it == regions_.end() ? nullptr : &it->second;
+}
+
+const RegionWal* Datanode::Wal(RegionId region) const {
+  auto it = wals_.find(region);
+  return it == wals_.end() ? nullptr : &it->second;
+}
+
+Reply Datanode::HandleWrite(RegionId region_id, std::vector<Row> rows,
+                            std::optional<uint64_t> version, const Protocol& protocol,
+                            CrashHook& crash) {
+  REPARTSIM_ASSERT(up_);
+  Region* region = FindMutable(region_id);
+  if (region == nullptr) return RegionNotFoundReply(region_id);
+  Reply verdict = CheckWriteAccepted(*region, version, protocol);
+  if (!verdict.ok()) return verdict;
+  if (rows.empty()) return Reply::Ok(0);
+  const uint64_t row_count = rows.size();
+  for (const Row& row : rows) {
+    REPARTSIM_ASSERT_MSG(row.size() == region->schema().columns.size(), "row width != schema");
+  }
+  WriteBatchPtr batch =
+      MakeWriteBatch(region->last_entry_id() + 1, region->last_sequence() + 1, std::move(rows));
+  auto wal = wals_.find(region_id);
+  REPARTSIM_ASSERT(wal != wals_.end());
+  wal->second.Append(batch);
+  // Durable in the WAL but not yet acknowledged: a crash here leaves an unknown outcome that
+  // reappears on reopen.
+  if (crash.ShouldCrash("datanode.write.after_wal")) return Reply::Crashed();
+  region->AppendMemtable(std::move(batch));
+  return Reply::Ok(row_count);
+}
+
+ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> planned_version,
+                               const Protocol& protocol, const ObjectStore& store) const {
+  REPARTSIM_ASSERT(up_);
+  ScanReply reply;
+  const Region* region = FindRegion(region_id);
+  if (region == nullptr) {
+    Reply r = RegionNotFoundReply(region_id);
+    reply.code = r.code;
+    reply.message = std::move(r.message);
+    return reply;
+  }
+  if (protocol.On(Rule::kFencedReads) && planned_version.has_value() &&
+      *planned_version != region->committed_expr_version() &&
+      *planned_version != region->ExpectedVersion()) {
+    Reply r = VersionMismatchReply(region_id, *planned_version, region->committed_expr_version());
+    reply.code = r.code;
+    reply.message = std::move(r.message);
+    return reply;
+  }
+  const TableSchema& schema = region->schema();
+  const std::optional<PartitionExpr>& expr = region->version().partition_expr;
+  std::vector<SeqRowRef> refs;
+  refs.reserve(region->memtable_rows());
+  for (FileId file_id : region->version().files) {
+    const SstFile* file = store.File(file_id);
+    if (file == nullptr) {
+      reply.code = ReplyCode::kUnexpected;
+      reply.message = "Failed to read SST file " + std::to_string(file_id.value) +
+                      " of region " + region_id.ToString() + ": not found";
+      return reply;
+    }
+    // build_partition_filter: only files written under a different expression are filtered,
+    // and only when the region has an expression to filter by.
+    const bool filter = expr.has_value() && file->expr_text != region->committed_expr_text();
+    for (const SstRow& r : file->rows) {
+      if (filter && !MatchesFilterPath(*expr, schema, r.row)) continue;
+      refs.push_back(SeqRowRef{&r.row, r.sequence});
+    }
+  }
+  // Memtable rows are never partition-filtered.
+  for (const WriteBatchPtr& batch : region->memtable()) {
+    for (size_t i = 0; i < batch->rows.size(); ++i) {
+      refs.push_back(SeqRowRef{&batch->rows[i], batch->sequence_first + i});
+    }
+  }
+  MergeRefs(schema, refs, /*dedup=*/!schema.append_mode);
+  reply.rows.reserve(refs.size());
+  for (const SeqRowRef& ref : refs) reply.rows.push_back(*ref.row);
+  return reply;
+}
+
+void Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState state) {
+  const RegionId id = manifest.region_id;
+  auto [it, inserted] = regions_.emplace(id, Region(manifest, state));
+  REPARTSIM_ASSERT(inserted);
+  Region& region = it->second;
+  RegionWal& wal = wals_[id];
+  // Replay the WAL entries after the flushed entry id (manifest first, then WAL).
+  for (const WriteBatchPtr& batch : wal.entries()) {
+    if (batch->entry_id <= manifest.flushed_entry_id) continue;
+    region.AppendMemtable(batch);
+  }
+  if (wal.last_entry_id() > region.last_entry_id()) region.set_last_entry_id(wal.last_entry_id());
+  hosted_.insert(id);
+}
+
+Reply Datanode::HandleCreateRegion(RegionId region_id, const TableSchema& schema,
+                                   std::optional<PartitionExpr> expr, ObjectStore& store,
+                                   CrashHook& crash) {
+  REPARTSIM_ASSERT(up_);
+  if (regions_.count(region_id) != 0) return Reply::Ok();
+  const RegionManifest* existing = store.Manifest(region_id);
+  if (existing == nullptr) {
+    RegionManifest manifest;
+    manifest.region_id = region_id;
+    manifest.schema = std::make_shared<const TableSchema>(schema);
+    manifest.partition_expr = std::move(expr);
+    manifest.manifest_version = 1;
+    store.PutManifest(std::move(manifest));
+    existing = store.Manifest(region_id);
+    if (crash.ShouldCrash("datanode.create.after_manifest")) return Reply::Crashed();
+  }
+  // An existing manifest (a re-create after a metasrv retry, maybe on another node) is
+  // adopted as it is, as mito's RegionOpener::create opens an existing region.
+  OpenFromManifest(*existing, RegionState::kWritable);
+  return Reply::Ok();
+}
+
+Reply Datanode::HandleOpenRegion(RegionId region_id, const ObjectStore& store) {
+  REPARTSIM_ASSERT(up_);
+  if (regions_.count(region_id) != 0) return Reply::Ok();
+  const RegionManifest* manifest = store.Manifest(region_id);
+  if (manifest == nullptr) return RegionNotFoundReply(region_id);
+  OpenFromManifest(*manifest, RegionState::kFollower);
+  return Reply::Ok();
+}
+
+Reply Datanode::HandleCloseRegion(RegionId region_id) {
+  REPARTSIM_ASSERT(up_);
+  regions_.erase(region_id);
+  hosted_.erase(region_id);
+  return Reply::Ok();
+}
+
+Reply Datanode::HandleDropRegion(RegionId region_id, ObjectStore& store, CrashHook& crash) {
+  REPARTSIM_ASSERT(up_);
+  if (regions_.count(region_id) == 0 && hosted_.count(region_id) == 0) return Reply::Ok();
+  regions_.erase(region_id);
+  store.DeleteManifest(region_id);
+  if (crash.ShouldCrash("datanode.drop.after_manifest")) return Reply::Crashed();
+  store.ClearStaging(region_id);
+  store.ClearRemapBlobs(region_id);
+  wals_.erase(region_id);
+  hosted_.erase(region_id);
+  // SST files stay: they may be shared with other regions (reference 1.6); GC removes them.
+  return Reply::Ok();
+}
+
+Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& crash) {
+  REPARTSIM_ASSERT(up_);
+  Region* region = FindMutable(region_id);
+  if (region == nullptr) return RegionNotFoundReply(region_id);
+  if (!region->is_flushable()) return RegionNotReadyReply(region_id, RegionStateName(region->state()));
+  if (region->memtable().empty()) return Reply::Ok();
+  const TableSchema& schema = region->schema();
+  std::vector<SeqRowRef> refs;
+  refs.reserve(region->memtable_rows());
+  for (const WriteBatchPtr& batch : region->memtable()) {
+    for (size_t i = 0; i < batch->rows.size(); ++i) {
+      refs.push_back(SeqRowRef{&batch->rows[i], batch->sequence_first + i});
+    }
+  }
+  MergeRefs(schema, refs, /*dedup=*/!schema.append_mode);
+  std::vector<SstRow> rows;
+  rows.reserve(refs.size());
+  for (const SeqRowRef& ref : refs) rows.push_back(SstRow{ref.sequence, *ref.row});
+  const FileId file = store.AddFile(region_id, region->FlushExpr(), std::move(rows));
+  if (crash.ShouldCrash("datanode.flush.after_sst")) return Reply::Crashed();
+  const uint64_t flushed_entry_id = region->last_entry_id();
+  const uint64_t flushed_sequence = region->last_sequence();
+  if (region->state() == RegionState::kStaging) {
+    // handle_flush_finished in staging: the file goes to the staging manifest only and is not
+    // added to the visible version; the WAL is still obsoleted below.
+    StagingAction edit;
+    edit.kind = StagingAction::Kind::kEdit;
+    edit.files_to_add = {file};
+    edit.flushed_entry_id = flushed_entry_id;
+    edit.flushed_sequence = flushed_sequence;
+    store.AppendStagingAction(region_id, std::move(edit));
+  } else {
+    RegionManifest manifest = region->version();
+    manifest.files.insert(file);
+    manifest.flushed_entry_id = flushed_entry_id;
+    manifest.flushed_sequence = flushed_sequence;
+    manifest.manifest_version += 1;
+    store.PutManifest(manifest);
+    region->set_version(std::move(manifest));
+  }
+  if (crash.ShouldCrash("datanode.flush.after_manifest")) return Reply::Crashed();
+  wals_[region_id].Truncate(flushed_entry_id);
+  region->ClearMemtable();
+  return Reply::Ok();
+}
+
+void Datanode::LeaveStagingWithoutMerge(Region& region) {
+  // exit_staging: the staging info is dropped and the staged manifests stay hidden.
+  if (region.state() == RegionState::kStaging) region.ExitStaging();
+}
+
+bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime deadline,
+                          const Protocol& protocol) {
+  REPARTSIM_ASSERT(up_);
+  Region* region = FindMutable(region_id);
+  if (region == nullptr) return false;
+  region->set_lease_deadline(deadline);
+  switch (role) {
+    case RegionRole::kStagingLeader:
+      // Ignored: a region enters staging only through EnterStaging. With the P11 rule a
+      // demoted staging region is promoted back so the group can proceed.
+      if (protocol.On(Rule::kLeasePromotesStaging) && region->state() == RegionState::kFollower) {
+        region->set_state(RegionState::kWritable);
+      }
+      return true;
+    case RegionRole::kLeader:
+      LeaveStagingWithoutMerge(*region);
+      region->set_state(RegionState::kWritable);
+      return true;
+    case RegionRole::kFollower:
+      LeaveStagingWithoutMerge(*region);
+      region->set_state(RegionState::kFollower);
+      return true;
+    case RegionRole::kDowngradingLeader:
+      LeaveStagingWithoutMerge(*region);
+      region->set_state(RegionState::kDowngrading);
+      return true;
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+std::vector<RegionId> Datanode::ExpireLeases(sim::SimTime now) {
+  REPARTSIM_ASSERT(up_);
+  std::vector<RegionId> demoted;
+  for (auto& [id, region] : regions_) {
+    if (!region.lease_deadline() || *region.lease_deadline() > now) continue;
+    LeaveStagingWithoutMerge(region);
+    region.set_state(RegionState::kFollower);
+    region.set_lease_deadline(std::nullopt);
+    demoted.push_back(id);
+  }
+  return demoted;
+}
+
+std::optional<sim::SimTime> Datanode::NextLeaseDeadline() const {
+  std::optional<sim::SimTime> earliest;
+  for (const auto& [id, region] : regions_) {
+    if (!region.lease_deadline()) continue;
+    if (!earliest || *region.lease_deadline() < *earliest) earliest = region.lease_deadline();
+  }
+  return earliest;
+}
+
+void Datanode::Crash() {
+  up_ = false;
+  regions_.clear();
+}
+
+void Datanode::Reopen(const ObjectStore& store) {
+  REPARTSIM_ASSERT(!up_);
+  REPARTSIM_ASSERT(regions_.empty());
+  up_ = true;
+  // Staging is not restored (manager.rs: "TODO(weny): open the staging manifest if exists").
+  const std::set<RegionId> hosted = hosted_;
+  for (RegionId id : hosted) {
+    const RegionManifest* manifest = store.Manifest(id);
+    if (manifest == nullptr) continue;
+    OpenFromManifest(*manifest, RegionState::kFollower);
+  }
+}
+
+void Datanode::Hash(sim::Hasher& h) const {
+  id_.Hash(h);
+  h.Add(up_);
+  h.Add(static_cast<uint64_t>(regions_.size()));
+  for (const auto& [id, region] : regions_) region.Hash(h);
+  h.Add(static_cast<uint64_t>(wals_.size()));
+  for (const auto& [id, wal] : wals_) {
+    id.Hash(h);
+    wal.Hash(h);
+  }
+  h.Add(static_cast<uint64_t>(hosted_.size()));
+  for (RegionId id : hosted_) id.Hash(h);
+}
+
+uint64_t Datanode::Fingerprint() const {
+  sim::Hasher h;
+  Hash(h);
+  return h.Finish();
+}
+
+}  // namespace repartsim::model

@@ -1,0 +1,181 @@
+// Staging handlers of Datanode (reference 5.4): EnterStaging, RemapManifest on the central
+// region, ApplyStagingManifest with idempotent replay and the merge of staged actions.
+#include <algorithm>
+#include <utility>
+
+#include "model/datanode/datanode.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+namespace {
+
+std::string ExprTextOf(const std::optional<PartitionExpr>& expr) {
+  return expr ? expr->CanonicalText() : std::string("None");
+}
+
+Reply StagingMismatch(RegionId region, const std::string& current, const std::string& request) {
+  return Reply{ReplyCode::kStagingPartitionExprMismatch,
+               "Staging partition expr mismatch for region " + region.ToString() +
+                   ", current: " + current + ", request: " + request,
+               0};
+}
+
+Reply Unexpected(std::string message) { return Reply{ReplyCode::kUnexpected, std::move(message), 0}; }
+
+std::string DirectiveText(const StagingInfo& info) {
+  if (info.directive == StagingDirective::kRejectAllWrites) return "RejectAllWrites";
+  return "UpdatePartitionExpr(" + ExprTextOf(info.partition_expr) + ")";
+}
+
+}  // namespace
+
+Reply Datanode::HandleEnterStaging(RegionId region_id, const StagingInfo& directive,
+                                   ObjectStore& store, CrashHook& crash) {
+  REPARTSIM_ASSERT(up_);
+  Region* region = FindMutable(region_id);
+  if (region == nullptr) return RegionNotFoundReply(region_id);
+  if (region->state() == RegionState::kStaging) {
+    if (*region->staging() == directive) return Reply::Ok();
+    return StagingMismatch(region_id, DirectiveText(*region->staging()), DirectiveText(directive));
+  }
+  if (region->state() != RegionState::kWritable) {
+    return RegionNotReadyReply(region_id, RegionStateName(region->state()));
+  }
+  // A non-empty memtable is flushed first, normally, with the request queued behind it.
+  Reply flushed = HandleFlush(region_id, store, crash);
+  if (!flushed.ok()) return flushed;
+  region->set_state(RegionState::kEnteringStaging);
+  store.ClearStaging(region_id);
+  store.ClearRemapBlobs(region_id);
+  if (crash.ShouldCrash("datanode.enter_staging.after_clear")) return Reply::Crashed();
+  if (directive.directive == StagingDirective::kUpdatePartitionExpr) {
+    StagingAction change;
+    change.kind = StagingAction::Kind::kPartitionExprChange;
+    change.partition_expr = directive.partition_expr;
+    store.AppendStagingAction(region_id, std::move(change));
+  }
+  region->EnterStaging(directive);
+  return Reply::Ok();
+}
+
+Reply Datanode::HandleRemapManifest(
+    RegionId central_id, const std::vector<RegionId>& inputs,
+    const std::map<RegionId, std::vector<RegionId>>& mapping,
+    const std::map<RegionId, std::optional<PartitionExpr>>& target_exprs, ObjectStore& store,
+    CrashHook& crash) {
+  REPARTSIM_ASSERT(up_);
+  Region* central = FindMutable(central_id);
+  if (central == nullptr) return RegionNotFoundReply(central_id);
+  if (central->state() != RegionState::kStaging) {
+    return RegionNotReadyReply(central_id, RegionStateName(central->state()), "Leader(Staging)");
+  }
+  std::map<RegionId, const RegionManifest*> sources;
+  for (RegionId input : inputs) {
+    if (input.table_id() != central_id.table_id()) {
+      return Unexpected("Region " + input.ToString() + " is not in the table of " +
+                        central_id.ToString());
+    }
+    const RegionManifest* m = store.Manifest(input);
+    if (m == nullptr) return Unexpected("Manifest of region " + input.ToString() + " not found");
+    sources[input] = m;
+  }
+  std::map<RegionId, RegionManifest> results;
+  for (const auto& [target, expr] : target_exprs) {
+    auto reused = sources.find(target);
+    RegionManifest out;
+    if (reused != sources.end()) {
+      out = *reused->second;  // keeps flushed_entry_id and sequences
+      out.files.clear();
+    } else {
+      out.region_id = target;
+      out.schema = central->version().schema;
+    }
+    out.partition_expr = expr;
+    results.emplace(target, std::move(out));
+  }
+  std::set<FileId> placed;
+  for (const auto& [src, dsts] : mapping) {
+    auto source = sources.find(src);
+    if (source == sources.end()) return Unexpected("Region " + src.ToString() + " is not an input");
+    for (RegionId dst : dsts) {
+      auto target = results.find(dst);
+      if (target == results.end()) return Unexpected("Region " + dst.ToString() + " is not a target");
+      // Every file meta of src is copied into dst; the union dedups by file id.
+      target->second.files.insert(source->second->files.begin(), source->second->files.end());
+      placed.insert(source->second->files.begin(), source->second->files.end());
+    }
+  }
+  for (const auto& [id, manifest] : sources) {
+    for (FileId f : manifest->files) {
+      if (placed.count(f) == 0) {
+        return Unexpected("File " + std::to_string(f.value) + " of region " + id.ToString() +
+                          " is lost by the remap");
+      }
+    }
+  }
+  for (auto& [target, manifest] : results) store.PutRemapBlob(central_id, std::move(manifest));
+  if (crash.ShouldCrash("datanode.remap.after_blob")) return Reply::Crashed();
+  return Reply::Ok();
+}
+
+Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
+                                           const std::optional<PartitionExpr>& expr,
+                                           RegionId central, ObjectStore& store,
+                                           CrashHook& crash) {
+  REPARTSIM_ASSERT(up_);
+  Region* region = FindMutable(region_id);
+  if (region == nullptr) return RegionNotFoundReply(region_id);
+  const std::string request = ExprTextOf(expr);
+  if (region->state() != RegionState::kStaging) {
+    // Idempotent replay: the expression was already committed.
+    if (region->version().partition_expr == expr) return Reply::Ok();
+    return RegionNotReadyReply(region_id, RegionStateName(region->state()), "Leader(Staging)");
+  }
+  const StagingInfo& staging = *region->staging();
+  if (staging.directive != StagingDirective::kUpdatePartitionExpr || staging.partition_expr != expr) {
+    return StagingMismatch(region_id, DirectiveText(staging), request);
+  }
+  const RegionManifest* blob = store.RemapBlob(central, region_id);
+  if (blob == nullptr) {
+    return Unexpected("Remapped manifest of region " + region_id.ToString() +
+                      " not found in central region " + central.ToString());
+  }
+  if (blob->partition_expr != expr) {
+    return StagingMismatch(region_id, ExprTextOf(blob->partition_expr), request);
+  }
+  StagingAction edit;
+  edit.kind = StagingAction::Kind::kEdit;
+  edit.files_to_add.assign(blob->files.begin(), blob->files.end());
+  store.AppendStagingAction(region_id, std::move(edit));
+  if (crash.ShouldCrash("datanode.apply_staging.after_edit")) return Reply::Crashed();
+  // exit_staging_on_success: merge the staged actions into the normal manifest.
+  const std::vector<StagingAction>* actions = store.Staging(region_id);
+  REPARTSIM_ASSERT(actions != nullptr);
+  RegionManifest merged = region->version();
+  int changes = 0;
+  int edits = 0;
+  for (const StagingAction& a : *actions) {
+    if (a.kind == StagingAction::Kind::kPartitionExprChange) {
+      ++changes;
+      merged.partition_expr = a.partition_expr;
+      continue;
+    }
+    ++edits;
+    merged.files.insert(a.files_to_add.begin(), a.files_to_add.end());
+    merged.flushed_entry_id = std::max(merged.flushed_entry_id, a.flushed_entry_id);
+    merged.flushed_sequence = std::max(merged.flushed_sequence, a.flushed_sequence);
+  }
+  if (changes != 1 || edits < 1) {
+    return Unexpected("Staged actions of region " + region_id.ToString() +
+                      " must hold one partition expr change and at least one edit");
+  }
+  merged.manifest_version += 1;
+  store.PutManifest(merged);
+  store.ClearStaging(region_id);
+  store.ClearRemapBlobs(region_id);
+  region->set_version(std::move(merged));
+  region->ExitStaging();
+  return Reply::Ok();
+}
+
+}  // namespace repartsim::model

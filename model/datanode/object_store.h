@@ -1,0 +1,112 @@
+// The shared object store (S3 in the real system): durable across every node crash, shared by
+// all datanodes. Holds immutable SST files, each recording its rows with sequence numbers, the
+// region that wrote it and the partition expression (canonical text + version) it was written
+// under (FileMeta.partition_expr); normal region manifests keyed by region id; per-region staging
+// manifests (a list of staged actions, reference 5.4); and remap blobs in a central region's
+// staging storage. File ids come from a durable counter. Plain value: copy = snapshot (files are
+// shared immutable objects); Hash covers everything in key order.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/meta/ids.h"
+#include "model/partition/expr.h"
+#include "model/partition/schema.h"
+#include "sim/fingerprint.h"
+
+namespace repartsim::model {
+
+struct FileId {
+  uint64_t value = 0;
+  friend constexpr auto operator<=>(FileId, FileId) = default;
+};
+
+struct SstRow {
+  uint64_t sequence = 0;
+  Row row;
+};
+
+struct SstFile {
+  FileId id;
+  RegionId writer;           // the region that flushed it
+  std::string expr_text;     // canonical text of the expression it was written under; "" = none
+  uint64_t expr_version = 0; // ExprVersion of that expression
+  std::vector<SstRow> rows;  // sorted by (key, sequence desc); deduped unless append mode
+  uint64_t content_hash = 0;
+};
+
+using SstFilePtr = std::shared_ptr<const SstFile>;
+
+// The committed state of a region as its normal manifest records it (RegionMetadata + the
+// SST files of its version + the flushed WAL position).
+struct RegionManifest {
+  RegionId region_id;
+  std::shared_ptr<const TableSchema> schema;
+  std::optional<PartitionExpr> partition_expr;
+  std::set<FileId> files;
+  uint64_t flushed_entry_id = 0;  // WAL entries <= this are in files
+  uint64_t flushed_sequence = 0;  // largest sequence in files
+  uint64_t manifest_version = 0;  // bumped by every committed edit
+
+  std::string ExprText() const;
+  uint64_t ExprVersionValue() const;
+  void Hash(sim::Hasher& h) const;
+};
+
+// An action in a staging manifest (mito RegionMetaAction subset).
+struct StagingAction {
+  enum class Kind : uint8_t { kPartitionExprChange, kEdit };
+  Kind kind = Kind::kEdit;
+  std::optional<PartitionExpr> partition_expr;  // kPartitionExprChange
+  std::vector<FileId> files_to_add;             // kEdit
+  uint64_t flushed_entry_id = 0;                // kEdit from a staging flush; 0 otherwise
+  uint64_t flushed_sequence = 0;
+
+  void Hash(sim::Hasher& h) const;
+};
+
+class ObjectStore {
+ public:
+  // Writes a new immutable SST and returns its id.
+  FileId AddFile(RegionId writer, const std::optional<PartitionExpr>& expr,
+                 std::vector<SstRow> rows);
+  const SstFile* File(FileId id) const;
+  bool DeleteFile(FileId id);
+  const std::map<FileId, SstFilePtr>& files() const { return files_; }
+
+  void PutManifest(RegionManifest manifest);
+  const RegionManifest* Manifest(RegionId region) const;
+  bool DeleteManifest(RegionId region);
+  const std::map<RegionId, RegionManifest>& manifests() const { return manifests_; }
+
+  // Staging manifest directory of a region (hidden until merged).
+  void ClearStaging(RegionId region);
+  void AppendStagingAction(RegionId region, StagingAction action);
+  // nullptr when the region has no staged actions.
+  const std::vector<StagingAction>* Staging(RegionId region) const;
+
+  // Remapped manifests stored in `central`'s staging blob storage ("remap_manifest_{target}").
+  void PutRemapBlob(RegionId central, RegionManifest manifest);
+  const RegionManifest* RemapBlob(RegionId central, RegionId target) const;
+  void ClearRemapBlobs(RegionId central);
+
+  uint64_t next_file_id() const { return next_file_id_; }
+  void Hash(sim::Hasher& h) const;
+  uint64_t Fingerprint() const;
+
+ private:
+  uint64_t next_file_id_ = 1;
+  std::map<FileId, SstFilePtr> files_;
+  std::map<RegionId, RegionManifest> manifests_;
+  std::map<RegionId, std::vector<StagingAction>> staging_;
+  std::map<RegionId, std::map<RegionId, RegionManifest>> remap_blobs_;
+};
+
+}  // namespace repartsim::model

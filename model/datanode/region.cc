@@ -1,0 +1,115 @@
+#include "model/datanode/region.h"
+
+#include <utility>
+
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+std::string_view RegionStateName(RegionState state) {
+  switch (state) {
+    case RegionState::kFollower: return "Follower";
+    case RegionState::kWritable: return "Leader(Writable)";
+    case RegionState::kDowngrading: return "Leader(Downgrading)";
+    case RegionState::kEnteringStaging: return "Leader(EnteringStaging)";
+    case RegionState::kStaging: return "Leader(Staging)";
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+StagingInfo StagingInfo::UpdatePartitionExpr(PartitionExpr expr) {
+  StagingInfo info;
+  info.directive = StagingDirective::kUpdatePartitionExpr;
+  info.version = ExprVersion(&expr);
+  info.partition_expr = std::move(expr);
+  return info;
+}
+
+StagingInfo StagingInfo::RejectAllWrites() { return StagingInfo{}; }
+
+void StagingInfo::Hash(sim::Hasher& h) const {
+  h.Add(static_cast<uint64_t>(directive));
+  h.Add(partition_expr.has_value());
+  if (partition_expr) h.Add(std::string_view(partition_expr->CanonicalText()));
+  h.Add(version);
+}
+
+Region::Region(const RegionManifest& manifest, RegionState state)
+    : version_(manifest),
+      state_(state),
+      last_entry_id_(manifest.flushed_entry_id),
+      last_sequence_(manifest.flushed_sequence) {
+  REPARTSIM_ASSERT(version_.schema != nullptr);
+  REPARTSIM_ASSERT(state != RegionState::kStaging && state != RegionState::kEnteringStaging);
+  RefreshCommittedExpr();
+}
+
+void Region::RefreshCommittedExpr() {
+  committed_text_ = version_.ExprText();
+  committed_version_ = version_.ExprVersionValue();
+}
+
+void Region::set_version(RegionManifest manifest) {
+  REPARTSIM_ASSERT(manifest.region_id == version_.region_id);
+  version_ = std::move(manifest);
+  RefreshCommittedExpr();
+}
+
+void Region::EnterStaging(StagingInfo info) {
+  REPARTSIM_ASSERT(state_ == RegionState::kWritable || state_ == RegionState::kEnteringStaging);
+  staging_ = std::move(info);
+  state_ = RegionState::kStaging;
+}
+
+void Region::ExitStaging() {
+  REPARTSIM_ASSERT(state_ == RegionState::kStaging);
+  REPARTSIM_ASSERT(staging_.has_value());
+  staging_.reset();
+  state_ = RegionState::kWritable;
+}
+
+uint64_t Region::ExpectedVersion() const {
+  if (state_ == RegionState::kStaging) {
+    REPARTSIM_ASSERT(staging_.has_value());
+    return staging_->version;
+  }
+  return committed_version_;
+}
+
+const std::optional<PartitionExpr>& Region::FlushExpr() const {
+  if (state_ == RegionState::kStaging && staging_ &&
+      staging_->directive == StagingDirective::kUpdatePartitionExpr) {
+    return staging_->partition_expr;
+  }
+  return version_.partition_expr;
+}
+
+void Region::AppendMemtable(WriteBatchPtr batch) {
+  REPARTSIM_ASSERT(batch != nullptr && !batch->rows.empty());
+  REPARTSIM_ASSERT(batch->entry_id > last_entry_id_);
+  REPARTSIM_ASSERT(batch->sequence_first > last_sequence_);
+  last_entry_id_ = batch->entry_id;
+  last_sequence_ = batch->sequence_last();
+  memtable_rows_ += batch->rows.size();
+  memtable_.push_back(std::move(batch));
+}
+
+void Region::ClearMemtable() {
+  memtable_.clear();
+  memtable_rows_ = 0;
+}
+
+void Region::Hash(sim::Hasher& h) const {
+  version_.Hash(h);
+  h.Add(static_cast<uint64_t>(state_));
+  h.Add(staging_.has_value());
+  if (staging_) staging_->Hash(h);
+  h.Add(static_cast<uint64_t>(memtable_.size()));
+  for (const WriteBatchPtr& b : memtable_) h.Add(b->content_hash);
+  h.Add(last_entry_id_);
+  h.Add(last_sequence_);
+  h.Add(lease_deadline_.has_value());
+  if (lease_deadline_) h.Add(lease_deadline_->ms);
+}
+
+}  // namespace repartsim::model

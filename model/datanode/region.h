@@ -1,0 +1,102 @@
+// An open region on a datanode (mito MitoRegion): its volatile role/state, the committed version
+// loaded from its manifest (expression + files + flushed WAL position), the staging info while
+// staging (reference 5.4), the memtable (write batches after the flushed entry) and the lease
+// deadline. Everything here is lost when the datanode crashes; the manifest, files and WAL are
+// durable elsewhere. EnteringStaging never outlives a handler in this synchronous model.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/datanode/object_store.h"
+#include "model/datanode/write_batch.h"
+#include "model/meta/ids.h"
+#include "model/partition/expr.h"
+#include "sim/fingerprint.h"
+#include "sim/time.h"
+
+namespace repartsim::model {
+
+// mito RegionRoleState: Follower, or Leader(Writable | Downgrading | EnteringStaging | Staging).
+enum class RegionState : uint8_t { kFollower, kWritable, kDowngrading, kEnteringStaging, kStaging };
+// The real Debug form: "Follower", "Leader(Writable)", "Leader(Downgrading)", ...
+std::string_view RegionStateName(RegionState state);
+
+enum class StagingDirective : uint8_t { kUpdatePartitionExpr, kRejectAllWrites };
+
+struct StagingInfo {
+  StagingDirective directive = StagingDirective::kRejectAllWrites;
+  std::optional<PartitionExpr> partition_expr;  // kUpdatePartitionExpr only
+  uint64_t version = 0;                         // ExprVersion of it; 0 for kRejectAllWrites
+
+  static StagingInfo UpdatePartitionExpr(PartitionExpr expr);
+  static StagingInfo RejectAllWrites();
+  void Hash(sim::Hasher& h) const;
+  friend bool operator==(const StagingInfo&, const StagingInfo&) = default;
+};
+
+class Region {
+ public:
+  // Opens the region from its manifest in `state` with an empty memtable.
+  Region(const RegionManifest& manifest, RegionState state);
+
+  RegionId id() const { return version_.region_id; }
+  const TableSchema& schema() const { return *version_.schema; }
+  RegionState state() const { return state_; }
+  void set_state(RegionState state) { state_ = state; }
+  bool is_writable_or_staging() const {
+    return state_ == RegionState::kWritable || state_ == RegionState::kStaging;
+  }
+  bool is_flushable() const { return is_writable_or_staging() || state_ == RegionState::kDowngrading; }
+
+  // The committed version: equal to the normal manifest in the object store.
+  const RegionManifest& version() const { return version_; }
+  void set_version(RegionManifest manifest);
+  const std::string& committed_expr_text() const { return committed_text_; }
+  uint64_t committed_expr_version() const { return committed_version_; }
+
+  const std::optional<StagingInfo>& staging() const { return staging_; }
+  // Writable -> Staging with `info`.
+  void EnterStaging(StagingInfo info);
+  // Drops the staging info; staged manifests stay in the object store. Staging -> Writable.
+  void ExitStaging();
+  // The version the write fence compares against: the staging directive's version while
+  // Staging, else the committed version (region.rs expected_partition_expr_version).
+  uint64_t ExpectedVersion() const;
+  // The expression a flush records on its file: the staging expression under
+  // UpdatePartitionExpr, else the committed one (maybe_staging_partition_expr_str).
+  const std::optional<PartitionExpr>& FlushExpr() const;
+
+  const std::vector<WriteBatchPtr>& memtable() const { return memtable_; }
+  uint64_t memtable_rows() const { return memtable_rows_; }
+  void AppendMemtable(WriteBatchPtr batch);
+  void ClearMemtable();
+
+  uint64_t last_entry_id() const { return last_entry_id_; }
+  uint64_t last_sequence() const { return last_sequence_; }
+  void set_last_entry_id(uint64_t id) { last_entry_id_ = id; }
+
+  const std::optional<sim::SimTime>& lease_deadline() const { return lease_deadline_; }
+  void set_lease_deadline(std::optional<sim::SimTime> t) { lease_deadline_ = t; }
+
+  void Hash(sim::Hasher& h) const;
+
+ private:
+  void RefreshCommittedExpr();
+
+  RegionManifest version_;
+  std::string committed_text_;
+  uint64_t committed_version_ = 0;
+  RegionState state_ = RegionState::kFollower;
+  std::optional<StagingInfo> staging_;
+  std::vector<WriteBatchPtr> memtable_;
+  uint64_t memtable_rows_ = 0;
+  uint64_t last_entry_id_ = 0;
+  uint64_t last_sequence_ = 0;
+  std::optional<sim::SimTime> lease_deadline_;
+};
+
+}  // namespace repartsim::model
