@@ -1,0 +1,65 @@
+#include "model/procedure/lock_table.h"
+
+#include <algorithm>
+
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+bool LockTable::Conflicts(const LockKey& key, ProcedureId owner) const {
+  auto it = held_.find(key.key);
+  if (it == held_.end()) return false;
+  const Holders& holders = it->second;
+  bool only_self = holders.owners.size() == 1 && holders.owners[0] == owner;
+  if (only_self) return false;
+  return key.exclusive || holders.exclusive;
+}
+
+bool LockTable::TryAcquireAll(ProcedureId owner, const std::vector<LockKey>& keys) {
+  for (const LockKey& key : keys) {
+    if (Conflicts(key, owner)) return false;
+  }
+  for (const LockKey& key : keys) {
+    Holders& holders = held_[key.key];
+    holders.exclusive = holders.exclusive || key.exclusive;
+    auto it = std::lower_bound(holders.owners.begin(), holders.owners.end(), owner);
+    if (it == holders.owners.end() || !(*it == owner)) holders.owners.insert(it, owner);
+  }
+  return true;
+}
+
+bool LockTable::ConflictsWith(ProcedureId holder, const std::vector<LockKey>& keys) const {
+  for (const LockKey& key : keys) {
+    auto it = held_.find(key.key);
+    if (it == held_.end()) continue;
+    const Holders& holders = it->second;
+    bool held_by = std::binary_search(holders.owners.begin(), holders.owners.end(), holder);
+    if (held_by && (key.exclusive || holders.exclusive)) return true;
+  }
+  return false;
+}
+
+void LockTable::ReleaseAll(ProcedureId owner) {
+  for (auto it = held_.begin(); it != held_.end();) {
+    auto& owners = it->second.owners;
+    std::erase(owners, owner);
+    if (owners.empty()) {
+      it = held_.erase(it);
+    } else {
+      // Shared holders that remain never held it exclusively (exclusive means sole owner).
+      it->second.exclusive = false;
+      ++it;
+    }
+  }
+}
+
+void LockTable::Fingerprint(sim::Hasher& h) const {
+  h.Add(static_cast<uint64_t>(held_.size()));
+  for (const auto& [key, holders] : held_) {
+    h.Add(key);
+    h.Add(holders.exclusive);
+    for (ProcedureId id : holders.owners) h.Add(id.value);
+  }
+}
+
+}  // namespace repartsim::model

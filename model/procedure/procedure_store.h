@@ -1,0 +1,51 @@
+// ProcedureStore: the durable record log of the procedure framework (reference section 6).
+// Keys follow the real layout `{root_id}/{procedure_id}/{step:010}.{step|commit|rollback}`;
+// a record's value holds the parent id, the procedure type and the serialized body. The store
+// survives a metasrv crash; Latest() gives, per procedure, the record recovery resumes from.
+// Ordered map: iteration order is the key order, so recovery is deterministic.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/procedure/procedure.h"
+#include "sim/fingerprint.h"
+
+namespace repartsim::model {
+
+enum class RecordKind : uint8_t { kStep, kCommit, kRollback };
+
+struct ProcedureRecord {
+  ProcedureId root;
+  ProcedureId id;
+  ProcedureId parent;  // 0 for a root
+  uint32_t step = 0;
+  RecordKind kind = RecordKind::kStep;
+  std::string type;
+  std::string body;  // Dump() of the procedure body at this step
+};
+
+class ProcedureStore {
+ public:
+  void Write(const ProcedureRecord& record);
+  // Deletes every record of the procedures in `ids` (the runner's in-memory tree).
+  void DeleteProcedures(const std::vector<ProcedureId>& ids);
+  // Deletes every commit record (recovery does this).
+  void DeleteCommitRecords();
+  // The highest-step record of every procedure, ordered by procedure id.
+  std::vector<ProcedureRecord> Latest() const;
+  size_t record_count() const { return records_.size(); }
+  // Ids of every procedure that has a record (stale children included).
+  std::vector<ProcedureId> ProcedureIds() const;
+  void Fingerprint(sim::Hasher& h) const;
+
+  static std::string Key(ProcedureId root, ProcedureId id, uint32_t step, RecordKind kind);
+
+ private:
+  std::map<std::string, ProcedureRecord> records_;
+};
+
+}  // namespace repartsim::model
