@@ -1,0 +1,304 @@
+// Goal: pin the oracle's expectations: which rows a query must, may and must not return for
+// acknowledged, in-flight, unknown ("maybe") and rejected writes, in last-write-wins and
+// append mode, and the exact diff entries for missing, duplicated, phantom and wrong rows.
+// Method: register writes with explicit issue/outcome steps on a small schema, run Check()
+// with hand-built actual results and compare the rendered diff line by line.
+#include "model/check/oracle.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace repartsim::check {
+namespace {
+
+using model::Row;
+using model::Value;
+
+model::TableSchema Schema(bool append_mode = false) {
+  model::TableSchema schema;
+  schema.name = "t";
+  schema.columns = {{"host", model::ColumnType::kString, true},
+                    {"ts", model::ColumnType::kTimestamp, false},
+                    {"v", model::ColumnType::kInt64, true}};
+  schema.primary_key = {0};
+  schema.time_index = 1;
+  schema.partition_columns = {"host"};
+  schema.append_mode = append_mode;
+  return schema;
+}
+
+Row R(const char* host, int64_t ts, int64_t v) {
+  return Row{host == nullptr ? Value::Null() : Value::String(host), Value::Timestamp(ts),
+             Value::Int(v)};
+}
+
+Oracle Make(bool append_mode = false) {
+  Result<Oracle> oracle = Oracle::Open(Schema(append_mode));
+  EXPECT_TRUE(oracle.ok());
+  return std::move(oracle).value();
+}
+
+QuerySpec Q(uint64_t start, uint64_t end, std::string where = "") {
+  return QuerySpec{std::move(where), start, end, {}};
+}
+
+std::string DiffText(Oracle& oracle, const QuerySpec& spec, const std::vector<Row>& actual) {
+  Result<QueryDiff> diff = oracle.Check(spec, actual);
+  EXPECT_TRUE(diff.ok());
+  return diff.ok() ? diff.value().ToText(oracle.schema()) : "<error>";
+}
+
+TEST(OracleTest, AcknowledgedRowIsRequiredWhenAckedBeforeStart) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.Acknowledge(1, 2);
+  EXPECT_EQ(DiffText(oracle, Q(5, 6), {}), "missing (host='a', ts=1000, v=1)\n");
+  EXPECT_EQ(DiffText(oracle, Q(5, 6), {R("a", 1000, 1)}), "");
+  EXPECT_EQ(oracle.ExpectCount(Q(5, 6)).value(), (CountRange{1, 1}));
+}
+
+TEST(OracleTest, RowAcknowledgedDuringQueryMayAppearOrNot) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 4, {R("a", 1000, 1)});
+  oracle.Acknowledge(1, 6);
+  EXPECT_EQ(DiffText(oracle, Q(5, 8), {}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 8), {R("a", 1000, 1)}), "");
+  EXPECT_EQ(oracle.ExpectCount(Q(5, 8)).value(), (CountRange{0, 1}));
+}
+
+TEST(OracleTest, ValueWrittenAfterQueryEndedIsWrongValue) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 9, {R("a", 1000, 1)});
+  oracle.Acknowledge(1, 10);
+  EXPECT_EQ(DiffText(oracle, Q(5, 8), {R("a", 1000, 1)}),
+            "wrong value (host='a', ts=1000, v=1): value written after the query ended\n");
+}
+
+TEST(OracleTest, LastAcknowledgedWriteWinsAndStaleValueIsWrongValue) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.Acknowledge(1, 2);
+  oracle.RegisterWrite(2, 3, {R("a", 1000, 2)});
+  oracle.Acknowledge(2, 4);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 2)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1)}),
+            "wrong value (host='a', ts=1000, v=1): stale value superseded before the query "
+            "started; expected (host='a', ts=1000, v=2)\n");
+}
+
+TEST(OracleTest, OverlappingAcknowledgedWritesMayEachSurvive) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.RegisterWrite(2, 2, {R("a", 1000, 2)});
+  oracle.Acknowledge(2, 3);
+  oracle.Acknowledge(1, 4);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 2)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {}),
+            "missing (host='a', ts=1000, v=2); allowed (host='a', ts=1000, v=1) | "
+            "(host='a', ts=1000, v=2)\n");
+  // A later write that starts after both were acknowledged supersedes both.
+  oracle.RegisterWrite(3, 6, {R("a", 1000, 3)});
+  oracle.Acknowledge(3, 7);
+  EXPECT_EQ(DiffText(oracle, Q(8, 8), {R("a", 1000, 1)}),
+            "wrong value (host='a', ts=1000, v=1): stale value superseded before the query "
+            "started; expected (host='a', ts=1000, v=3)\n");
+}
+
+TEST(OracleTest, MaybeRowAppearsOnceOrNotAtAllButNeverTwice) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.MarkUnknown(1, 3);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1), R("a", 1000, 1)}),
+            "duplicated (host='a', ts=1000, v=1): returned 2 times, expected at most 1\n");
+  EXPECT_EQ(oracle.ExpectCount(Q(5, 5)).value(), (CountRange{0, 1}));
+}
+
+TEST(OracleTest, MaybeRowWithUnwrittenValueIsPhantom) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.MarkUnknown(1, 3);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 7)}),
+            "phantom (host='a', ts=1000, v=7): value never written; expected "
+            "(host='a', ts=1000, v=1)\n");
+}
+
+TEST(OracleTest, UnknownWriteMayOverrideAnAcknowledgedValue) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.MarkUnknown(1, 2);
+  oracle.RegisterWrite(2, 3, {R("a", 1000, 2)});
+  oracle.Acknowledge(2, 4);
+  // The unknown write may still be applied after the acknowledged one.
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 2)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {}),
+            "missing (host='a', ts=1000, v=2); allowed (host='a', ts=1000, v=1) | "
+            "(host='a', ts=1000, v=2)\n");
+}
+
+TEST(OracleTest, LateAcknowledgementOfUnknownWriteMakesItRequired) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.MarkUnknown(1, 2);
+  oracle.Acknowledge(1, 3);
+  EXPECT_EQ(oracle.StateOf(1), WriteState::kAcknowledged);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {}), "missing (host='a', ts=1000, v=1)\n");
+}
+
+TEST(OracleTest, RejectedWriteIsNeverVisible) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.Reject(1, 2);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1)}),
+            "phantom (host='a', ts=1000, v=1): value written only by rejected writes\n");
+  EXPECT_EQ(oracle.ExpectCount(Q(5, 5)).value(), (CountRange{0, 0}));
+}
+
+TEST(OracleTest, IdentityNeverWrittenIsPhantom) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.Acknowledge(1, 2);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1), R("zz", 5, 1)}),
+            "phantom (host='zz', ts=5, v=1): identity never written\n");
+}
+
+TEST(OracleTest, AcknowledgedRowReturnedTwiceIsDuplicated) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1), R("b", 1000, 2)});
+  oracle.Acknowledge(1, 2);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("b", 1000, 2), R("a", 1000, 1), R("b", 1000, 2)}),
+            "duplicated (host='b', ts=1000, v=2): returned 2 times, expected at most 1\n");
+}
+
+TEST(OracleTest, ResultOrderIsIgnored) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1, 1), R("b", 2, 2), R("c", 3, 3)});
+  oracle.Acknowledge(1, 2);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("c", 3, 3), R("a", 1, 1), R("b", 2, 2)}), "");
+}
+
+TEST(OracleTest, LaterRowOfTheSameWriteWins) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1), R("a", 1000, 2)});
+  oracle.Acknowledge(1, 2);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 2)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1)}),
+            "wrong value (host='a', ts=1000, v=1): stale value superseded before the query "
+            "started; expected (host='a', ts=1000, v=2)\n");
+}
+
+TEST(OracleTest, AppendModeKeepsEveryAcknowledgedCopy) {
+  Oracle oracle = Make(/*append_mode=*/true);
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.RegisterWrite(2, 2, {R("a", 1000, 1), R("a", 1000, 5)});
+  oracle.Acknowledge(1, 3);
+  oracle.Acknowledge(2, 3);
+  EXPECT_EQ(oracle.ExpectCount(Q(5, 5)).value(), (CountRange{3, 3}));
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 5), R("a", 1000, 1), R("a", 1000, 1)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 5), R("a", 1000, 1)}),
+            "missing (host='a', ts=1000, v=1): returned 1 times, expected at least 2\n");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5),
+                     {R("a", 1000, 5), R("a", 1000, 1), R("a", 1000, 1), R("a", 1000, 1)}),
+            "duplicated (host='a', ts=1000, v=1): returned 3 times, expected at most 2\n");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5),
+                     {R("a", 1000, 5), R("a", 1000, 1), R("a", 1000, 1), R("a", 1000, 9)}),
+            "phantom (host='a', ts=1000, v=9): value never written\n");
+}
+
+TEST(OracleTest, AppendModeMaybeCopyWidensTheRange) {
+  Oracle oracle = Make(/*append_mode=*/true);
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.Acknowledge(1, 2);
+  oracle.RegisterWrite(2, 3, {R("a", 1000, 1)});
+  oracle.MarkUnknown(2, 4);
+  EXPECT_EQ(oracle.ExpectCount(Q(5, 5)).value(), (CountRange{1, 2}));
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1), R("a", 1000, 1)}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1), R("a", 1000, 1), R("a", 1000, 1)}),
+            "duplicated (host='a', ts=1000, v=1): returned 3 times, expected at most 2\n");
+}
+
+TEST(OracleTest, WherePredicateSelectsRequiredRows) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1, 1), R("m", 2, 2), R(nullptr, 3, 3), R("x", 4, 4)});
+  oracle.Acknowledge(1, 2);
+  // Filter-path NULL semantics: host < 'n' also holds for a NULL host.
+  std::string where = "(\"host\" < 'n' OR \"host\" IS NULL)";
+  EXPECT_EQ(oracle.ExpectCount(Q(5, 5, where)).value(), (CountRange{3, 3}));
+  EXPECT_EQ(DiffText(oracle, Q(5, 5, where), {R("a", 1, 1), R("m", 2, 2), R(nullptr, 3, 3)}),
+            "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5, where), {R("a", 1, 1), R("m", 2, 2), R("x", 4, 4)}),
+            "missing (host=NULL, ts=3, v=3)\n"
+            "wrong value (host='x', ts=4, v=4): row does not match the query\n");
+}
+
+TEST(OracleTest, InFlightValueOutsidePredicateMakesRowOptional) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1, 1)});
+  oracle.Acknowledge(1, 2);
+  oracle.RegisterWrite(2, 3, {R("a", 1, 10)});
+  EXPECT_EQ(oracle.ExpectCount(Q(5, 5, "v < 5")).value(), (CountRange{0, 1}));
+  EXPECT_EQ(DiffText(oracle, Q(5, 5, "v < 5"), {}), "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5, "v < 5"), {R("a", 1, 10)}),
+            "wrong value (host='a', ts=1, v=10): row does not match the query; expected "
+            "(host='a', ts=1, v=1)\n");
+}
+
+TEST(OracleTest, BadWhereTextIsAnErrorWithLocation) {
+  Oracle oracle = Make();
+  QuerySpec spec = Q(1, 1, "nope > 1");
+  spec.location = sim::SourceLocation{"s.yaml", 7, 12};
+  Result<Expectation> expected = oracle.Expect(spec);
+  ASSERT_FALSE(expected.ok());
+  EXPECT_EQ(expected.error().Format(),
+            "s.yaml:7:12: error: oracle: no such column: nope in WHERE nope > 1");
+  Result<Expectation> smuggled = oracle.Expect(Q(1, 1, "1); DELETE FROM versions; SELECT (1"));
+  ASSERT_FALSE(smuggled.ok());
+  EXPECT_EQ(smuggled.error().message,
+            "oracle: expected exactly one SQL statement in WHERE 1); DELETE FROM versions; "
+            "SELECT (1");
+}
+
+TEST(OracleTest, CopyIsIndependentAndRebuildsItsMirror) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1, 1)});
+  oracle.Acknowledge(1, 2);
+  ASSERT_EQ(DiffText(oracle, Q(5, 5, "v = 1"), {R("a", 1, 1)}), "");
+  Oracle copy = oracle;
+  copy.RegisterWrite(2, 6, {R("b", 1, 1)});
+  copy.Acknowledge(2, 7);
+  EXPECT_EQ(copy.ExpectCount(Q(8, 8, "v = 1")).value(), (CountRange{2, 2}));
+  EXPECT_EQ(oracle.ExpectCount(Q(8, 8, "v = 1")).value(), (CountRange{1, 1}));
+  EXPECT_FALSE(oracle.Knows(2));
+  EXPECT_TRUE(copy.Knows(2));
+}
+
+TEST(OracleTest, FileBackedOracleAnswersLikeInMemory) {
+  std::string path = testing::TempDir() + "oracle_test.db";
+  std::remove(path.c_str());
+  Result<Oracle> opened = Oracle::Open(Schema(), path);
+  ASSERT_TRUE(opened.ok());
+  Oracle oracle = std::move(opened).value();
+  oracle.RegisterWrite(1, 1, {R("a", 1, 1)});
+  oracle.Acknowledge(1, 2);
+  EXPECT_EQ(DiffText(oracle, Q(5, 5, "host = 'a'"), {}), "missing (host='a', ts=1, v=1)\n");
+  std::remove(path.c_str());
+}
+
+TEST(OracleTest, UnopenableFileIsAnError) {
+  Result<Oracle> opened = Oracle::Open(Schema(), "/nonexistent-dir/oracle.db");
+  ASSERT_FALSE(opened.ok());
+  EXPECT_EQ(opened.error().message,
+            "cannot open oracle database '/nonexistent-dir/oracle.db': unable to open database "
+            "file");
+}
+
+}  // namespace
+}  // namespace repartsim::check
