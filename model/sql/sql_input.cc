@@ -1,0 +1,35 @@
+#include "model/sql/sql_input.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace repartsim::model::sql {
+
+sim::Result<std::vector<Statement>> LoadStatements(const std::vector<std::string>& args,
+                                                   const std::string& file_path) {
+  std::vector<Statement> out;
+  if (!file_path.empty()) {
+    std::ifstream in(file_path, std::ios::binary);
+    if (!in) return sim::MakeError({file_path, 0, 0}, "cannot read file");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    auto parsed = ParseStatements(buffer.str(), file_path);
+    if (!parsed.ok()) return parsed.error();
+    for (Statement& s : parsed.value()) out.push_back(std::move(s));
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto parsed = ParseStatements(args[i], "<arg " + std::to_string(i + 1) + ">");
+    if (!parsed.ok()) return parsed.error();
+    for (Statement& s : parsed.value()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+sim::Result<const CreateTable*> FindCreateTable(const std::vector<Statement>& statements) {
+  for (const Statement& s : statements) {
+    if (const auto* create = std::get_if<CreateTable>(&s.body)) return create;
+  }
+  return sim::MakeError({"<input>", 0, 0}, "no CREATE TABLE statement");
+}
+
+}  // namespace repartsim::model::sql
