@@ -9,6 +9,7 @@
 // Word-wise absorption keeps hashing a trace line to a few nanoseconds; allocation-free.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -53,6 +54,13 @@ class Hasher {
   }
   // Byte-order independent load of up to 8 bytes as a little-endian integer.
   static uint64_t LoadLe(const char* p, size_t n) {
+    if constexpr (std::endian::native == std::endian::little) {
+      if (n == 8) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        return w;
+      }
+    }
     uint64_t w = 0;
     for (size_t k = 0; k < n; ++k) {
       w |= static_cast<uint64_t>(static_cast<unsigned char>(p[k])) << (8 * k);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cinttypes>
+#include <cstring>
 
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
@@ -16,43 +17,51 @@ void Detail::Append(std::string_view s) {
     s = s.substr(0, room);
     truncated_ = true;
   }
-  for (char c : s) buf_[size_++] = (c == '\n' || c == '\r') ? ' ' : c;
+  std::memcpy(buf_ + size_, s.data(), s.size());
+  size_ += s.size();
   if (truncated_) buf_[size_++] = '~';
 }
 
-Detail& Detail::Add(std::string_view key, int64_t value) {
+void Detail::AppendText(std::string_view s) {
+  const size_t start = size_;
+  Append(s);
+  for (size_t i = start; i < size_; ++i) {
+    if (buf_[i] == '\n' || buf_[i] == '\r') buf_[i] = ' ';
+  }
+}
+
+template <class Int>
+void Detail::AddNumber(std::string_view key, Int value) {
+  Separate();
+  AppendText(key);
+  Append("=");
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), value);
   REPARTSIM_ASSERT(ec == std::errc());
-  Separate();
-  Append(key);
-  Append("=");
   Append(std::string_view(digits, static_cast<size_t>(end - digits)));
+}
+
+Detail& Detail::Add(std::string_view key, int64_t value) {
+  AddNumber(key, value);
   return *this;
 }
 
 Detail& Detail::Add(std::string_view key, uint64_t value) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), value);
-  REPARTSIM_ASSERT(ec == std::errc());
-  Separate();
-  Append(key);
-  Append("=");
-  Append(std::string_view(digits, static_cast<size_t>(end - digits)));
+  AddNumber(key, value);
   return *this;
 }
 
 Detail& Detail::Add(std::string_view key, std::string_view value) {
   Separate();
-  Append(key);
+  AppendText(key);
   Append("=");
-  Append(value);
+  AppendText(value);
   return *this;
 }
 
 Detail& Detail::Word(std::string_view word) {
   Separate();
-  Append(word);
+  AppendText(word);
   return *this;
 }
 

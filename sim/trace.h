@@ -37,7 +37,10 @@ class Detail {
   std::string_view view() const { return std::string_view(buf_, size_); }
 
  private:
-  void Append(std::string_view s);
+  void Append(std::string_view s);      // copies verbatim
+  void AppendText(std::string_view s);  // copies, turning '\n' and '\r' into spaces
+  template <class Int>
+  void AddNumber(std::string_view key, Int value);
   void Separate() {
     if (size_ > 0) Append(" ");
   }

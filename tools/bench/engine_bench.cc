@@ -1,0 +1,135 @@
+// Engine throughput: simulated events per second of the toy system (timed and untimed
+// drivers, trace hashed only or lines kept), the driver loop on a minimal one-timer model,
+// and bare priority-queue steps as the baseline the engine's per-event cost is compared to
+// (DESIGN.md section 6). Every benchmark reports items_per_second = events (steps) per second.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <queue>
+#include <tuple>
+#include <vector>
+
+#include "sim/chooser.h"
+#include "sim/event_queue.h"
+#include "sim/simulation.h"
+#include "sim/toy/toy_demo.h"
+
+namespace repartsim::sim {
+namespace {
+
+void RunToyBench(benchmark::State& state, DriverKind driver, bool keep_lines) {
+  uint64_t seed = 1;
+  uint64_t steps = 0;
+  for (auto _ : state) {
+    RandomChooser chooser(seed);
+    Trace trace;
+    trace.KeepLines(keep_lines);
+    const toy::ToyRunResult r = toy::RunToy(seed, chooser, trace, driver);
+    benchmark::DoNotOptimize(r.run.summary.trace_hash);
+    steps += r.run.steps;
+    ++seed;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(steps));
+  state.counters["steps_per_run"] =
+      benchmark::Counter(static_cast<double>(steps) / static_cast<double>(state.iterations()));
+}
+
+void BM_ToyRunTimed(benchmark::State& state) { RunToyBench(state, DriverKind::kTimed, false); }
+void BM_ToyRunTimedKeepLines(benchmark::State& state) {
+  RunToyBench(state, DriverKind::kTimed, true);
+}
+void BM_ToyRunUntimed(benchmark::State& state) {
+  RunToyBench(state, DriverKind::kUntimed, false);
+}
+
+// Minimal model: `width` self-rearming timers; one step pops the earliest and pushes it back
+// 1..8 ms later (a Chooser decision), logging one trace line. Isolates the driver overhead.
+struct TickModel {
+  EventQueue<uint32_t> timers;
+  void Enabled(std::vector<EnabledEvent>& out) const {
+    for (size_t i = 0; i < timers.size(); ++i) {
+      out.push_back(EnabledEvent{timers.At(i).at, timers.At(i).seq, timers.At(i).payload, 0, i});
+    }
+  }
+  void Fire(const EnabledEvent& e, StepContext& ctx) {
+    const uint32_t id = timers.PopAt(e.ref).payload;
+    const uint32_t delay = 1 + ctx.chooser.Choose("tick.delay", 8);
+    timers.Push(ctx.now + Ms(delay), id);
+    ctx.Log(id, "tick", Detail().Add("delay", delay).view());
+  }
+  uint64_t Fingerprint() const { return 0; }
+};
+
+void BM_DriverStepTickModel(benchmark::State& state) {
+  const uint32_t width = static_cast<uint32_t>(state.range(0));
+  TickModel model;
+  for (uint32_t i = 0; i < width; ++i) model.timers.Push(AtMs(i), i);
+  RandomChooser chooser(1);
+  Trace trace;
+  CrashPlan plan;
+  CrashPointStats stats;
+  RunOptions options;
+  options.steps_max = ~uint64_t{0};
+  options.time_ms_max = int64_t{1} << 60;
+  Simulation<TickModel> sim(model, chooser, trace, plan, stats, options);
+  for (auto _ : state) benchmark::DoNotOptimize(sim.Step());
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Baseline: one pop + one push on std::priority_queue ordered by (time, seq), with the
+// same delay draw as the tick model.
+void BM_BarePriorityQueueStep(benchmark::State& state) {
+  using Item = std::tuple<int64_t, uint64_t, uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  const uint32_t width = static_cast<uint32_t>(state.range(0));
+  uint64_t seq = 0;
+  for (uint32_t i = 0; i < width; ++i) queue.emplace(i, seq++, i);
+  Prng prng(1);
+  for (auto _ : state) {
+    const Item top = queue.top();
+    queue.pop();
+    queue.emplace(std::get<0>(top) + 1 + static_cast<int64_t>(prng.Below(8)), seq++,
+                  std::get<2>(top));
+    benchmark::DoNotOptimize(queue.top());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// The engine's EventQueue alone, same workload as the baseline.
+void BM_EventQueueStep(benchmark::State& state) {
+  EventQueue<uint32_t> queue;
+  const uint32_t width = static_cast<uint32_t>(state.range(0));
+  for (uint32_t i = 0; i < width; ++i) queue.Push(AtMs(i), i);
+  Prng prng(1);
+  for (auto _ : state) {
+    const auto e = queue.Pop();
+    queue.Push(e.at + Ms(1 + static_cast<int64_t>(prng.Below(8))), e.payload);
+    benchmark::DoNotOptimize(queue.Top());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_TraceRecordHashOnly(benchmark::State& state) {
+  Trace trace;
+  uint64_t i = 0;
+  for (auto _ : state) {
+    trace.SetClock(i, AtMs(static_cast<int64_t>(i)));
+    trace.Record(3, "recv", Detail().Add("from", uint64_t{1}).Add("token", i).view());
+    ++i;
+  }
+  benchmark::DoNotOptimize(trace.hash());
+  state.SetItemsProcessed(state.iterations());
+}
+
+BENCHMARK(BM_ToyRunTimed);
+BENCHMARK(BM_ToyRunTimedKeepLines);
+BENCHMARK(BM_ToyRunUntimed);
+BENCHMARK(BM_DriverStepTickModel)->Arg(4)->Arg(16);
+BENCHMARK(BM_BarePriorityQueueStep)->Arg(4)->Arg(16);
+BENCHMARK(BM_EventQueueStep)->Arg(4)->Arg(16);
+BENCHMARK(BM_TraceRecordHashOnly);
+
+}  // namespace
+}  // namespace repartsim::sim
+
+BENCHMARK_MAIN();
