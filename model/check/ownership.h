@@ -1,0 +1,44 @@
+// Ownership cross-check through SQLite: which of a region's exposed rows do not satisfy a
+// partition expression, evaluated by SQLite on ToSqlPredicate's rendering (the real system's
+// filter-path NULL semantics), independently of the C++ evaluators the model routes with.
+// A row "satisfies" the expression iff the predicate is true; false and NULL both fail.
+// One private in-memory database per checker; statements are cached per predicate text.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/check/sqlite_db.h"
+#include "model/partition/expr.h"
+#include "model/partition/schema.h"
+
+namespace repartsim::check {
+
+class OwnershipChecker {
+ public:
+  explicit OwnershipChecker(model::TableSchema schema);
+  OwnershipChecker(OwnershipChecker&&) noexcept = default;
+  OwnershipChecker& operator=(OwnershipChecker&&) noexcept = default;
+  ~OwnershipChecker();
+
+  // Ascending indices of the rows of `rows` that do not satisfy `expr`. REQUIRES: each row
+  // has one value per schema column. Errors (an expression naming a column the table lacks)
+  // read "ownership check: <sqlite message> in <predicate>".
+  Result<std::vector<size_t>> RowsOutside(const model::PartitionExpr& expr,
+                                          const std::vector<model::Row>& rows);
+
+  const model::TableSchema& schema() const { return schema_; }
+
+ private:
+  Result<SqliteStatement*> Statement(const std::string& predicate);
+
+  model::TableSchema schema_;
+  std::unique_ptr<SqliteDb> db_;
+  SqliteStatement insert_;
+  std::map<std::string, SqliteStatement> selects_;
+};
+
+}  // namespace repartsim::check
