@@ -1,0 +1,418 @@
+#include "model/cluster/cluster.h"
+
+#include <algorithm>
+
+#include "model/metasrv/create_table_procedure.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+namespace {
+
+std::vector<NodeId> FrontendIds(const ClusterConfig& config) {
+  std::vector<NodeId> ids;
+  for (uint32_t i = 0; i < config.frontend_count; ++i) {
+    ids.push_back(NodeId{1 + config.datanode_count + i});
+  }
+  return ids;
+}
+
+}  // namespace
+
+Cluster::Cluster(ClusterConfig config, Protocol protocol)
+    : config_(config),
+      protocol_(protocol),
+      metasrv_(NodeId{0}, FrontendIds(config), config.metasrv),
+      network_(1 + config.datanode_count + config.frontend_count) {
+  REPARTSIM_ASSERT(config.datanode_count >= 1);
+  REPARTSIM_ASSERT(config.frontend_count >= 1);
+  for (uint32_t i = 0; i < config_.datanode_count; ++i) {
+    datanodes_.emplace_back(datanode_id(i));
+    // Heartbeats are staggered so datanodes do not all report at the same instant.
+    next_heartbeat_.push_back(sim::SimTime{0} + sim::Ms(1 + i * 100));
+  }
+  for (uint32_t i = 0; i < config_.frontend_count; ++i) {
+    frontends_.emplace_back(frontend_id(i), metasrv_id(), config_.frontend);
+  }
+}
+
+bool Cluster::IsDatanode(NodeId node) const {
+  return node.value >= 1 && node.value <= config_.datanode_count;
+}
+
+bool Cluster::IsFrontend(NodeId node) const {
+  return node.value > config_.datanode_count && node.value < node_count();
+}
+
+size_t Cluster::DatanodeIndex(NodeId node) const {
+  REPARTSIM_ASSERT(IsDatanode(node));
+  return node.value - 1;
+}
+
+const Datanode& Cluster::datanode(NodeId node) const { return datanodes_[DatanodeIndex(node)]; }
+Datanode& Cluster::mutable_datanode(NodeId node) { return datanodes_[DatanodeIndex(node)]; }
+
+std::string Cluster::NodeName(NodeId node) const {
+  if (node.value == 0) return "metasrv";
+  if (IsDatanode(node)) return "dn" + std::to_string(node.value);
+  return "fe" + std::to_string(node.value - config_.datanode_count);
+}
+
+CreateTableOp Cluster::PlanCreateTable(TableId table, const TableSchema& schema,
+                                       const PartitionRule& rule,
+                                       const std::vector<uint32_t>& placement) const {
+  TableInfo info;
+  info.table_id = table;
+  info.name = schema.name;
+  info.schema = schema;
+  for (const std::string& column : rule.columns) {
+    std::optional<size_t> index = schema.FindColumn(column);
+    REPARTSIM_ASSERT(index.has_value());
+    info.partition_key_indices.push_back(*index);
+  }
+  std::vector<RegionRoute> routes;
+  size_t count = std::max<size_t>(1, rule.exprs.size());
+  for (size_t i = 0; i < count; ++i) {
+    RegionRoute route;
+    route.region_id = RegionId::Of(table, RegionNumber{static_cast<uint32_t>(i)});
+    if (i < rule.exprs.size()) route.partition_expr = rule.exprs[i];
+    uint32_t dn = i < placement.size() ? placement[i] : static_cast<uint32_t>(i);
+    route.leader = datanode_id(dn % config_.datanode_count);
+    routes.push_back(std::move(route));
+  }
+  return CreateTableOp{std::move(info), TableRoute::New(std::move(routes))};
+}
+
+void Cluster::Schedule(sim::SimTime at, ClientOp op) { ops_.Push(at, std::move(op)); }
+
+// ---- sim::Model -----------------------------------------------------------------------------
+
+void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
+  // Nothing runs in the past: a deadline that already passed fires now.
+  auto at = [&](sim::SimTime t) { return sim::Max(t, now_); };
+  const auto& pending = network_.Pending();
+  for (size_t i = 0; i < pending.size(); ++i) {
+    const auto& entry = pending.At(i);
+    out.push_back({at(entry.at), entry.seq, entry.payload.to, kDeliver, i});
+  }
+  if (metasrv_.is_up()) {
+    metasrv_.procedures().ForEachRunnable([&](ProcedureId id, sim::SimTime wake) {
+      out.push_back({at(wake), 0, 0, kProcedure, id.value});
+    });
+    if (std::optional<sim::SimTime> t = metasrv_.NextTimer()) {
+      out.push_back({at(*t), 0, 0, kMetasrvTimer, 0});
+    }
+  }
+  for (uint32_t i = 0; i < datanodes_.size(); ++i) {
+    const Datanode& dn = datanodes_[i];
+    if (!dn.is_up()) continue;
+    out.push_back({at(next_heartbeat_[i]), 0, dn.id().value, kHeartbeat, i});
+    if (std::optional<sim::SimTime> t = dn.NextLeaseDeadline()) {
+      out.push_back({at(*t), 0, dn.id().value, kLeaseExpiry, i});
+    }
+  }
+  for (uint32_t i = 0; i < frontends_.size(); ++i) {
+    const Frontend& fe = frontends_[i];
+    if (!fe.is_up()) continue;
+    if (std::optional<sim::SimTime> t = fe.NextTimer()) {
+      out.push_back({at(*t), 0, fe.id().value, kFrontendTimer, i});
+    }
+  }
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    out.push_back({at(ops_.At(i).at), 0, sim::kNoNode, kClientOp, i});
+  }
+}
+
+void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
+  now_ = step.now;
+  switch (event.kind) {
+    case kDeliver:
+      DeliverMessage(event.ref, step);
+      return;
+    case kProcedure: {
+      NodeContext ctx(metasrv_id(), step, protocol_, history_);
+      metasrv_.RunProcedure(ProcedureId{event.ref}, ctx);
+      Flush(ctx, step);
+      return;
+    }
+    case kMetasrvTimer: {
+      NodeContext ctx(metasrv_id(), step, protocol_, history_);
+      metasrv_.OnTimer(ctx);
+      Flush(ctx, step);
+      return;
+    }
+    case kHeartbeat: {
+      Datanode& dn = datanodes_[event.ref];
+      NodeContext ctx(dn.id(), step, protocol_, history_);
+      Heartbeat heartbeat{step.now, {}};
+      for (const auto& [region, state] : dn.regions()) heartbeat.regions.push_back(region);
+      ctx.Send(metasrv_id(), std::move(heartbeat));
+      next_heartbeat_[event.ref] = step.now + config_.heartbeat_interval;
+      Flush(ctx, step);
+      return;
+    }
+    case kLeaseExpiry: {
+      Datanode& dn = datanodes_[event.ref];
+      for (RegionId region : dn.ExpireLeases(step.now)) {
+        step.Log(dn.id().value, "dn.lease_expired", region.ToString());
+      }
+      return;
+    }
+    case kFrontendTimer: {
+      Frontend& fe = frontends_[event.ref];
+      NodeContext ctx(fe.id(), step, protocol_, history_);
+      fe.OnTimer(ctx);
+      Flush(ctx, step);
+      return;
+    }
+    case kClientOp:
+      RunClientOp(event.ref, step);
+      return;
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+void Cluster::DeliverMessage(size_t index, sim::StepContext& step) {
+  auto delivery = network_.Take(index);
+  const auto& envelope = delivery.envelope;
+  NodeId from{envelope.from};
+  NodeId to{envelope.to};
+  const char* kind = MessageKindName(envelope.msg);
+  if (!delivery.delivered) {
+    step.Log(to.value, "net.cut", kind);
+    return;
+  }
+  step.Log(to.value, "recv", std::string(kind) + " from=" + NodeName(from));
+  NodeContext ctx(to, step, protocol_, history_);
+  if (to == metasrv_id()) {
+    metasrv_.OnMessage(from, envelope.msg, ctx);
+  } else if (IsDatanode(to)) {
+    HandleDatanodeMessage(to, from, envelope.msg, ctx);
+  } else {
+    frontends_[to.value - 1 - config_.datanode_count].OnMessage(from, envelope.msg, ctx);
+  }
+  Flush(ctx, step);
+}
+
+void Cluster::HandleDatanodeMessage(NodeId node, NodeId from, const Message& message,
+                                    NodeContext& ctx) {
+  Datanode& dn = mutable_datanode(node);
+  if (const auto* m = std::get_if<WriteRequest>(&message.body)) return HandleWrite(dn, from, *m, ctx);
+  if (const auto* m = std::get_if<ScanRequest>(&message.body)) {
+    ScanReply reply = dn.HandleScan(m->region, m->planned_version, protocol_, object_store_);
+    ctx.Send(from, ScanResponse{m->corr, m->region, reply.code, reply.message,
+                                std::move(reply.rows)});
+    return;
+  }
+  if (const auto* m = std::get_if<RegionRequest>(&message.body)) {
+    return HandleRegionRequest(dn, from, *m, ctx);
+  }
+  if (const auto* m = std::get_if<HeartbeatReply>(&message.body)) {
+    for (const RegionLease& lease : m->leases) {
+      dn.ApplyLease(lease.region, lease.role, m->lease_deadline, protocol_);
+    }
+    for (RegionId region : m->closeable) {
+      dn.HandleCloseRegion(region);
+      ctx.Log("dn.close_region", region.ToString());
+    }
+    return;
+  }
+  REPARTSIM_ASSERT_MSG(false, "datanode got a message it does not handle");
+}
+
+void Cluster::HandleWrite(Datanode& dn, NodeId from, const WriteRequest& request,
+                          NodeContext& ctx) {
+  WriteReply reply{request.corr, {}};
+  for (const RegionWrite& write : request.writes) {
+    Reply result = dn.HandleWrite(write.region, write.rows, write.version, protocol_, ctx);
+    if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
+    reply.results.push_back(RegionWriteResult{write.region, result.code, result.message});
+  }
+  ctx.Send(from, std::move(reply));
+}
+
+void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
+                                  NodeContext& ctx) {
+  Reply result;
+  std::visit(
+      [&](const auto& op) {
+        using T = std::decay_t<decltype(op)>;
+        if constexpr (std::is_same_v<T, CreateRegionOp>) {
+          result = dn.HandleCreateRegion(request.region, op.schema, op.expr, object_store_, ctx);
+          // The region alive keeper starts a lease countdown for a newly opened region.
+          if (result.ok()) {
+            dn.ApplyLease(request.region, RegionRole::kLeader,
+                          ctx.now() + config_.metasrv.region_lease, protocol_);
+          }
+        } else if constexpr (std::is_same_v<T, DropRegionOp>) {
+          result = dn.HandleDropRegion(request.region, object_store_, ctx);
+        } else if constexpr (std::is_same_v<T, FlushRegionOp>) {
+          result = dn.HandleFlush(request.region, object_store_, ctx);
+        } else if constexpr (std::is_same_v<T, EnterStagingOp>) {
+          result = dn.HandleEnterStaging(request.region, op.directive, object_store_, ctx);
+        } else if constexpr (std::is_same_v<T, RemapManifestOp>) {
+          result = dn.HandleRemapManifest(request.region, op.inputs, op.mapping, op.target_exprs,
+                                          object_store_, ctx);
+        } else {
+          static_assert(std::is_same_v<T, ApplyStagingManifestOp>);
+          result = dn.HandleApplyStagingManifest(request.region, op.expr, op.central,
+                                                 object_store_, ctx);
+        }
+      },
+      request.op);
+  if (result.code == ReplyCode::kCrashed) return;
+  ctx.Log("dn.region_op", std::string(RegionOpName(request.op)) + " " + request.region.ToString() +
+                              " " + std::string(ReplyCodeName(result.code)));
+  ctx.Send(from, RegionResponse{request.corr, request.region, result.code, result.message});
+}
+
+void Cluster::RunClientOp(size_t index, sim::StepContext& step) {
+  auto entry = ops_.PopAt(index);
+  ClientOp& op = entry.payload;
+  step.Log(sim::kNoNode, "op", ClientOpName(op));
+  if (auto* insert = std::get_if<InsertOp>(&op)) {
+    Frontend& fe = frontends_[insert->frontend_index];
+    WriteRecord record;
+    record.id = history_.writes.size() + 1;
+    record.frontend = fe.id();
+    record.table = insert->table;
+    record.rows = insert->rows;
+    record.bulk = insert->bulk;
+    record.start_step = step.step;
+    record.start = step.now;
+    if (!fe.is_up()) {
+      record.status = WriteStatus::kRejected;
+      record.error = "frontend unavailable";
+      record.end_step = step.step;
+      record.end = step.now;
+    }
+    history_.writes.push_back(record);
+    if (!fe.is_up()) return;
+    NodeContext ctx(fe.id(), step, protocol_, history_);
+    fe.StartInsert(record.id, insert->table, std::move(insert->rows), insert->bulk, ctx);
+    Flush(ctx, step);
+    return;
+  }
+  if (auto* query = std::get_if<QueryOp>(&op)) {
+    Frontend& fe = frontends_[query->frontend_index];
+    QueryRecord record;
+    record.id = history_.queries.size() + 1;
+    record.frontend = fe.id();
+    record.table = query->table;
+    record.count_star = query->count_star;
+    record.where = query->where;
+    record.sql = query->sql;
+    record.start_step = step.step;
+    record.start = step.now;
+    if (!fe.is_up()) {
+      record.status = QueryStatus::kError;
+      record.error = "frontend unavailable";
+    }
+    history_.queries.push_back(record);
+    if (!fe.is_up()) return;
+    NodeContext ctx(fe.id(), step, protocol_, history_);
+    fe.StartQuery(record.id, query->table, ctx);
+    Flush(ctx, step);
+    return;
+  }
+  if (auto* create = std::get_if<CreateTableOp>(&op)) {
+    if (!metasrv_.is_up()) return;
+    for (const RegionRoute& r : create->route.region_routes) {
+      metasrv_.operating_regions().insert(r.region_id);
+    }
+    ProcedureId id = metasrv_.Submit(CreateTableProcedure(create->info, create->route), step.now);
+    step.Log(metasrv_id().value, "ms.submit", "CreateTable procedure=" + std::to_string(id.value));
+    return;
+  }
+  if (auto* crash = std::get_if<CrashNodeOp>(&op)) return CrashNode(crash->node, step);
+  if (auto* restart = std::get_if<RestartNodeOp>(&op)) return RestartNode(restart->node, step);
+  if (auto* flush = std::get_if<FlushOp>(&op)) {
+    Datanode& dn = mutable_datanode(flush->node);
+    if (!dn.is_up()) return;
+    NodeContext ctx(dn.id(), step, protocol_, history_);
+    Reply reply = dn.HandleFlush(flush->region, object_store_, ctx);
+    ctx.Log("dn.flush", flush->region.ToString() + " " + std::string(ReplyCodeName(reply.code)));
+    Flush(ctx, step);
+    return;
+  }
+  if (auto* partition = std::get_if<PartitionOp>(&op)) {
+    std::vector<sim::NodeId> a, b;
+    for (NodeId n : partition->side_a) a.push_back(n.value);
+    for (NodeId n : partition->side_b) b.push_back(n.value);
+    network_.Partition(a, b, partition->symmetric);
+    return;
+  }
+  if (std::holds_alternative<HealOp>(op)) {
+    network_.Heal();
+    return;
+  }
+  if (auto* stale = std::get_if<StaleCacheOp>(&op)) {
+    frontends_[stale->frontend_index].SetIgnoreInvalidations(stale->table,
+                                                             stale->ignore_invalidations);
+    return;
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+void Cluster::Flush(NodeContext& ctx, sim::StepContext& step) {
+  for (Outgoing& out : ctx.outbox) {
+    network_.Send(step.now, ctx.self.value, out.to.value, std::move(out.message), step.chooser,
+                  config_.faults);
+  }
+  ctx.outbox.clear();
+  if (ctx.crashed) CrashNode(ctx.self, step);
+}
+
+void Cluster::CrashNode(NodeId node, sim::StepContext& step) {
+  step.Log(node.value, "crash", NodeName(node));
+  if (node == metasrv_id()) {
+    if (!metasrv_.is_up()) return;
+    metasrv_.Crash();
+  } else if (IsDatanode(node)) {
+    Datanode& dn = mutable_datanode(node);
+    if (!dn.is_up()) return;
+    dn.Crash();
+  } else {
+    Frontend& fe = frontends_[node.value - 1 - config_.datanode_count];
+    if (!fe.is_up()) return;
+    NodeContext ctx(node, step, protocol_, history_);
+    fe.Crash(ctx);
+  }
+  network_.DropNode(node.value);
+}
+
+void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
+  step.Log(node.value, "restart", NodeName(node));
+  if (!network_.IsDown(node.value)) return;
+  network_.RestoreNode(node.value);
+  if (node == metasrv_id()) {
+    sim::Status status = metasrv_.Restart(step.now);
+    REPARTSIM_ASSERT_MSG(status.ok(), "metasrv recovery failed on its own records");
+  } else if (IsDatanode(node)) {
+    Datanode& dn = mutable_datanode(node);
+    dn.Reopen(object_store_);
+    next_heartbeat_[DatanodeIndex(node)] = step.now;
+  } else {
+    frontends_[node.value - 1 - config_.datanode_count].Restart();
+  }
+}
+
+bool Cluster::Idle() const {
+  return !metasrv_.procedures().HasActive() && ops_.empty() && network_.Pending().empty();
+}
+
+uint64_t Cluster::Fingerprint() const {
+  sim::Hasher h;
+  h.Add(protocol_.bits()).Add(now_.ms);
+  metasrv_.Hash(h);
+  for (const Datanode& dn : datanodes_) dn.Hash(h);
+  for (const Frontend& fe : frontends_) fe.Hash(h);
+  object_store_.Hash(h);
+  network_.Fingerprint(h, [](sim::Hasher& hh, const Message& m) { HashMessage(hh, m); });
+  ops_.Fingerprint(h, [](sim::Hasher& hh, const ClientOp& op) { HashClientOp(hh, op); });
+  for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
+  history_.Hash(h);
+  return h.Finish();
+}
+
+}  // namespace repartsim::model

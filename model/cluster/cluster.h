@@ -1,0 +1,118 @@
+// Cluster: the whole simulated database as ONE value type (copy = snapshot) implementing the
+// sim::Model concept: one metasrv (node 0), datanodes (nodes 1..D), frontends (nodes
+// D+1..D+F), the shared object store, the network of Messages, the client-op queue and the
+// run's History. Every event is plain data derived from this state (deliveries, procedure
+// wake-ups, heartbeats, lease expiries, request timeouts, scheduled client ops), so the same
+// model runs under the timed driver, the untimed driver and exhaustive search. All timing,
+// message and fault decisions go through the step's Chooser; rule switches come from
+// `protocol`. Fingerprint() covers every piece of state that affects future behaviour.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cluster/client_op.h"
+#include "model/cluster/history.h"
+#include "model/cluster/message.h"
+#include "model/cluster/node_context.h"
+#include "model/datanode/datanode.h"
+#include "model/datanode/object_store.h"
+#include "model/frontend/frontend.h"
+#include "model/metasrv/metasrv.h"
+#include "model/protocol.h"
+#include "sim/event_queue.h"
+#include "sim/network.h"
+#include "sim/simulation.h"
+
+namespace repartsim::model {
+
+struct ClusterConfig {
+  uint32_t datanode_count = 3;
+  uint32_t frontend_count = 2;
+  sim::Duration heartbeat_interval = sim::Seconds(3);
+  sim::FaultProfile faults;  // message faults (ratios) for every link
+  MetasrvConfig metasrv;
+  FrontendConfig frontend;
+};
+
+class Cluster {
+ public:
+  enum EventKind : uint32_t {
+    kDeliver = 1,
+    kProcedure,
+    kHeartbeat,
+    kLeaseExpiry,
+    kFrontendTimer,
+    kMetasrvTimer,
+    kClientOp,
+  };
+
+  Cluster(ClusterConfig config, Protocol protocol);
+
+  // ---- sim::Model -------------------------------------------------------------------------
+  void Enabled(std::vector<sim::EnabledEvent>& out) const;
+  void Fire(const sim::EnabledEvent& event, sim::StepContext& step);
+  uint64_t Fingerprint() const;
+
+  // ---- scheduling -------------------------------------------------------------------------
+  // Schedules a client op or scripted action at virtual time `at`.
+  void Schedule(sim::SimTime at, ClientOp op);
+  // Round-robin placement of `rule`'s regions (region i on datanode i mod D) for CREATE TABLE.
+  CreateTableOp PlanCreateTable(TableId table, const TableSchema& schema,
+                                const PartitionRule& rule,
+                                const std::vector<uint32_t>& placement = {}) const;
+
+  // ---- node ids ---------------------------------------------------------------------------
+  NodeId metasrv_id() const { return NodeId{0}; }
+  NodeId datanode_id(uint32_t index) const { return NodeId{1 + index}; }
+  NodeId frontend_id(uint32_t index) const { return NodeId{1 + config_.datanode_count + index}; }
+  bool IsDatanode(NodeId node) const;
+  bool IsFrontend(NodeId node) const;
+
+  // ---- state ------------------------------------------------------------------------------
+  const Metasrv& metasrv() const { return metasrv_; }
+  Metasrv& mutable_metasrv() { return metasrv_; }
+  const Datanode& datanode(NodeId node) const;
+  Datanode& mutable_datanode(NodeId node);
+  const Frontend& frontend(uint32_t index) const { return frontends_[index]; }
+  const ObjectStore& object_store() const { return object_store_; }
+  const History& history() const { return history_; }
+  const Protocol& protocol() const { return protocol_; }
+  const ClusterConfig& config() const { return config_; }
+  const sim::Network<Message>& network() const { return network_; }
+  sim::Network<Message>& mutable_network() { return network_; }
+  uint32_t node_count() const { return 1 + config_.datanode_count + config_.frontend_count; }
+  // True iff no procedure is active, no client op is queued and no message is in flight.
+  bool Idle() const;
+  // Node name for traces and reports: "metasrv", "dn1", "fe1".
+  std::string NodeName(NodeId node) const;
+
+ private:
+  void DeliverMessage(size_t index, sim::StepContext& step);
+  void HandleDatanodeMessage(NodeId node, NodeId from, const Message& message, NodeContext& ctx);
+  void HandleWrite(Datanode& dn, NodeId from, const WriteRequest& request, NodeContext& ctx);
+  void HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
+                           NodeContext& ctx);
+  void RunClientOp(size_t index, sim::StepContext& step);
+  // Sends the outbox through the network and crashes the node if a crash point fired.
+  void Flush(NodeContext& ctx, sim::StepContext& step);
+  void CrashNode(NodeId node, sim::StepContext& step);
+  void RestartNode(NodeId node, sim::StepContext& step);
+  size_t DatanodeIndex(NodeId node) const;
+
+  ClusterConfig config_;
+  Protocol protocol_;
+  Metasrv metasrv_;
+  std::vector<Datanode> datanodes_;
+  std::vector<Frontend> frontends_;
+  ObjectStore object_store_;
+  sim::Network<Message> network_;
+  sim::EventQueue<ClientOp> ops_;
+  std::vector<sim::SimTime> next_heartbeat_;  // per datanode
+  History history_;
+  sim::SimTime now_;  // time of the last fired event
+};
+
+}  // namespace repartsim::model

@@ -1,0 +1,42 @@
+#include "model/cluster/history.h"
+
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+const char* WriteStatusName(WriteStatus status) {
+  switch (status) {
+    case WriteStatus::kPending:
+      return "pending";
+    case WriteStatus::kAcked:
+      return "acked";
+    case WriteStatus::kRejected:
+      return "rejected";
+    case WriteStatus::kUnknown:
+      return "unknown";
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+WriteRecord& History::Write(uint64_t id) {
+  REPARTSIM_ASSERT(id >= 1 && id <= writes.size());
+  REPARTSIM_ASSERT(writes[id - 1].id == id);
+  return writes[id - 1];
+}
+
+QueryRecord& History::Query(uint64_t id) {
+  REPARTSIM_ASSERT(id >= 1 && id <= queries.size());
+  REPARTSIM_ASSERT(queries[id - 1].id == id);
+  return queries[id - 1];
+}
+
+void History::Hash(sim::Hasher& h) const {
+  h.Add(static_cast<uint64_t>(writes.size()));
+  for (const WriteRecord& w : writes) h.Add(static_cast<uint64_t>(w.status));
+  h.Add(static_cast<uint64_t>(queries.size()));
+  for (const QueryRecord& q : queries) {
+    h.Add(static_cast<uint64_t>(q.status)).Add(static_cast<uint64_t>(q.rows.size()));
+  }
+}
+
+}  // namespace repartsim::model

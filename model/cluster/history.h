@@ -1,0 +1,67 @@
+// History: the client-visible record of a run, which the oracle and invariants check.
+// Every statement a client issues gets a record when issued; its outcome is filled in when the
+// frontend completes it. Writes end acknowledged, rejected (definitely not applied) or unknown
+// (timed out, node crashed in flight, or partial success across regions: maybe applied).
+// Queries end with their rows, or an error. Append-only; ordered by issue.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/meta/ids.h"
+#include "model/partition/predicate.h"
+#include "model/partition/schema.h"
+#include "sim/fingerprint.h"
+#include "sim/time.h"
+
+namespace repartsim::model {
+
+enum class WriteStatus : uint8_t { kPending, kAcked, kRejected, kUnknown };
+enum class QueryStatus : uint8_t { kPending, kOk, kError };
+
+const char* WriteStatusName(WriteStatus status);
+
+struct WriteRecord {
+  uint64_t id = 0;
+  NodeId frontend;
+  TableId table;
+  std::vector<Row> rows;
+  bool bulk = false;
+  uint64_t start_step = 0;
+  sim::SimTime start;
+  WriteStatus status = WriteStatus::kPending;
+  uint64_t end_step = 0;
+  sim::SimTime end;
+  std::string error;
+};
+
+struct QueryRecord {
+  uint64_t id = 0;
+  NodeId frontend;
+  TableId table;
+  bool count_star = false;
+  std::optional<Predicate> where;
+  std::string sql;
+  uint64_t start_step = 0;
+  sim::SimTime start;
+  QueryStatus status = QueryStatus::kPending;
+  uint64_t end_step = 0;
+  sim::SimTime end;
+  std::vector<Row> rows;  // the merged result rows (for count(*) too: rows counted)
+  std::vector<RegionId> regions;  // regions scanned
+  std::string error;
+};
+
+struct History {
+  std::vector<WriteRecord> writes;
+  std::vector<QueryRecord> queries;
+
+  WriteRecord& Write(uint64_t id);
+  QueryRecord& Query(uint64_t id);
+  // Outcomes only (not rows): enough to tell histories apart in a fingerprint cheaply.
+  void Hash(sim::Hasher& h) const;
+};
+
+}  // namespace repartsim::model

@@ -1,0 +1,137 @@
+#include "model/cluster/message.h"
+
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+void HashExpr(sim::Hasher& h, const std::optional<PartitionExpr>& expr) {
+  h.Add(ExprVersion(expr ? &*expr : nullptr));
+}
+
+void HashRegionOp(sim::Hasher& h, const RegionOp& op) {
+  h.Add(static_cast<uint64_t>(op.index()));
+  std::visit(Overloaded{
+                 [&](const CreateRegionOp& o) { HashExpr(h, o.expr); },
+                 [&](const DropRegionOp&) {},
+                 [&](const FlushRegionOp&) {},
+                 [&](const EnterStagingOp& o) { o.directive.Hash(h); },
+                 [&](const RemapManifestOp& o) {
+                   for (RegionId r : o.inputs) r.Hash(h);
+                   for (const auto& [src, dsts] : o.mapping) {
+                     src.Hash(h);
+                     for (RegionId d : dsts) d.Hash(h);
+                   }
+                   for (const auto& [dst, expr] : o.target_exprs) {
+                     dst.Hash(h);
+                     HashExpr(h, expr);
+                   }
+                 },
+                 [&](const ApplyStagingManifestOp& o) {
+                   HashExpr(h, o.expr);
+                   o.central.Hash(h);
+                 },
+             },
+             op);
+}
+
+}  // namespace
+
+const char* RegionOpName(const RegionOp& op) {
+  static constexpr const char* kNames[] = {"CreateRegion", "DropRegion",   "FlushRegion",
+                                           "EnterStaging", "RemapManifest", "ApplyStagingManifest"};
+  static_assert(std::variant_size_v<RegionOp> == std::size(kNames));
+  return kNames[op.index()];
+}
+
+const char* MessageKindName(const Message& message) {
+  static constexpr const char* kNames[] = {
+      "RouteRequest", "RouteReply",   "InvalidateCache", "InvalidateAck",
+      "WriteRequest", "WriteReply",   "ScanRequest",     "ScanResponse",
+      "Heartbeat",    "HeartbeatReply", "RegionRequest", "RegionResponse"};
+  static_assert(std::variant_size_v<MessageBody> == std::size(kNames));
+  return kNames[message.body.index()];
+}
+
+void HashRow(sim::Hasher& h, const Row& row) {
+  h.Add(static_cast<uint64_t>(row.size()));
+  for (const Value& v : row) v.Hash(h);
+}
+
+void HashMessage(sim::Hasher& h, const Message& message) {
+  h.Add(static_cast<uint64_t>(message.body.index()));
+  std::visit(
+      Overloaded{
+          [&](const RouteRequest& m) { h.Add(m.corr).Add(m.table.value); },
+          [&](const RouteReply& m) {
+            h.Add(m.corr).Add(m.table.value).Add(m.found).Add(m.epoch);
+            if (m.found) {
+              m.route.Hash(h);
+              m.info.Hash(h);
+            }
+          },
+          [&](const InvalidateCache& m) { h.Add(m.table.value).Add(m.epoch); },
+          [&](const InvalidateAck& m) { h.Add(m.table.value).Add(m.epoch); },
+          [&](const WriteRequest& m) {
+            h.Add(m.corr);
+            for (const RegionWrite& w : m.writes) {
+              w.region.Hash(h);
+              h.Add(w.version.has_value()).Add(w.version.value_or(0));
+              h.Add(static_cast<uint64_t>(w.rows.size()));
+              for (const Row& row : w.rows) HashRow(h, row);
+            }
+          },
+          [&](const WriteReply& m) {
+            h.Add(m.corr);
+            for (const RegionWriteResult& r : m.results) {
+              r.region.Hash(h);
+              h.Add(static_cast<uint64_t>(r.code));
+            }
+          },
+          [&](const ScanRequest& m) {
+            h.Add(m.corr);
+            m.region.Hash(h);
+            h.Add(m.planned_version.has_value()).Add(m.planned_version.value_or(0));
+          },
+          [&](const ScanResponse& m) {
+            h.Add(m.corr);
+            m.region.Hash(h);
+            h.Add(static_cast<uint64_t>(m.code));
+            h.Add(static_cast<uint64_t>(m.rows.size()));
+            for (const Row& row : m.rows) HashRow(h, row);
+          },
+          [&](const Heartbeat& m) {
+            h.Add(m.sent_at.ms);
+            for (RegionId r : m.regions) r.Hash(h);
+          },
+          [&](const HeartbeatReply& m) {
+            h.Add(m.lease_deadline.ms);
+            for (const RegionLease& l : m.leases) {
+              l.region.Hash(h);
+              h.Add(static_cast<uint64_t>(l.role));
+            }
+            for (RegionId r : m.closeable) r.Hash(h);
+          },
+          [&](const RegionRequest& m) {
+            h.Add(m.corr);
+            m.region.Hash(h);
+            HashRegionOp(h, m.op);
+          },
+          [&](const RegionResponse& m) {
+            h.Add(m.corr);
+            m.region.Hash(h);
+            h.Add(static_cast<uint64_t>(m.code));
+          },
+      },
+      message.body);
+}
+
+}  // namespace repartsim::model

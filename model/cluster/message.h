@@ -1,0 +1,145 @@
+// Messages between cluster nodes (reference 5.0): frontend <-> metasrv (route fills, cache
+// invalidation), frontend <-> datanode (writes, scans), datanode <-> metasrv (heartbeats with
+// lease replies, region RPCs and mailbox instructions with their replies). Plain data: the
+// sim::Network carries them by value, and Hash() feeds cluster fingerprints.
+// Correlation ids (`corr`) are unique per sender; replies echo them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/datanode/region.h"
+#include "model/datanode/reply.h"
+#include "model/meta/ids.h"
+#include "model/meta/region_route.h"
+#include "model/meta/table_info.h"
+#include "model/partition/expr.h"
+#include "model/partition/schema.h"
+#include "sim/fingerprint.h"
+
+namespace repartsim::model {
+
+// ---- frontend <-> metasrv -----------------------------------------------------------------
+struct RouteRequest {
+  uint64_t corr = 0;
+  TableId table;
+};
+struct RouteReply {
+  uint64_t corr = 0;
+  TableId table;
+  bool found = false;
+  TableRoute route;
+  TableInfo info;
+  uint64_t epoch = 0;  // invalidation epoch of the table when the metasrv read it
+};
+struct InvalidateCache {
+  TableId table;
+  uint64_t epoch = 0;  // the table's invalidation epoch after this change
+};
+struct InvalidateAck {
+  TableId table;
+  uint64_t epoch = 0;
+};
+
+// ---- frontend <-> datanode ----------------------------------------------------------------
+struct RegionWrite {
+  RegionId region;
+  std::vector<Row> rows;
+  std::optional<uint64_t> version;  // None: unversioned (bulk batcher, or no expr)
+};
+struct WriteRequest {
+  uint64_t corr = 0;
+  std::vector<RegionWrite> writes;
+};
+struct RegionWriteResult {
+  RegionId region;
+  ReplyCode code = ReplyCode::kOk;
+  std::string message;
+};
+struct WriteReply {
+  uint64_t corr = 0;
+  std::vector<RegionWriteResult> results;
+};
+struct ScanRequest {
+  uint64_t corr = 0;
+  RegionId region;
+  std::optional<uint64_t> planned_version;
+};
+struct ScanResponse {
+  uint64_t corr = 0;
+  RegionId region;
+  ReplyCode code = ReplyCode::kOk;
+  std::string message;
+  std::vector<Row> rows;
+};
+
+// ---- datanode <-> metasrv -----------------------------------------------------------------
+struct Heartbeat {
+  sim::SimTime sent_at;
+  std::vector<RegionId> regions;  // regions open on the datanode
+};
+struct RegionLease {
+  RegionId region;
+  RegionRole role = RegionRole::kLeader;
+};
+struct HeartbeatReply {
+  sim::SimTime lease_deadline;       // heartbeat send time + region lease
+  std::vector<RegionLease> leases;   // regions the datanode may keep, with their role
+  std::vector<RegionId> closeable;   // regions no route or operation knows: close them
+};
+
+// Metasrv -> datanode region requests (direct RPCs and mailbox instructions).
+struct CreateRegionOp {
+  TableSchema schema;
+  std::optional<PartitionExpr> expr;
+};
+struct DropRegionOp {};
+struct FlushRegionOp {};
+struct EnterStagingOp {
+  StagingInfo directive;
+};
+struct RemapManifestOp {
+  std::vector<RegionId> inputs;
+  std::map<RegionId, std::vector<RegionId>> mapping;
+  std::map<RegionId, std::optional<PartitionExpr>> target_exprs;
+};
+struct ApplyStagingManifestOp {
+  std::optional<PartitionExpr> expr;
+  RegionId central;
+};
+using RegionOp = std::variant<CreateRegionOp, DropRegionOp, FlushRegionOp, EnterStagingOp,
+                              RemapManifestOp, ApplyStagingManifestOp>;
+
+const char* RegionOpName(const RegionOp& op);
+
+struct RegionRequest {
+  uint64_t corr = 0;
+  RegionId region;
+  RegionOp op;
+};
+struct RegionResponse {
+  uint64_t corr = 0;
+  RegionId region;
+  ReplyCode code = ReplyCode::kOk;
+  std::string message;
+};
+
+using MessageBody =
+    std::variant<RouteRequest, RouteReply, InvalidateCache, InvalidateAck, WriteRequest,
+                 WriteReply, ScanRequest, ScanResponse, Heartbeat, HeartbeatReply,
+                 RegionRequest, RegionResponse>;
+
+struct Message {
+  MessageBody body;
+};
+
+// Stable kind name of a message, e.g. "WriteRequest" (trace lines, scenario fault filters).
+const char* MessageKindName(const Message& message);
+void HashMessage(sim::Hasher& h, const Message& message);
+void HashRow(sim::Hasher& h, const Row& row);
+
+}  // namespace repartsim::model

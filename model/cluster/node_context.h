@@ -1,0 +1,53 @@
+// NodeContext: what a node handler may touch during one simulation step besides its own
+// state: the clock, an outbox of messages (the cluster sends them through the sim::Network
+// after the handler returns), the trace, crash points, the protocol and the run's history.
+// Handlers never hold it beyond the call, so nodes stay plain values.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/cluster/history.h"
+#include "model/cluster/message.h"
+#include "model/datanode/crash_hook.h"
+#include "model/meta/ids.h"
+#include "model/protocol.h"
+#include "sim/simulation.h"
+
+namespace repartsim::model {
+
+struct Outgoing {
+  NodeId to;
+  Message message;
+};
+
+struct NodeContext final : public CrashHook {
+  NodeContext(NodeId self, sim::StepContext& step, const Protocol& protocol, History& history)
+      : self(self), step(step), protocol(protocol), history(history) {}
+
+  sim::SimTime now() const { return step.now; }
+  void Send(NodeId to, MessageBody body) { outbox.push_back(Outgoing{to, Message{std::move(body)}}); }
+  void Log(std::string_view kind, std::string_view detail = {}) {
+    step.Log(self.value, kind, detail);
+  }
+  // Crash points are named `<site>`; the plan decides through the Chooser.
+  bool ShouldCrash(std::string_view site) override {
+    if (crashed) return true;
+    crashed = step.ShouldCrash(site);
+    if (crashed) Log("crash_point", site);
+    return crashed;
+  }
+  uint32_t Choose(std::string_view label, uint32_t option_count) {
+    return step.chooser.Choose(label, option_count);
+  }
+
+  NodeId self;
+  sim::StepContext& step;
+  const Protocol& protocol;
+  History& history;
+  std::vector<Outgoing> outbox;
+  bool crashed = false;  // a crash point fired: the cluster crashes `self` after the handler
+};
+
+}  // namespace repartsim::model

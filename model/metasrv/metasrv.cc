@@ -1,0 +1,186 @@
+#include "model/metasrv/metasrv.h"
+
+#include "model/meta/meta_codec.h"
+#include "model/meta/meta_keys.h"
+#include "model/meta/table_metadata.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+// ---- MetasrvEnv -----------------------------------------------------------------------------
+
+void MetasrvEnv::TraceProcedure(ProcedureId id, std::string_view what) {
+  std::string detail = "procedure=" + std::to_string(id.value) + " ";
+  detail += what;
+  ctx_.Log("ms.procedure", detail);
+}
+
+KvStore& MetasrvEnv::kv() { return metasrv_.kv_; }
+
+uint64_t MetasrvEnv::SendRegionRequest(NodeId node, RegionId region, RegionOp op) {
+  uint64_t corr = metasrv_.next_corr_++;
+  metasrv_.corr_owner_[corr] = current_;
+  ctx_.Log("ms.region_request", std::string(RegionOpName(op)) + " region=" + region.ToString() +
+                                    " to=" + node.ToString());
+  ctx_.Send(node, RegionRequest{corr, region, std::move(op)});
+  return corr;
+}
+
+Inbox& MetasrvEnv::inbox() { return metasrv_.inboxes_[current_]; }
+
+void MetasrvEnv::Forget(uint64_t corr) {
+  metasrv_.corr_owner_.erase(corr);
+  auto inbox = metasrv_.inboxes_.find(current_);
+  if (inbox != metasrv_.inboxes_.end()) inbox->second.erase(corr);
+}
+
+void MetasrvEnv::InvalidateTable(TableId table) { metasrv_.Broadcast(table, ctx_); }
+
+sim::Duration MetasrvEnv::request_timeout() const { return metasrv_.config_.request_timeout; }
+
+// ---- Metasrv --------------------------------------------------------------------------------
+
+Metasrv::Metasrv(NodeId id, std::vector<NodeId> frontends, MetasrvConfig config)
+    : id_(id), frontends_(std::move(frontends)), config_(config), procedures_(config.procedure) {}
+
+ProcedureId Metasrv::Submit(MetaProcedure procedure, sim::SimTime now) {
+  REPARTSIM_ASSERT(up_);
+  return procedures_.Submit(std::move(procedure), now);
+}
+
+bool Metasrv::RunProcedure(ProcedureId id, NodeContext& ctx) {
+  REPARTSIM_ASSERT(up_);
+  MetasrvEnv env(*this, ctx, id);
+  RunResult result = procedures_.Run(id, env);
+  return result != RunResult::kCrashed;
+}
+
+uint64_t Metasrv::epoch(TableId table) const {
+  auto it = epochs_.find(table);
+  return it == epochs_.end() ? 0 : it->second;
+}
+
+void Metasrv::Broadcast(TableId table, NodeContext& ctx) {
+  uint64_t epoch = ++epochs_[table];
+  for (NodeId frontend : frontends_) {
+    ctx.Send(frontend, InvalidateCache{table, epoch});
+    if (ctx.protocol.On(Rule::kAckedInvalidation)) pending_acks_[{frontend, table}] = epoch;
+  }
+  if (!pending_acks_.empty() && next_resend_ <= ctx.now()) {
+    next_resend_ = ctx.now() + config_.invalidation_retry;
+  }
+  ctx.Log("ms.invalidate", "table=" + table.ToString() + " epoch=" + std::to_string(epoch));
+}
+
+void Metasrv::OnMessage(NodeId from, const Message& message, NodeContext& ctx) {
+  REPARTSIM_ASSERT(up_);
+  if (const auto* m = std::get_if<RouteRequest>(&message.body)) {
+    return OnRouteRequest(from, *m, ctx);
+  }
+  if (const auto* m = std::get_if<Heartbeat>(&message.body)) return OnHeartbeat(from, *m, ctx);
+  if (const auto* m = std::get_if<RegionResponse>(&message.body)) {
+    return OnRegionResponse(*m, ctx);
+  }
+  if (const auto* m = std::get_if<InvalidateAck>(&message.body)) {
+    auto it = pending_acks_.find({from, m->table});
+    if (it != pending_acks_.end() && it->second <= m->epoch) pending_acks_.erase(it);
+    return;
+  }
+  REPARTSIM_ASSERT_MSG(false, "metasrv got a message it does not handle");
+}
+
+void Metasrv::OnRouteRequest(NodeId from, const RouteRequest& request, NodeContext& ctx) {
+  RouteReply reply;
+  reply.corr = request.corr;
+  reply.table = request.table;
+  reply.epoch = epoch(request.table);
+  std::optional<TableRoute> route = ReadTableRoute(kv_, request.table);
+  std::optional<TableInfo> info = ReadTableInfo(kv_, request.table);
+  if (route.has_value() && info.has_value()) {
+    reply.found = true;
+    reply.route = std::move(*route);
+    reply.info = std::move(*info);
+  }
+  ctx.Send(from, std::move(reply));
+}
+
+void Metasrv::OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& ctx) {
+  // Every route of every table, to find the role of each reported region.
+  std::map<RegionId, RegionRole> roles;
+  for (const auto& [key, bytes] : kv_.Range(kTableRoutePrefix)) {
+    sim::Result<TableRoute> route = DecodeTableRoute(bytes);
+    REPARTSIM_ASSERT_MSG(route.ok(), "stored table route does not decode");
+    for (const RegionRoute& r : route.value().region_routes) {
+      std::optional<RegionRole> role = RegionRoleOf(r, from);
+      if (role.has_value()) roles[r.region_id] = *role;
+    }
+  }
+  HeartbeatReply reply;
+  reply.lease_deadline = heartbeat.sent_at + config_.region_lease;
+  for (RegionId region : heartbeat.regions) {
+    auto role = roles.find(region);
+    if (role != roles.end()) {
+      reply.leases.push_back(RegionLease{region, role->second});
+    } else if (operating_regions_.count(region) != 0) {
+      reply.leases.push_back(RegionLease{region, RegionRole::kLeader});
+    } else {
+      reply.closeable.push_back(region);
+    }
+  }
+  ctx.Send(from, std::move(reply));
+}
+
+void Metasrv::OnRegionResponse(const RegionResponse& response, NodeContext& ctx) {
+  auto owner = corr_owner_.find(response.corr);
+  if (owner == corr_owner_.end()) return;  // duplicate, stale or forgotten
+  ProcedureId id = owner->second;
+  corr_owner_.erase(owner);
+  inboxes_[id][response.corr] = response;
+  procedures_.Wake(id, ctx.now());
+}
+
+std::optional<sim::SimTime> Metasrv::NextTimer() const {
+  if (pending_acks_.empty()) return std::nullopt;
+  return next_resend_;
+}
+
+void Metasrv::OnTimer(NodeContext& ctx) {
+  for (const auto& [key, epoch] : pending_acks_) {
+    ctx.Send(key.first, InvalidateCache{key.second, epoch});
+  }
+  next_resend_ = ctx.now() + config_.invalidation_retry;
+  ctx.Log("ms.invalidate_resend", "pending=" + std::to_string(pending_acks_.size()));
+}
+
+void Metasrv::Crash() {
+  up_ = false;
+  procedures_.Crash();
+  corr_owner_.clear();
+  inboxes_.clear();
+  operating_regions_.clear();
+  pending_acks_.clear();
+}
+
+sim::Status Metasrv::Restart(sim::SimTime now) {
+  up_ = true;
+  return procedures_.Recover(now);
+}
+
+void Metasrv::Hash(sim::Hasher& h) const {
+  h.Add(id_.value).Add(up_).Add(next_corr_);
+  kv_.Hash(h);
+  procedures_.Fingerprint(h);
+  for (const auto& [table, epoch] : epochs_) h.Add(table.value).Add(epoch);
+  for (const auto& [corr, id] : corr_owner_) h.Add(corr).Add(id.value);
+  for (const auto& [id, inbox] : inboxes_) {
+    h.Add(id.value);
+    for (const auto& [corr, response] : inbox) h.Add(corr).Add(static_cast<uint64_t>(response.code));
+  }
+  for (RegionId region : operating_regions_) h.Add(region.value);
+  for (const auto& [key, epoch] : pending_acks_) {
+    h.Add(key.first.value).Add(key.second.value).Add(epoch);
+  }
+  h.Add(next_resend_.ms);
+}
+
+}  // namespace repartsim::model

@@ -1,0 +1,91 @@
+// The metasrv (reference 1.5, 3.3, 5.0, 5.4, 6): its durable key-value store and procedure
+// store, the procedure runner, route fills for frontends, heartbeats with region leases for
+// datanodes (3 s heartbeat, 10 s lease), region requests from procedures (replies routed back
+// to the waiting procedure), and cache-invalidation broadcasts (fire-and-forget, or
+// acknowledged and retried under Rule::kAckedInvalidation). A crash loses the volatile state
+// (running procedures, locks, inboxes, pending invalidation acks); Restart() recovers root
+// procedures from their records. Plain value: copy = snapshot.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "model/cluster/message.h"
+#include "model/cluster/node_context.h"
+#include "model/meta/kv_store.h"
+#include "model/metasrv/meta_procedure.h"
+#include "model/metasrv/metasrv_env.h"
+#include "sim/time.h"
+
+namespace repartsim::model {
+
+struct MetasrvConfig {
+  sim::Duration region_lease = sim::Seconds(10);         // 3 x heartbeat + 1 s
+  sim::Duration request_timeout = sim::Seconds(5);       // mailbox / region RPC timeout
+  sim::Duration invalidation_retry = sim::Seconds(1);    // Rule::kAckedInvalidation
+  ProcedureConfig procedure;
+};
+
+class Metasrv {
+ public:
+  Metasrv(NodeId id, std::vector<NodeId> frontends, MetasrvConfig config = {});
+
+  NodeId id() const { return id_; }
+  bool is_up() const { return up_; }
+
+  // Submits a procedure (e.g. CREATE TABLE), runnable now. REQUIRES: is_up().
+  ProcedureId Submit(MetaProcedure procedure, sim::SimTime now);
+  // Runs one step of a procedure; returns false iff a crash point fired (crash the metasrv).
+  bool RunProcedure(ProcedureId id, NodeContext& ctx);
+
+  void OnMessage(NodeId from, const Message& message, NodeContext& ctx);
+  // The earliest time the metasrv wants to run a timer (invalidation resends), if any.
+  std::optional<sim::SimTime> NextTimer() const;
+  void OnTimer(NodeContext& ctx);
+
+  void Crash();
+  // Comes back up and recovers root procedures from the procedure store.
+  sim::Status Restart(sim::SimTime now);
+
+  const KvStore& kv() const { return kv_; }
+  KvStore& mutable_kv() { return kv_; }
+  const MetaProcedureManager& procedures() const { return procedures_; }
+  const MetasrvConfig& config() const { return config_; }
+  uint64_t epoch(TableId table) const;
+  // Regions being created or moved that may hold a lease before any route lists them
+  // (MemoryRegionKeeper).
+  std::set<RegionId>& operating_regions() { return operating_regions_; }
+  // True iff every invalidation has been acknowledged (always true when not acked).
+  bool invalidations_settled() const { return pending_acks_.empty(); }
+
+  void Hash(sim::Hasher& h) const;
+
+ private:
+  friend class MetasrvEnv;
+
+  void OnRouteRequest(NodeId from, const RouteRequest& request, NodeContext& ctx);
+  void OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& ctx);
+  void OnRegionResponse(const RegionResponse& response, NodeContext& ctx);
+  void Broadcast(TableId table, NodeContext& ctx);
+
+  NodeId id_;
+  std::vector<NodeId> frontends_;
+  MetasrvConfig config_;
+  bool up_ = true;
+  // Durable.
+  KvStore kv_;
+  MetaProcedureManager procedures_;  // its ProcedureStore is durable, the rest volatile
+  std::map<TableId, uint64_t> epochs_;  // invalidation epochs; only grow
+  uint64_t next_corr_ = 1;
+  // Volatile.
+  std::map<uint64_t, ProcedureId> corr_owner_;
+  std::map<ProcedureId, Inbox> inboxes_;
+  std::set<RegionId> operating_regions_;
+  std::map<std::pair<NodeId, TableId>, uint64_t> pending_acks_;  // frontend, table -> epoch
+  sim::SimTime next_resend_;
+};
+
+}  // namespace repartsim::model

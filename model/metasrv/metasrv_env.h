@@ -1,0 +1,60 @@
+// MetasrvEnv: the environment a procedure step runs in (the Env concept of
+// ProcedureManager): the clock, crash points, the Chooser, the metasrv's durable key-value
+// store, region requests to datanodes (replies land in the procedure's inbox, keyed by
+// correlation id), and cache-invalidation broadcasts. Built per step over the metasrv's state
+// and the step's NodeContext; never stored.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "model/cluster/message.h"
+#include "model/cluster/node_context.h"
+#include "model/meta/kv_store.h"
+#include "model/procedure/procedure.h"
+#include "sim/time.h"
+
+namespace repartsim::model {
+
+class Metasrv;
+
+// Replies received for one procedure, by correlation id.
+using Inbox = std::map<uint64_t, RegionResponse>;
+
+class MetasrvEnv {
+ public:
+  MetasrvEnv(Metasrv& metasrv, NodeContext& ctx, ProcedureId current)
+      : metasrv_(metasrv), ctx_(ctx), current_(current) {}
+
+  sim::SimTime Now() const { return ctx_.now(); }
+  bool CrashPoint(std::string_view site) { return ctx_.ShouldCrash(site); }
+  uint32_t Choose(std::string_view label, uint32_t option_count) {
+    return ctx_.Choose(label, option_count);
+  }
+  void TraceProcedure(ProcedureId id, std::string_view what);
+
+  KvStore& kv();
+  const Protocol& protocol() const { return ctx_.protocol; }
+  NodeContext& ctx() { return ctx_; }
+  ProcedureId current() const { return current_; }
+
+  // Sends `op` for `region` to datanode `node`; returns the correlation id its reply carries.
+  uint64_t SendRegionRequest(NodeId node, RegionId region, RegionOp op);
+  // Replies received so far for the running procedure.
+  Inbox& inbox();
+  // Forgets a correlation id (its reply, if it arrives later, is ignored).
+  void Forget(uint64_t corr);
+  // Broadcasts InvalidateCache for `table` to every frontend (fire-and-forget unless
+  // Rule::kAckedInvalidation) and bumps the table's invalidation epoch.
+  void InvalidateTable(TableId table);
+  // The mailbox/RPC timeout after which missing replies count as a timeout.
+  sim::Duration request_timeout() const;
+
+ private:
+  Metasrv& metasrv_;
+  NodeContext& ctx_;
+  ProcedureId current_;
+};
+
+}  // namespace repartsim::model

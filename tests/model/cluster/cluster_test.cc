@@ -1,0 +1,282 @@
+// Goal: the cluster model end to end on a 3-datanode, 2-frontend cluster: CREATE TABLE as a
+// procedure, writes through both frontends, flush, datanode crash and reopen, metasrv crash in
+// the middle of CREATE TABLE, a stale frontend rejected by the version fence, the cache-fill /
+// invalidation race in both profiles, and copy + fingerprint.
+// Method: schedule client ops and scripted actions on a Cluster, run it under the timed driver
+// with no random faults (Chooser decisions are then all forced), and assert exact outcomes:
+// history statuses, rows read back, trace lines, region states.
+#include "model/cluster/cluster.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "model/meta/meta_keys.h"
+#include "model/meta/table_metadata.h"
+#include "model/sql/parser.h"
+#include "sim/chooser.h"
+#include "sim/simulation.h"
+#include "sim/trace.h"
+
+namespace repartsim::model {
+namespace {
+
+constexpr TableId kTable{1024};
+constexpr char kCreate[] =
+    "CREATE TABLE t (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT, PRIMARY KEY (host, a)) "
+    "PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)";
+
+sql::CreateTable ParseCreate(const std::string& text = kCreate) {
+  auto statements = sql::ParseStatements(text, "<test>");
+  EXPECT_TRUE(statements.ok()) << (statements.ok() ? "" : statements.error().Format());
+  return std::get<sql::CreateTable>(statements.value().at(0).body);
+}
+
+Row MakeRow(const std::string& host, int64_t ts, int64_t v, int64_t a) {
+  return Row{Value::String(host), Value::Timestamp(ts), Value::Int(v), Value::Int(a)};
+}
+
+struct Harness {
+  explicit Harness(Protocol protocol = Protocol::Greptime(), ClusterConfig config = {})
+      : cluster(config, protocol) {
+    trace.KeepLines(true);
+  }
+
+  void CreateTable(sim::SimTime at) {
+    sql::CreateTable create = ParseCreate();
+    cluster.Schedule(at, cluster.PlanCreateTable(kTable, create.schema, create.rule));
+  }
+  void Insert(sim::SimTime at, uint32_t frontend, std::vector<Row> rows) {
+    cluster.Schedule(at, InsertOp{frontend, kTable, std::move(rows), false});
+  }
+  void Query(sim::SimTime at, uint32_t frontend, const std::string& where = "") {
+    QueryOp op{frontend, kTable, false, std::nullopt, "SELECT * FROM t"};
+    if (!where.empty()) {
+      auto predicate = sql::ParsePredicate(where, "<test>");
+      EXPECT_TRUE(predicate.ok());
+      op.where = predicate.value();
+      op.sql += " WHERE " + where;
+    }
+    cluster.Schedule(at, op);
+  }
+  sim::RunResult RunUntil(int64_t time_ms_max) {
+    sim::RunOptions options;
+    options.time_ms_max = time_ms_max;
+    options.seed = 7;
+    sim::Simulation<Cluster> simulation(cluster, chooser, trace, crash_plan, crash_stats, options);
+    return simulation.Run();
+  }
+  bool TraceHas(const std::string& needle) const {
+    return std::any_of(trace.lines().begin(), trace.lines().end(),
+                       [&](const std::string& line) { return line.find(needle) != std::string::npos; });
+  }
+
+  Cluster cluster;
+  sim::RandomChooser chooser{7};
+  sim::Trace trace;
+  sim::CrashPlan crash_plan;
+  sim::CrashPointStats crash_stats;
+};
+
+std::vector<Row> Sorted(std::vector<Row> rows) {
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+      int c = TotalOrder(a[i], b[i]);
+      if (c != 0) return c < 0;
+    }
+    return a.size() < b.size();
+  });
+  return rows;
+}
+
+TEST(ClusterTest, CreateTableCreatesRegionsRoundRobinAndPublishesTheRoute) {
+  Harness h;
+  h.CreateTable(sim::AtMs(0));
+  h.RunUntil(2000);
+  std::optional<TableRoute> route = ReadTableRoute(h.cluster.metasrv().kv(), kTable);
+  ASSERT_TRUE(route.has_value());
+  ASSERT_EQ(route->region_routes.size(), 3u);
+  for (uint32_t i = 0; i < 3; ++i) {
+    const RegionRoute& r = route->region_routes[i];
+    EXPECT_EQ(r.region_id, RegionId::Of(kTable, RegionNumber{i}));
+    EXPECT_EQ(r.leader, h.cluster.datanode_id(i));
+    const Region* region = h.cluster.datanode(h.cluster.datanode_id(i)).FindRegion(r.region_id);
+    ASSERT_NE(region, nullptr);
+    EXPECT_EQ(region->state(), RegionState::kWritable);
+  }
+  EXPECT_EQ(h.cluster.metasrv().procedures().store().record_count(), 0u);  // committed, deleted
+  EXPECT_TRUE(h.TraceHas("CreateTable.DatanodeCreateRegions.before_persist") ||
+              h.crash_stats.Get("CreateTable.DatanodeCreateRegions.before_persist").hits == 1);
+}
+
+TEST(ClusterTest, WritesThroughBothFrontendsReadBackExactlyAfterFlushAndDatanodeCrash) {
+  Harness h;
+  h.CreateTable(sim::AtMs(0));
+  std::vector<Row> all;
+  for (int i = 0; i < 30; ++i) {
+    Row row = MakeRow("h" + std::to_string(i % 4), 1000 + i, i * 10, i);
+    all.push_back(row);
+    h.Insert(sim::AtMs(2000 + i * 10), static_cast<uint32_t>(i % 2), {row});
+  }
+  // Overwrite one row (last write wins on (host, a, ts)).
+  Row updated = MakeRow("h1", 1005, 999, 5);
+  h.Insert(sim::AtMs(2500), 1, {updated});
+  h.cluster.Schedule(sim::AtMs(3000), FlushOp{h.cluster.datanode_id(0), RegionId::Of(kTable, RegionNumber{0})});
+  h.cluster.Schedule(sim::AtMs(3100), CrashNodeOp{h.cluster.datanode_id(1)});
+  h.cluster.Schedule(sim::AtMs(3200), RestartNodeOp{h.cluster.datanode_id(1)});
+  h.Query(sim::AtMs(9000), 0);
+  h.Query(sim::AtMs(9000), 1, "a >= 10 AND a < 15");
+  h.Query(sim::AtMs(9000), 0, "a = 12");
+  h.RunUntil(12000);
+
+  const History& history = h.cluster.history();
+  ASSERT_EQ(history.writes.size(), 31u);
+  for (const WriteRecord& w : history.writes) {
+    EXPECT_EQ(w.status, WriteStatus::kAcked) << w.id << " " << w.error;
+  }
+  ASSERT_EQ(history.queries.size(), 3u);
+  ASSERT_EQ(history.queries[0].status, QueryStatus::kOk) << history.queries[0].error;
+  all[5] = updated;
+  EXPECT_EQ(Sorted(history.queries[0].rows), Sorted(all));
+  ASSERT_EQ(history.queries[1].status, QueryStatus::kOk);
+  std::vector<Row> expected(all.begin() + 10, all.begin() + 15);
+  EXPECT_EQ(Sorted(history.queries[1].rows), Sorted(expected));
+  // The real extractor treats the top-level conjuncts `a >= 10` and `a < 15` as separate
+  // expressions and takes the union of their candidates: every region is scanned.
+  EXPECT_EQ(history.queries[1].regions.size(), 3u);
+  // An equality prunes to the one region that owns it.
+  ASSERT_EQ(history.queries[2].status, QueryStatus::kOk);
+  EXPECT_EQ(history.queries[2].rows, std::vector<Row>{all[12]});
+  EXPECT_EQ(history.queries[2].regions, std::vector<RegionId>{RegionId::Of(kTable, RegionNumber{1})});
+  // The flushed region holds a file; the crashed datanode replayed its WAL.
+  EXPECT_TRUE(h.TraceHas("dn.flush 4398046511104(1024, 0) Ok"));
+  EXPECT_TRUE(h.TraceHas("crash dn2"));
+}
+
+TEST(ClusterTest, MetasrvCrashDuringCreateTableResumesFromTheLastPersistedState) {
+  for (const char* site : {"CreateTable.DatanodeCreateRegions.before_persist",
+                           "CreateTable.DatanodeCreateRegions.after_persist",
+                           "CreateTable.CreateMetadata.before_persist",
+                           "CreateTable.CreateMetadata.after_persist"}) {
+    Harness h;
+    h.crash_plan.Script(site, 1);
+    h.CreateTable(sim::AtMs(0));
+    h.cluster.Schedule(sim::AtMs(1000), RestartNodeOp{h.cluster.metasrv_id()});
+    h.Insert(sim::AtMs(5000), 0, {MakeRow("x", 1, 1, 15)});
+    h.Query(sim::AtMs(7000), 1);
+    h.RunUntil(9000);
+    EXPECT_TRUE(h.TraceHas("crash metasrv")) << site;
+    const History& history = h.cluster.history();
+    std::optional<TableRoute> route = ReadTableRoute(h.cluster.metasrv().kv(), kTable);
+    if (std::string(site) == "CreateTable.DatanodeCreateRegions.before_persist") {
+      // Nothing was persisted: the procedure is gone and so is the table.
+      EXPECT_FALSE(route.has_value()) << site;
+      EXPECT_EQ(history.writes[0].status, WriteStatus::kRejected) << site;
+      EXPECT_EQ(history.writes[0].error, "Table not found: 1024") << site;
+    } else {
+      // Recovered and finished: the table exists and reads back the write exactly.
+      ASSERT_TRUE(route.has_value()) << site;
+      EXPECT_EQ(history.writes[0].status, WriteStatus::kAcked) << site << history.writes[0].error;
+      EXPECT_EQ(history.queries[0].rows, std::vector<Row>{MakeRow("x", 1, 1, 15)}) << site;
+    }
+  }
+}
+
+TEST(ClusterTest, StaleFrontendWriteIsRejectedByTheVersionFence) {
+  Harness h;
+  h.CreateTable(sim::AtMs(0));
+  h.Insert(sim::AtMs(2000), 1, {MakeRow("a", 1, 1, 5)});  // fills frontend 1's cache
+  h.RunUntil(2500);
+  // The region's expression changes on the datanode (as EnterStaging with a new expression
+  // does); frontend 1 keeps its cached route and stamps the old version.
+  RegionId r0 = RegionId::Of(kTable, RegionNumber{0});
+  PartitionExpr narrower = PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(5));
+  NoCrashHook no_crash;
+  Datanode& dn = h.cluster.mutable_datanode(h.cluster.datanode_id(0));
+  ObjectStore store = h.cluster.object_store();
+  ASSERT_TRUE(dn.HandleEnterStaging(r0, StagingInfo::UpdatePartitionExpr(narrower), store, no_crash).ok());
+  h.Insert(sim::AtMs(3000), 1, {MakeRow("b", 2, 2, 3)});
+  h.RunUntil(4000);
+  const WriteRecord& w = h.cluster.history().writes[1];
+  EXPECT_EQ(w.status, WriteStatus::kRejected);
+  PartitionExpr old_expr = PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(10));
+  EXPECT_EQ(w.error, "Partition expr version mismatch for region 4398046511104(1024, 0): request " +
+                         std::to_string(ExprVersion(&old_expr)) + ", expected " +
+                         std::to_string(ExprVersion(&narrower)));
+}
+
+// The fill of frontend 0 reads the route, then the route changes and the invalidation reaches
+// the frontend BEFORE the (delayed) fill reply. greptime installs the stale route; reference
+// (versioned fills) discards it and refills.
+void RunFillRace(Protocol protocol, bool expect_stale) {
+  Harness h(protocol);
+  h.CreateTable(sim::AtMs(0));
+  h.RunUntil(2000);
+  // Frontend 0 asks for the route at t=3000; the metasrv answers at once. We hold the reply by
+  // cutting metasrv -> fe0 one way, change the route, and deliver the invalidation first.
+  NodeId fe0 = h.cluster.frontend_id(0);
+  h.Insert(sim::AtMs(3000), 0, {MakeRow("a", 1, 1, 5)});
+  sim::RunResult r = h.RunUntil(3000);
+  (void)r;
+  // Deliver the RouteRequest to the metasrv (the metasrv reads the route now).
+  h.RunUntil(3001);
+  // Now the metasrv has sent the RouteReply (in flight). Change the route and invalidate.
+  KvStore& kv = h.cluster.mutable_metasrv().mutable_kv();
+  std::string raw = *kv.Get(TableRouteKey(kTable));
+  TableRoute route = *ReadTableRoute(kv, kTable);
+  std::vector<RegionRoute> routes = route.region_routes;
+  routes[0].leader_state = LeaderState::kStaging;
+  ASSERT_TRUE(UpdateTableRoute(kv, kTable, raw, route, routes).ok);
+  // Reorder: the RouteReply waits behind the invalidation (delay the pending reply).
+  auto& network = h.cluster.mutable_network();
+  size_t reply_index = network.Pending().size();
+  for (size_t i = 0; i < network.Pending().size(); ++i) {
+    if (std::holds_alternative<RouteReply>(network.Pending().At(i).payload.msg.body)) reply_index = i;
+  }
+  ASSERT_LT(reply_index, network.Pending().size());
+  auto reply = network.Take(reply_index);
+  sim::RandomChooser chooser(1);
+  network.Send(sim::AtMs(3001), 0, fe0.value, Message{InvalidateCache{kTable, 99}}, chooser, {});
+  sim::FaultProfile slow;
+  slow.latency = sim::Ms(50);
+  network.Send(sim::AtMs(3001), 0, fe0.value, reply.envelope.msg, chooser, slow);
+  h.RunUntil(3200);
+  const auto& cache = h.cluster.frontend(0).cache();
+  if (expect_stale) {
+    ASSERT_EQ(cache.count(kTable), 1u);
+    EXPECT_EQ(cache.at(kTable).route.version, route.version);  // the pre-change route
+    EXPECT_TRUE(h.TraceHas("fe.route_filled table=1024 version=0 raced"));
+  } else {
+    EXPECT_TRUE(h.TraceHas("fe.fill_discarded table=1024"));
+    ASSERT_EQ(cache.count(kTable), 1u);
+    EXPECT_EQ(cache.at(kTable).route.version, route.version + 1);  // refilled: the new route
+  }
+}
+
+TEST(ClusterTest, CacheFillRacingAnInvalidationKeepsTheStaleRouteInGreptime) {
+  RunFillRace(Protocol::Greptime(), /*expect_stale=*/true);
+}
+
+TEST(ClusterTest, CacheFillRacingAnInvalidationIsDiscardedInReference) {
+  RunFillRace(Protocol::Reference(), /*expect_stale=*/false);
+}
+
+TEST(ClusterTest, CopiesFingerprintEquallyAndOneMoreWriteChangesTheFingerprint) {
+  Harness a;
+  Harness b;
+  for (Harness* h : {&a, &b}) {
+    h->CreateTable(sim::AtMs(0));
+    h->Insert(sim::AtMs(2000), 0, {MakeRow("a", 1, 1, 5), MakeRow("b", 2, 2, 15)});
+    h->RunUntil(3000);
+  }
+  EXPECT_EQ(a.cluster.Fingerprint(), b.cluster.Fingerprint());
+  Cluster snapshot = a.cluster;
+  EXPECT_EQ(snapshot.Fingerprint(), a.cluster.Fingerprint());
+  a.Insert(sim::AtMs(3500), 1, {MakeRow("c", 3, 3, 25)});
+  a.RunUntil(4000);
+  EXPECT_NE(a.cluster.Fingerprint(), b.cluster.Fingerprint());
+  EXPECT_EQ(snapshot.Fingerprint(), b.cluster.Fingerprint());  // the snapshot did not move
+}
+
+}  // namespace
+}  // namespace repartsim::model
