@@ -1,0 +1,65 @@
+// Shared fixture for the datanode tests: a table (a Int64 primary key and partition column,
+// ts timestamp time index, v Int64 value), row builders, a scan helper and a crash hook that
+// fires at one named site.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/datanode/datanode.h"
+#include "model/datanode/object_store.h"
+
+namespace repartsim::model::testing {
+
+inline TableSchema TestSchema(bool append_mode = false) {
+  TableSchema s;
+  s.name = "t";
+  s.columns = {Column{"a", ColumnType::kInt64, true}, Column{"ts", ColumnType::kTimestamp, false},
+               Column{"v", ColumnType::kInt64, true}};
+  s.primary_key = {0};
+  s.time_index = 1;
+  s.partition_columns = {"a"};
+  s.append_mode = append_mode;
+  return s;
+}
+
+inline Row R(int64_t a, int64_t ts, int64_t v) {
+  return Row{Value::Int(a), Value::Timestamp(ts), Value::Int(v)};
+}
+inline Row RNull(int64_t ts, int64_t v) { return Row{Value::Null(), Value::Timestamp(ts), Value::Int(v)}; }
+
+inline PartitionExpr Lt(int64_t x) { return PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(x)); }
+inline PartitionExpr GtEq(int64_t x) { return PartitionExpr::Leaf("a", CompareOp::kGtEq, Value::Int(x)); }
+inline PartitionExpr Range(int64_t lo, int64_t hi) { return PartitionExpr::And(GtEq(lo), Lt(hi)); }
+inline uint64_t V(const PartitionExpr& e) { return ExprVersion(&e); }
+
+inline const RegionId kR0 = RegionId::Of(TableId{1024}, RegionNumber{0});
+inline const RegionId kR1 = RegionId::Of(TableId{1024}, RegionNumber{1});
+inline const RegionId kR3 = RegionId::Of(TableId{1024}, RegionNumber{3});
+
+class CrashAt final : public CrashHook {
+ public:
+  explicit CrashAt(std::string site) : site_(std::move(site)) {}
+  bool ShouldCrash(std::string_view site) override {
+    if (site != site_ || fired_) return false;
+    fired_ = true;
+    return true;
+  }
+  bool fired() const { return fired_; }
+
+ private:
+  std::string site_;
+  bool fired_ = false;
+};
+
+inline std::vector<Row> Scan(const Datanode& dn, RegionId region, const ObjectStore& store) {
+  ScanReply reply = dn.HandleScan(region, std::nullopt, Protocol::Greptime(), store);
+  EXPECT_TRUE(reply.ok()) << reply.message;
+  return reply.rows;
+}
+
+}  // namespace repartsim::model::testing
