@@ -89,6 +89,10 @@ Result<std::unique_ptr<SqliteDb>> SqliteDb::Open(const std::string& path) {
     sqlite3_close(db);
     return sim::MakeError(sim::SourceLocation{path, 0, 0}, std::move(message));
   }
+  // Without this, a double-quoted name that is not a column silently becomes a string
+  // literal, so a predicate on a misspelt column would quietly compare a constant.
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, nullptr);
   auto out = std::unique_ptr<SqliteDb>(new SqliteDb(db));
   // The oracle is a scratch mirror: durability buys nothing and costs most of the time.
   out->ExecOrDie("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;");

@@ -259,6 +259,9 @@ TEST(OracleTest, BadWhereTextIsAnErrorWithLocation) {
   ASSERT_FALSE(expected.ok());
   EXPECT_EQ(expected.error().Format(),
             "s.yaml:7:12: error: oracle: no such column: nope in WHERE nope > 1");
+  Result<Expectation> quoted = oracle.Expect(Q(1, 1, "\"nope\" = 1"));
+  ASSERT_FALSE(quoted.ok());
+  EXPECT_EQ(quoted.error().message, "oracle: no such column: nope in WHERE \"nope\" = 1");
   Result<Expectation> smuggled = oracle.Expect(Q(1, 1, "1); DELETE FROM versions; SELECT (1"));
   ASSERT_FALSE(smuggled.ok());
   EXPECT_EQ(smuggled.error().message,
