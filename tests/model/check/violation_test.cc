@@ -1,0 +1,90 @@
+// Goal: pin the invariant names of DESIGN.md section 3, the text and JSON forms of a
+// Violation, trace excerpts, and a Report that keeps every violation and classifies them.
+// Method: render hand-built violations and compare whole strings / JSON values.
+#include "model/check/violation.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace repartsim::check {
+namespace {
+
+Violation Dup() {
+  return Violation{Invariant::kNoDup, 42, 1500, {"duplicated (h='a'): returned 2 times"},
+                   {"4398046511104(1024, 0)"}, "query `q` returned 1 duplicated row",
+                   {"42 1500 scan region=4398046511104(1024, 0)"}};
+}
+
+TEST(InvariantTest, NamesMatchDesignAndRoundTrip) {
+  const std::vector<std::pair<Invariant, std::string>> names = {
+      {Invariant::kRule, "INV-RULE"},       {Invariant::kOwn, "INV-OWN"},
+      {Invariant::kNoOmit, "INV-NOOMIT"},   {Invariant::kNoDup, "INV-NODUP"},
+      {Invariant::kNoPhantom, "INV-NOPHANTOM"}, {Invariant::kAck, "INV-ACK"},
+      {Invariant::kMeta, "INV-META"},       {Invariant::kLive, "INV-LIVE"},
+      {Invariant::kReadAnomaly, "READ-ANOMALY"}};
+  for (const auto& [invariant, name] : names) {
+    EXPECT_EQ(InvariantName(invariant), name);
+    EXPECT_EQ(ParseInvariant(name), invariant);
+  }
+  EXPECT_FALSE(ParseInvariant("INV-NODUPS").has_value());
+}
+
+TEST(ViolationTest, TextListsRegionsRowsAndTrace) {
+  EXPECT_EQ(Dup().ToText(),
+            "INV-NODUP at step 42 (t=1500 ms): query `q` returned 1 duplicated row\n"
+            "  region: 4398046511104(1024, 0)\n"
+            "  row: duplicated (h='a'): returned 2 times\n"
+            "  trace: 42 1500 scan region=4398046511104(1024, 0)\n");
+}
+
+TEST(ViolationTest, JsonHasEveryField) {
+  nlohmann::json expected = {{"invariant", "INV-NODUP"},
+                             {"step", 42},
+                             {"time_ms", 1500},
+                             {"message", "query `q` returned 1 duplicated row"},
+                             {"rows", {"duplicated (h='a'): returned 2 times"}},
+                             {"regions", {"4398046511104(1024, 0)"}},
+                             {"trace", {"42 1500 scan region=4398046511104(1024, 0)"}}};
+  EXPECT_EQ(Dup().ToJson(), expected);
+}
+
+TEST(ViolationTest, AttachTraceKeepsLastMatchingLines) {
+  Violation v = Dup();
+  std::vector<std::string> trace = {"1 region=4398046511104(1024, 0) open",
+                                    "2 region=4398046511105(1024, 1) open",
+                                    "3 write host=a", "4 region=4398046511104(1024, 0) flush",
+                                    "5 region=4398046511104(1024, 0) scan"};
+  AttachTrace(v, trace, 2);
+  EXPECT_EQ(v.trace, (std::vector<std::string>{"4 region=4398046511104(1024, 0) flush",
+                                               "5 region=4398046511104(1024, 0) scan"}));
+  AttachTrace(v, trace, 10, {"host=a"});
+  EXPECT_EQ(v.trace.size(), 4u);
+  EXPECT_EQ(v.trace[1], "3 write host=a");
+}
+
+TEST(ReportTest, KeepsAllViolationsAndSeparatesAnomaliesAndLiveness) {
+  Report report;
+  EXPECT_EQ(report.ToText(), "violations: 0\n");
+  report.Add(Violation{Invariant::kReadAnomaly, 1, 1, {}, {}, "a", {}});
+  EXPECT_FALSE(report.HasSafetyViolation());
+  report.Add(Violation{Invariant::kLive, 2, 2, {}, {}, "b", {}});
+  EXPECT_FALSE(report.HasSafetyViolation());
+  EXPECT_TRUE(report.HasLivenessViolation());
+  report.Add(std::vector<Violation>{Dup(), Dup()});
+  report.Add(std::optional<Violation>());
+  EXPECT_TRUE(report.HasSafetyViolation());
+  EXPECT_EQ(report.violations().size(), 4u);
+  EXPECT_EQ(report.Count(Invariant::kNoDup), 2u);
+  std::string text = report.ToText();
+  EXPECT_EQ(text.substr(text.rfind("violations:")),
+            "violations: 4 (INV-NODUP 2, INV-LIVE 1, READ-ANOMALY 1)\n");
+  nlohmann::json json = report.ToJson();
+  EXPECT_EQ(json["counts"], (nlohmann::json{{"INV-NODUP", 2}, {"INV-LIVE", 1},
+                                            {"READ-ANOMALY", 1}}));
+  EXPECT_EQ(json["violations"].size(), 4u);
+  EXPECT_EQ(json["violations"][2]["invariant"], "INV-NODUP");
+}
+
+}  // namespace
+}  // namespace repartsim::check
