@@ -7,7 +7,7 @@
 namespace repartsim::model {
 
 const char* ClientOpName(const ClientOp& op) {
-  static constexpr const char* kNames[] = {"insert",  "query",     "create_table",
+  static constexpr const char* kNames[] = {"insert",  "query",     "create_table", "repartition",
                                            "crash",   "restart",   "flush",
                                            "partition", "heal",    "stale_cache"};
   static_assert(std::variant_size_v<ClientOp> == std::size(kNames));
@@ -24,6 +24,8 @@ void HashClientOp(sim::Hasher& h, const ClientOp& op) {
   } else if (const auto* create = std::get_if<CreateTableOp>(&op)) {
     create->info.Hash(h);
     create->route.Hash(h);
+  } else if (const auto* repartition = std::get_if<RepartitionOp>(&op)) {
+    h.Add(repartition->frontend_index).Add(repartition->table.value).Add(repartition->sql);
   } else if (const auto* crash = std::get_if<CrashNodeOp>(&op)) {
     h.Add(crash->node.value);
   } else if (const auto* restart = std::get_if<RestartNodeOp>(&op)) {

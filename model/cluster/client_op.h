@@ -14,6 +14,7 @@
 #include "model/meta/table_info.h"
 #include "model/partition/predicate.h"
 #include "model/partition/schema.h"
+#include "model/sql/statement.h"
 #include "sim/fingerprint.h"
 
 namespace repartsim::model {
@@ -34,6 +35,15 @@ struct QueryOp {
 struct CreateTableOp {
   TableInfo info;
   TableRoute route;  // regions with their leaders (placement decided by the caller)
+};
+// ALTER TABLE ... REPARTITION / SPLIT / MERGE / PARTITION ON COLUMNS through a frontend: the
+// frontend validates it against its cached route (reference 2.4) and submits the parent
+// procedure to the metasrv; the outcome lands in History::ddls.
+struct RepartitionOp {
+  uint32_t frontend_index = 0;
+  TableId table;
+  sql::AlterRepartition alter;
+  std::string sql;
 };
 struct CrashNodeOp {
   NodeId node;
@@ -57,7 +67,7 @@ struct StaleCacheOp {
   bool ignore_invalidations = true;
 };
 
-using ClientOp = std::variant<InsertOp, QueryOp, CreateTableOp, CrashNodeOp, RestartNodeOp,
+using ClientOp = std::variant<InsertOp, QueryOp, CreateTableOp, RepartitionOp, CrashNodeOp, RestartNodeOp,
                               FlushOp, PartitionOp, HealOp, StaleCacheOp>;
 
 const char* ClientOpName(const ClientOp& op);

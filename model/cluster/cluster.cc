@@ -324,6 +324,9 @@ void Cluster::RunClientOp(size_t index, sim::StepContext& step) {
     step.Log(metasrv_id().value, "ms.submit", "CreateTable procedure=" + std::to_string(id.value));
     return;
   }
+  if (auto* repartition = std::get_if<RepartitionOp>(&op)) {
+    return StartRepartition(*repartition, step);
+  }
   if (auto* crash = std::get_if<CrashNodeOp>(&op)) return CrashNode(crash->node, step);
   if (auto* restart = std::get_if<RestartNodeOp>(&op)) return RestartNode(restart->node, step);
   if (auto* flush = std::get_if<FlushOp>(&op)) {
@@ -352,6 +355,19 @@ void Cluster::RunClientOp(size_t index, sim::StepContext& step) {
     return;
   }
   REPARTSIM_UNREACHABLE();
+}
+
+void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) {
+  DdlRecord record;
+  record.id = history_.ddls.size() + 1;
+  record.sql = op.sql;
+  record.start_step = step.step;
+  record.start = step.now;
+  record.status = DdlStatus::kRejected;
+  record.error = "repartition is not modelled yet";
+  record.end_step = step.step;
+  record.end = step.now;
+  history_.ddls.push_back(std::move(record));
 }
 
 void Cluster::Flush(NodeContext& ctx, sim::StepContext& step) {

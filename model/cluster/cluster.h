@@ -96,6 +96,7 @@ class Cluster {
   void HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
                            NodeContext& ctx);
   void RunClientOp(size_t index, sim::StepContext& step);
+  void StartRepartition(const RepartitionOp& op, sim::StepContext& step);
   // Sends the outbox through the network and crashes the node if a crash point fired.
   void Flush(NodeContext& ctx, sim::StepContext& step);
   void CrashNode(NodeId node, sim::StepContext& step);

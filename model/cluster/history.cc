@@ -37,6 +37,8 @@ void History::Hash(sim::Hasher& h) const {
   for (const QueryRecord& q : queries) {
     h.Add(static_cast<uint64_t>(q.status)).Add(static_cast<uint64_t>(q.rows.size()));
   }
+  h.Add(static_cast<uint64_t>(ddls.size()));
+  for (const DdlRecord& d : ddls) h.Add(static_cast<uint64_t>(d.status)).Add(d.procedure);
 }
 
 }  // namespace repartsim::model

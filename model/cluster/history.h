@@ -54,9 +54,26 @@ struct QueryRecord {
   std::string error;
 };
 
+enum class DdlStatus : uint8_t { kPending, kDone, kFailed, kRejected };
+
+// A DDL statement (repartition): rejected by frontend validation, or submitted as a procedure
+// that ends Done or Failed (rolled back).
+struct DdlRecord {
+  uint64_t id = 0;
+  std::string sql;
+  uint64_t procedure = 0;  // the parent procedure id, 0 if never submitted
+  uint64_t start_step = 0;
+  sim::SimTime start;
+  DdlStatus status = DdlStatus::kPending;
+  uint64_t end_step = 0;
+  sim::SimTime end;
+  std::string error;
+};
+
 struct History {
   std::vector<WriteRecord> writes;
   std::vector<QueryRecord> queries;
+  std::vector<DdlRecord> ddls;
 
   WriteRecord& Write(uint64_t id);
   QueryRecord& Query(uint64_t id);
