@@ -14,6 +14,31 @@ std::string Describe(ChoiceKind kind, std::string_view label, uint32_t option_co
 
 }  // namespace
 
+uint64_t RandomChooser::DomainKey(std::string_view label) {
+  return Hasher().Add(label.substr(0, label.find('.'))).Finish();
+}
+
+uint64_t RandomChooser::Draw(std::string_view label, uint64_t n) {
+  const uint64_t key = DomainKey(label);
+  Stream* stream = nullptr;
+  for (Stream& s : streams_) {
+    if (s.key == key) {
+      stream = &s;
+      break;
+    }
+  }
+  if (stream == nullptr) {
+    REPARTSIM_ASSERT_MSG(streams_.size() < kDomainsMax, "too many choice domains");
+    if (streams_.empty()) streams_.reserve(kDomainsMax);
+    streams_.push_back(Stream{key, Prng(seed_ ^ key)});
+    stream = &streams_.back();
+  }
+  const uint64_t before = stream->prng.draw_count();
+  const uint64_t value = stream->prng.Below(n);
+  draw_count_ += stream->prng.draw_count() - before;
+  return value;
+}
+
 const Choice* ReplayChooser::Next(ChoiceKind kind, std::string_view label, uint32_t option_count,
                                   Ratio p) {
   if (mismatch_) return nullptr;

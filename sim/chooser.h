@@ -12,9 +12,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/assert.h"
 #include "sim/choice_list.h"
+#include "sim/fingerprint.h"
 #include "sim/prng.h"
 #include "sim/ratio.h"
 
@@ -68,22 +70,38 @@ class Chooser {
   uint64_t choice_count_ = 0;
 };
 
-// Seeded random driver: Choose = prng.Below(n), Chance = prng.Below(den) < num.
+// Seeded random driver with one stream per decision domain, so a new draw in one subsystem
+// does not reshuffle the others (DESIGN.md section 1). The domain of a label is its text up
+// to the first '.' ("net" for "net.drop"); its stream is Prng(seed ^ DomainKey(domain)),
+// DomainKey = Hasher().Add(domain).Finish(). Choose = stream.Below(n); Chance =
+// stream.Below(den) < num. draw_count() sums the streams. Up to kDomainsMax domains.
 class RandomChooser final : public Chooser {
  public:
-  explicit RandomChooser(uint64_t seed) : prng_(seed) {}
-  explicit RandomChooser(Prng prng) : prng_(prng) {}
-  uint64_t draw_count() const override { return prng_.draw_count(); }
-  const Prng& prng() const { return prng_; }
+  static constexpr size_t kDomainsMax = 32;
+
+  explicit RandomChooser(uint64_t seed) : seed_(seed) {}
+  uint64_t draw_count() const override { return draw_count_; }
+  uint64_t seed() const { return seed_; }
+
+  // The domain key of `label` (documented above).
+  static uint64_t DomainKey(std::string_view label);
 
  protected:
-  uint32_t DoChoose(std::string_view, uint32_t option_count) override {
-    return static_cast<uint32_t>(prng_.Below(option_count));
+  uint32_t DoChoose(std::string_view label, uint32_t option_count) override {
+    return static_cast<uint32_t>(Draw(label, option_count));
   }
-  bool DoChance(std::string_view, Ratio p) override { return prng_.Below(p.den) < p.num; }
+  bool DoChance(std::string_view label, Ratio p) override { return Draw(label, p.den) < p.num; }
 
  private:
-  Prng prng_;
+  uint64_t Draw(std::string_view label, uint64_t n);
+
+  struct Stream {
+    uint64_t key;
+    Prng prng;
+  };
+  uint64_t seed_;
+  uint64_t draw_count_ = 0;
+  std::vector<Stream> streams_;  // in order of first use; looked up by key
 };
 
 // Replays a ChoiceList. Each request must match the next entry in kind, label and

@@ -45,6 +45,28 @@ TEST(ChooserTest, RandomChooserIsReproducibleFromItsSeed) {
   EXPECT_NE(Ask(a), Ask(other));
 }
 
+TEST(ChooserTest, RandomChooserDrawsFromOneDocumentedStreamPerDomain) {
+  RandomChooser chooser(99);
+  Prng net(99 ^ RandomChooser::DomainKey("net"));
+  Prng sched(99 ^ RandomChooser::DomainKey("sched.next"));
+  EXPECT_EQ(RandomChooser::DomainKey("net.drop"), RandomChooser::DomainKey("net"));
+  EXPECT_NE(RandomChooser::DomainKey("net.drop"), RandomChooser::DomainKey("sched.next"));
+  EXPECT_EQ(chooser.Choose("net.delay_ms", 1000), net.Below(1000));
+  EXPECT_EQ(chooser.Choose("sched.next", 1000), sched.Below(1000));
+  EXPECT_EQ(chooser.Chance("net.drop", Ratio{1, 2}), net.Below(2) < 1);
+  EXPECT_EQ(chooser.draw_count(), 3u);
+}
+
+TEST(ChooserTest, ExtraDrawsInOneDomainDoNotReshuffleAnother) {
+  RandomChooser plain(4);
+  RandomChooser noisy(4);
+  for (int i = 0; i < 100; ++i) {
+    noisy.Choose("cache.stale", 3);  // a subsystem that only the noisy run has
+    ASSERT_EQ(plain.Choose("net.delay_ms", 50), noisy.Choose("net.delay_ms", 50));
+  }
+  EXPECT_EQ(noisy.draw_count(), 200u);
+}
+
 TEST(ChooserTest, RecordSaveLoadReplayGivesTheSameAnswers) {
   RandomChooser random(5);
   RecordingChooser recorder(random);
