@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/check/row_text.h"
+#include "sim/fingerprint.h"
 
 namespace repartsim::check {
 
@@ -21,26 +22,6 @@ std::string_view WriteStateName(WriteState state) {
     case WriteState::kUnknown: return "unknown";
   }
   REPARTSIM_UNREACHABLE();
-}
-
-bool Oracle::KeyLess::operator()(const model::Row& a, const model::Row& b) const {
-  return CompareRows(a, b) < 0;
-}
-
-bool Oracle::KeyLess::operator()(const model::Row& a, const RowKeyRef& b) const {
-  for (size_t i = 0; i < a.size(); ++i) {
-    int c = model::TotalOrder(a[i], (*b.row)[(*b.columns)[i]]);
-    if (c != 0) return c < 0;
-  }
-  return false;
-}
-
-bool Oracle::KeyLess::operator()(const RowKeyRef& a, const model::Row& b) const {
-  for (size_t i = 0; i < b.size(); ++i) {
-    int c = model::TotalOrder((*a.row)[(*a.columns)[i]], b[i]);
-    if (c != 0) return c < 0;
-  }
-  return false;
 }
 
 Oracle::Oracle(model::TableSchema schema, std::string path)
@@ -63,7 +44,7 @@ Oracle::Oracle(const Oracle& other)
       write_index_(other.write_index_),
       versions_(other.versions_),
       identities_(other.identities_),
-      identity_index_(other.identity_index_) {}
+      identity_heads_(other.identity_heads_) {}
 
 Oracle& Oracle::operator=(const Oracle& other) {
   if (this != &other) *this = Oracle(other);
@@ -109,20 +90,23 @@ void Oracle::RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::R
       REPARTSIM_ASSERT(row[i].is_null() ||
                        row[i].type() == model::StorageType(schema_.columns[i].type));
     }
-    auto it = identity_index_.find(RowKeyRef{&row, &identity_columns_});
-    if (it == identity_index_.end()) {
-      uint32_t fresh = static_cast<uint32_t>(identities_.size());
-      identities_.emplace_back();
-      it = identity_index_.emplace(IdentityKey(row), fresh).first;
+    uint64_t hash = IdentityHash(row);
+    int32_t found = FindIdentity(row, hash);
+    uint32_t identity_index = static_cast<uint32_t>(found);
+    if (found < 0) {
+      identity_index = static_cast<uint32_t>(identities_.size());
+      auto [head, fresh] = identity_heads_.emplace(hash, identity_index);
+      identities_.push_back(Identity{{}, fresh ? kNoIdentity : head->second});
+      head->second = identity_index;
     }
-    Identity& identity = identities_[it->second];
+    Identity& identity = identities_[identity_index];
     uint32_t version = static_cast<uint32_t>(versions_.size());
     // Within one request the later row of an identity wins (per-row sequence numbers).
     if (!schema_.append_mode && !identity.versions.empty() &&
         versions_[identity.versions.back()].write == write) {
       versions_[identity.versions.back()].overwritten_in_write = true;
     }
-    versions_.push_back(Version{write, it->second, false, std::move(row)});
+    versions_.push_back(Version{write, identity_index, false, std::move(row)});
     identity.versions.push_back(version);
   }
 }
@@ -172,16 +156,33 @@ const model::Row& Oracle::VersionRow(uint32_t version) const {
   return versions_[version].row;
 }
 
-model::Row Oracle::IdentityKey(const model::Row& row) const {
-  model::Row key;
-  key.reserve(identity_columns_.size());
-  for (size_t index : identity_columns_) key.push_back(row[index]);
-  return key;
+uint64_t Oracle::IdentityHash(const model::Row& row) const {
+  sim::Hasher hasher;
+  for (size_t index : identity_columns_) row[index].Hash(hasher);
+  return hasher.Finish();
+}
+
+bool Oracle::SameIdentity(const model::Row& a, const model::Row& b) const {
+  for (size_t index : identity_columns_) {
+    if (a[index] != b[index]) return false;
+  }
+  return true;
+}
+
+int32_t Oracle::FindIdentity(const model::Row& row, uint64_t hash) const {
+  auto head = identity_heads_.find(hash);
+  if (head == identity_heads_.end()) return -1;
+  for (uint32_t i = head->second; i != kNoIdentity; i = identities_[i].next_same_hash) {
+    const Identity& identity = identities_[i];
+    if (SameIdentity(versions_[identity.versions.front()].row, row)) {
+      return static_cast<int32_t>(i);
+    }
+  }
+  return -1;
 }
 
 int32_t Oracle::FindIdentity(const model::Row& row) const {
-  auto it = identity_index_.find(RowKeyRef{&row, &identity_columns_});
-  return it == identity_index_.end() ? -1 : static_cast<int32_t>(it->second);
+  return FindIdentity(row, IdentityHash(row));
 }
 
 void Oracle::Flush() {

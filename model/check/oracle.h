@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>  // lint: lookup-only
 #include <vector>
 
 #include "model/check/query_diff.h"
@@ -53,7 +54,9 @@ struct ExpectedSlot {
 
 struct Expectation {
   QuerySpec spec;
-  std::vector<ExpectedSlot> slots;  // ordered by identity key (TotalOrder), then value
+  // In order of the identities' first registration; append-mode slots of one identity are
+  // adjacent and ordered by value (CompareRows).
+  std::vector<ExpectedSlot> slots;
   CountRange count;
 };
 
@@ -108,20 +111,10 @@ class Oracle {
     bool overwritten_in_write = false;  // a later row of the same write has this identity
     model::Row row;
   };
+  static constexpr uint32_t kNoIdentity = 0xffffffffu;
   struct Identity {
-    std::vector<uint32_t> versions;  // in registration order
-  };
-  // A full row seen through its identity columns, for lookups without building a key.
-  struct RowKeyRef {
-    const model::Row* row;
-    const std::vector<size_t>* columns;
-  };
-  // Orders identity keys (primary key + time index values) by model::TotalOrder.
-  struct KeyLess {
-    using is_transparent = void;
-    bool operator()(const model::Row& a, const model::Row& b) const;
-    bool operator()(const model::Row& a, const RowKeyRef& b) const;
-    bool operator()(const RowKeyRef& a, const model::Row& b) const;
+    std::vector<uint32_t> versions;  // in registration order; never empty
+    uint32_t next_same_hash = kNoIdentity;  // collision chain of identity_heads_
   };
   enum class Visibility { kNone, kRequired, kOptional, kStale, kAfterEnd, kRejected };
 
@@ -129,7 +122,9 @@ class Oracle {
   sim::Status OpenMirror();
   WriteRecord& FindWrite(WriteId id);
   const WriteRecord& FindWrite(WriteId id) const;
-  model::Row IdentityKey(const model::Row& row) const;
+  uint64_t IdentityHash(const model::Row& row) const;
+  bool SameIdentity(const model::Row& a, const model::Row& b) const;
+  int32_t FindIdentity(const model::Row& row, uint64_t hash) const;
   int32_t FindIdentity(const model::Row& row) const;
   Result<SqliteStatement*> PredicateStatement(const QuerySpec& spec);
   sim::Status MarkMatches(const QuerySpec& spec);
@@ -152,7 +147,9 @@ class Oracle {
   std::map<WriteId, uint32_t> write_index_;
   std::vector<Version> versions_;
   std::vector<Identity> identities_;
-  std::map<model::Row, uint32_t, KeyLess> identity_index_;
+  // Identity lookup by the sim::Hasher hash of the identity columns' values; collisions chain
+  // through Identity::next_same_hash. Never iterated.
+  std::unordered_map<uint64_t, uint32_t> identity_heads_;  // lint: lookup-only
 
   // The SQLite mirror and its statements; rebuilt from versions_ after a copy.
   std::unique_ptr<SqliteDb> db_;

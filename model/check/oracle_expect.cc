@@ -122,14 +122,14 @@ Result<Expectation> Oracle::Expect(const QuerySpec& spec) {
   Flush();
   sim::Status status = MarkMatches(spec);
   if (!status.ok()) return status.error();
-  // Identities with a matching version, visited in key order (identity_index_ is sorted).
+  // Identities with a matching version, in order of first registration.
   slot_of_identity_.assign(identities_.size(), -1);
   for (size_t version = 0; version < versions_.size(); ++version) {
     if (matched_[version] != 0) slot_of_identity_[versions_[version].identity] = 0;
   }
   Expectation out;
   out.spec = spec;
-  for (const auto& [key, identity] : identity_index_) {
+  for (uint32_t identity = 0; identity < identities_.size(); ++identity) {
     if (slot_of_identity_[identity] < 0) continue;
     if (schema_.append_mode) {
       AddAppendSlots(identity, spec, out);
