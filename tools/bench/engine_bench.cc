@@ -46,6 +46,7 @@ void BM_ToyRunUntimed(benchmark::State& state) {
 // 1..8 ms later (a Chooser decision), logging one trace line. Isolates the driver overhead.
 struct TickModel {
   EventQueue<uint32_t> timers;
+  bool log = true;
   void Enabled(std::vector<EnabledEvent>& out) const {
     for (size_t i = 0; i < timers.size(); ++i) {
       out.push_back(EnabledEvent{timers.At(i).at, timers.At(i).seq, timers.At(i).payload, 0, i});
@@ -55,14 +56,15 @@ struct TickModel {
     const uint32_t id = timers.PopAt(e.ref).payload;
     const uint32_t delay = 1 + ctx.chooser.Choose("tick.delay", 8);
     timers.Push(ctx.now + Ms(delay), id);
-    ctx.Log(id, "tick", Detail().Add("delay", delay).view());
+    if (log) ctx.Log(id, "tick", Detail().Add("delay", delay).view());
   }
   uint64_t Fingerprint() const { return 0; }
 };
 
-void BM_DriverStepTickModel(benchmark::State& state) {
+void DriverStep(benchmark::State& state, bool log) {
   const uint32_t width = static_cast<uint32_t>(state.range(0));
   TickModel model;
+  model.log = log;
   for (uint32_t i = 0; i < width; ++i) model.timers.Push(AtMs(i), i);
   RandomChooser chooser(1);
   Trace trace;
@@ -75,6 +77,10 @@ void BM_DriverStepTickModel(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(sim.Step());
   state.SetItemsProcessed(state.iterations());
 }
+
+void BM_DriverStepTickModel(benchmark::State& state) { DriverStep(state, true); }
+// The same step without the trace line: driver + queue + one Chooser decision.
+void BM_DriverStepTickModelNoTrace(benchmark::State& state) { DriverStep(state, false); }
 
 // Baseline: one pop + one push on std::priority_queue ordered by (time, seq), with the
 // same delay draw as the tick model.
@@ -125,6 +131,7 @@ BENCHMARK(BM_ToyRunTimed);
 BENCHMARK(BM_ToyRunTimedKeepLines);
 BENCHMARK(BM_ToyRunUntimed);
 BENCHMARK(BM_DriverStepTickModel)->Arg(4)->Arg(16);
+BENCHMARK(BM_DriverStepTickModelNoTrace)->Arg(4)->Arg(16);
 BENCHMARK(BM_BarePriorityQueueStep)->Arg(4)->Arg(16);
 BENCHMARK(BM_EventQueueStep)->Arg(4)->Arg(16);
 BENCHMARK(BM_TraceRecordHashOnly);
