@@ -30,8 +30,7 @@ uint32_t ChoiceList::InternLabel(std::string_view label) {
 void ChoiceList::AddChoose(std::string_view label, uint32_t option_count, uint32_t value) {
   REPARTSIM_ASSERT(option_count >= 2);
   REPARTSIM_ASSERT(value < option_count);
-  choices_.push_back(Choice{ChoiceKind::kChoose, InternLabel(label), option_count, Ratio{},
-                            value});
+  choices_.push_back(Choice{ChoiceKind::kChoose, InternLabel(label), option_count, Ratio{}, value});
 }
 
 void ChoiceList::AddChance(std::string_view label, Ratio ratio, bool value) {
@@ -108,9 +107,9 @@ class Parser {
   std::optional<Error> Entry(uint32_t line_no, const std::vector<Token>& t, ChoiceList& list) {
     const bool is_choose = t[0].text == "choose";
     if (!is_choose && t[0].text != "chance") {
-      return Fail(line_no, t[0].column,
-                  "unknown entry kind '" + std::string(t[0].text) +
-                      "' (expected choose or chance)");
+      return Fail(
+          line_no, t[0].column,
+          "unknown entry kind '" + std::string(t[0].text) + "' (expected choose or chance)");
     }
     if (t.size() < 4) {
       const uint32_t col = t.back().column + static_cast<uint32_t>(t.back().text.size());
@@ -147,12 +146,13 @@ class Parser {
       return e;
     }
     if (ratio.value().IsNever() || ratio.value().IsAlways()) {
-      return Fail(line_no, t[2].column,
-                  "chance ratio must be strictly between 0 and 1, got '" +
-                      std::string(t[2].text) + "'");
+      return Fail(
+          line_no, t[2].column,
+          "chance ratio must be strictly between 0 and 1, got '" + std::string(t[2].text) + "'");
     }
     if (value > 1) {
-      return Fail(line_no, t[3].column, "chance value must be 0 or 1, got " + std::to_string(value));
+      return Fail(line_no, t[3].column,
+                  "chance value must be 0 or 1, got " + std::to_string(value));
     }
     list.AddChance(t[1].text, ratio.value(), value == 1);
     return std::nullopt;

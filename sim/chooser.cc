@@ -45,10 +45,9 @@ const Choice* ReplayChooser::Next(ChoiceKind kind, std::string_view label, uint3
   const size_t index = cursor_;
   if (index >= list_.size()) {
     const std::string asked = Describe(kind, label, option_count, p);
-    mismatch_ = ChoiceMismatch{
-        index, "replay: choice #" + std::to_string(index) + " (" + asked +
-                   ") requested after the recorded list ended at " +
-                   std::to_string(list_.size()) + " choices"};
+    mismatch_ = ChoiceMismatch{index, "replay: choice #" + std::to_string(index) + " (" + asked +
+                                          ") requested after the recorded list ended at " +
+                                          std::to_string(list_.size()) + " choices"};
     return nullptr;
   }
   const Choice& c = list_.at(index);
@@ -57,10 +56,10 @@ const Choice* ReplayChooser::Next(ChoiceKind kind, std::string_view label, uint3
                                                  : (c.ratio.num == p.num && c.ratio.den == p.den));
   if (!same) {
     const std::string asked = Describe(kind, label, option_count, p);
-    mismatch_ = ChoiceMismatch{
-        index, "replay: choice #" + std::to_string(index) + " differs: recorded '" +
-                   Describe(c.kind, list_.label(c), c.option_count, c.ratio) + "', run asked '" +
-                   asked + "'"};
+    mismatch_ =
+        ChoiceMismatch{index, "replay: choice #" + std::to_string(index) + " differs: recorded '" +
+                                  Describe(c.kind, list_.label(c), c.option_count, c.ratio) +
+                                  "', run asked '" + asked + "'"};
     return nullptr;
   }
   ++cursor_;

@@ -113,9 +113,7 @@ class ReplayChooser final : public Chooser {
  public:
   explicit ReplayChooser(ChoiceList list) : list_(std::move(list)) {}
   uint64_t draw_count() const override { return cursor_; }
-  const ChoiceMismatch* mismatch() const override {
-    return mismatch_ ? &*mismatch_ : nullptr;
-  }
+  const ChoiceMismatch* mismatch() const override { return mismatch_ ? &*mismatch_ : nullptr; }
   // Returns true iff every recorded choice has been consumed.
   bool exhausted() const { return cursor_ == list_.size(); }
   size_t cursor() const { return cursor_; }

@@ -42,8 +42,8 @@ CrashPointStats::Counts CrashPointStats::Get(std::string_view site) const {
 std::string CrashPointStats::ToString() const {
   std::string out;
   for (const auto& [site, c] : sites_) {
-    out += site + " hits=" + std::to_string(c.hits) + " crashes=" + std::to_string(c.crashes) +
-           "\n";
+    out +=
+        site + " hits=" + std::to_string(c.hits) + " crashes=" + std::to_string(c.crashes) + "\n";
   }
   return out;
 }

@@ -32,9 +32,9 @@ class EventQueue {
   uint64_t Push(SimTime at, Payload payload) {
     const uint64_t seq = next_seq_++;
     // Entries with the same time keep insertion order: insert after every entry <= at.
-    auto it = std::upper_bound(entries_.begin() + static_cast<std::ptrdiff_t>(head_),
-                               entries_.end(), at,
-                               [](SimTime t, const Entry& e) { return t < e.at; });
+    auto it =
+        std::upper_bound(entries_.begin() + static_cast<std::ptrdiff_t>(head_), entries_.end(), at,
+                         [](SimTime t, const Entry& e) { return t < e.at; });
     entries_.insert(it, Entry{at, seq, std::move(payload)});
     return seq;
   }

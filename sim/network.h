@@ -42,7 +42,7 @@ struct NetworkCounters {
   uint64_t dropped_partition = 0;  // cut at send or at delivery
   uint64_t dropped_down = 0;       // endpoint down at send, or removed by DropNode
   uint64_t duplicated = 0;
-  uint64_t delayed = 0;            // copies given extra delay
+  uint64_t delayed = 0;  // copies given extra delay
   // "sent=.. delivered=.. dropped_fault=.. dropped_partition=.. dropped_down=.. duplicated=..
   // delayed=.."
   std::string ToString() const;

@@ -4,15 +4,14 @@
 
 namespace repartsim::sim {
 
-std::string Ratio::ToString() const {
-  return std::to_string(num) + "/" + std::to_string(den);
-}
+std::string Ratio::ToString() const { return std::to_string(num) + "/" + std::to_string(den); }
 
 namespace {
 
 Error RatioError(SourceLocation where, size_t offset, const char* what, std::string_view text) {
   if (where.column > 0) where.column += static_cast<uint32_t>(offset);
-  return MakeError(std::move(where), std::string("ratio: ") + what + " '" + std::string(text) + "'");
+  return MakeError(std::move(where),
+                   std::string("ratio: ") + what + " '" + std::string(text) + "'");
 }
 
 bool IsDigits(std::string_view s) {

@@ -57,14 +57,13 @@ struct StepContext {
 };
 
 template <class M>
-concept Model =
-    std::copyable<M> &&
+concept Model = std::copyable<M> &&
     requires(M& m, const M& cm, std::vector<EnabledEvent>& out, StepContext& ctx) {
-      cm.Enabled(out);
-      { cm.Fingerprint() } -> std::convertible_to<uint64_t>;
-    } &&
-    (requires(M& m, const EnabledEvent& e, StepContext& ctx) { m.Fire(e, ctx); } ||
-     requires(M& m, size_t index, StepContext& ctx) { m.Fire(index, ctx); });
+  cm.Enabled(out);
+  { cm.Fingerprint() } -> std::convertible_to<uint64_t>;
+} &&(
+    requires(M& m, const EnabledEvent& e, StepContext& ctx) { m.Fire(e, ctx); } ||
+    requires(M & m, size_t index, StepContext& ctx) { m.Fire(index, ctx); });
 
 enum class DriverKind : uint8_t { kTimed, kUntimed };
 
@@ -103,8 +102,12 @@ class Simulation {
   // All references must outlive the Simulation.
   Simulation(M& model, Chooser& chooser, Trace& trace, const CrashPlan& crash_plan,
              CrashPointStats& crash_stats, RunOptions options)
-      : model_(model), chooser_(chooser), trace_(trace), crash_plan_(crash_plan),
-        crash_stats_(crash_stats), options_(options) {}
+      : model_(model),
+        chooser_(chooser),
+        trace_(trace),
+        crash_plan_(crash_plan),
+        crash_stats_(crash_stats),
+        options_(options) {}
 
   // Runs one step. Returns true iff an event fired and the run may continue; otherwise
   // outcome() says why the run ended.

@@ -28,14 +28,23 @@ constexpr Duration operator+(Duration a, Duration b) { return Duration{a.ms + b.
 constexpr Duration operator-(Duration a, Duration b) { return Duration{a.ms - b.ms}; }
 constexpr Duration operator*(Duration a, int64_t k) { return Duration{a.ms * k}; }
 constexpr Duration operator*(int64_t k, Duration a) { return Duration{a.ms * k}; }
-constexpr Duration& operator+=(Duration& a, Duration b) { a.ms += b.ms; return a; }
-constexpr Duration& operator-=(Duration& a, Duration b) { a.ms -= b.ms; return a; }
+constexpr Duration& operator+=(Duration& a, Duration b) {
+  a.ms += b.ms;
+  return a;
+}
+constexpr Duration& operator-=(Duration& a, Duration b) {
+  a.ms -= b.ms;
+  return a;
+}
 
 constexpr SimTime operator+(SimTime t, Duration d) { return SimTime{t.ms + d.ms}; }
 constexpr SimTime operator+(Duration d, SimTime t) { return SimTime{t.ms + d.ms}; }
 constexpr SimTime operator-(SimTime t, Duration d) { return SimTime{t.ms - d.ms}; }
 constexpr Duration operator-(SimTime a, SimTime b) { return Duration{a.ms - b.ms}; }
-constexpr SimTime& operator+=(SimTime& t, Duration d) { t.ms += d.ms; return t; }
+constexpr SimTime& operator+=(SimTime& t, Duration d) {
+  t.ms += d.ms;
+  return t;
+}
 
 constexpr SimTime Max(SimTime a, SimTime b) { return a < b ? b : a; }
 constexpr SimTime Min(SimTime a, SimTime b) { return a < b ? a : b; }

@@ -114,7 +114,8 @@ void Trace::Record(uint32_t node, std::string_view kind, std::string_view detail
 std::string RunSummary::ToString() const {
   char buf[160];
   std::snprintf(buf, sizeof(buf),
-                "seed=%" PRIu64 " steps=%" PRIu64 " prng_draws=%" PRIu64 " trace_hash=0x%016" PRIx64,
+                "seed=%" PRIu64 " steps=%" PRIu64 " prng_draws=%" PRIu64
+                " trace_hash=0x%016" PRIx64,
                 seed, steps, prng_draws, trace_hash);
   return buf;
 }

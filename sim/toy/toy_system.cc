@@ -45,13 +45,13 @@ void ToySystem::Enabled(std::vector<EnabledEvent>& out) const {
   const auto& pending = network_.Pending();
   for (size_t i = 0; i < pending.size(); ++i) {
     const auto& e = pending.At(i);
-    out.push_back(EnabledEvent{e.at, e.seq, e.payload.to,
-                               static_cast<uint32_t>(ToyEventKind::kDeliver), i});
+    out.push_back(
+        EnabledEvent{e.at, e.seq, e.payload.to, static_cast<uint32_t>(ToyEventKind::kDeliver), i});
   }
   for (size_t i = 0; i < timers_.size(); ++i) {
     const auto& e = timers_.At(i);
-    out.push_back(EnabledEvent{e.at, e.seq, e.payload.node,
-                               static_cast<uint32_t>(ToyEventKind::kTimer), i});
+    out.push_back(
+        EnabledEvent{e.at, e.seq, e.payload.node, static_cast<uint32_t>(ToyEventKind::kTimer), i});
   }
 }
 
@@ -76,8 +76,12 @@ void ToySystem::Deliver(size_t index, StepContext& ctx) {
     return;
   }
   ctx.Log(e.to, "recv",
-          Detail().Add("from", e.from).Add("msg", kind).Add("token", e.msg.token)
-              .Add("hops", e.msg.hops).view());
+          Detail()
+              .Add("from", e.from)
+              .Add("msg", kind)
+              .Add("token", e.msg.token)
+              .Add("hops", e.msg.hops)
+              .view());
   if (e.msg.kind == ToyMsgKind::kPing) {
     OnPing(e, ctx);
   } else {
@@ -168,9 +172,9 @@ void ToySystem::OnTick(NodeId id, StepContext& ctx) {
     network_.Send(ctx.now, id, p.to, ToyMsg{ToyMsgKind::kPing, p.token, p.hops}, ctx.chooser,
                   config_.faults);
   }
-  std::erase_if(node.outstanding,
-                [&](const OutstandingPing& p) { return p.attempts >= config_.attempts_max &&
-                                                       p.deadline <= ctx.now; });
+  std::erase_if(node.outstanding, [&](const OutstandingPing& p) {
+    return p.attempts >= config_.attempts_max && p.deadline <= ctx.now;
+  });
   timers_.Push(ctx.now + config_.tick, ToyTimer{TimerKind::kTick, id, 0});
 }
 
@@ -205,8 +209,10 @@ void ToySystem::CrashNode(NodeId id, std::string_view site, StepContext& ctx) {
 uint64_t ToySystem::Fingerprint() const {
   Hasher h;
   for (const ToyNode& node : nodes_) {
-    h.Add(uint64_t{node.status_ == NodeStatus::kUp}).Add(node.persisted_received)
-        .Add(uint64_t{node.incarnation}).Add(node.received);
+    h.Add(uint64_t{node.status_ == NodeStatus::kUp})
+        .Add(node.persisted_received)
+        .Add(uint64_t{node.incarnation})
+        .Add(node.received);
     for (uint32_t v : node.persisted_hops) h.Add(v);
     for (uint32_t v : node.seen_hops) h.Add(v);
     h.Add(uint64_t{node.outstanding.size()});

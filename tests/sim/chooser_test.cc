@@ -91,10 +91,10 @@ TEST(ChooserTest, TextFormatIsDocumentedShape) {
   list.AddChoose("sched.next", 3, 2);
   list.AddChance("net.drop", Ratio{1, 20}, true);
   EXPECT_EQ(list.ToText(), "repartsim-choices 1\nchoose sched.next 3 2\nchance net.drop 1/20 1\n");
-  Result<ChoiceList> parsed =
-      ChoiceList::Parse("# comment\n\nrepartsim-choices 1\r\n  choose sched.next 3 2\n"
-                        "chance net.drop 1/20 1",
-                        "f");
+  Result<ChoiceList> parsed = ChoiceList::Parse(
+      "# comment\n\nrepartsim-choices 1\r\n  choose sched.next 3 2\n"
+      "chance net.drop 1/20 1",
+      "f");
   ASSERT_TRUE(parsed.ok()) << parsed.error().Format();
   EXPECT_EQ(parsed.value(), list);
 }

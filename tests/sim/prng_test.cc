@@ -19,12 +19,15 @@ TEST(PrngTest, SplitMix64MatchesReferenceVectors) {
 
 TEST(PrngTest, NextMatchesPinnedVectorsForSeeds0And1And42) {
   const std::vector<std::pair<uint64_t, std::vector<uint64_t>>> vectors = {
-      {0, {0x99ec5f36cb75f2b4ULL, 0xbf6e1f784956452aULL, 0x1a5f849d4933e6e0ULL,
-           0x6aa594f1262d2d2cULL}},
-      {1, {0xb3f2af6d0fc710c5ULL, 0x853b559647364ceaULL, 0x92f89756082a4514ULL,
-           0x642e1c7bc266a3a7ULL}},
-      {42, {0x15780b2e0c2ec716ULL, 0x6104d9866d113a7eULL, 0xae17533239e499a1ULL,
-            0xecb8ad4703b360a1ULL}},
+      {0,
+       {0x99ec5f36cb75f2b4ULL, 0xbf6e1f784956452aULL, 0x1a5f849d4933e6e0ULL,
+        0x6aa594f1262d2d2cULL}},
+      {1,
+       {0xb3f2af6d0fc710c5ULL, 0x853b559647364ceaULL, 0x92f89756082a4514ULL,
+        0x642e1c7bc266a3a7ULL}},
+      {42,
+       {0x15780b2e0c2ec716ULL, 0x6104d9866d113a7eULL, 0xae17533239e499a1ULL,
+        0xecb8ad4703b360a1ULL}},
   };
   for (const auto& [seed, expected] : vectors) {
     Prng prng(seed);

@@ -19,17 +19,15 @@ ToyConfig CalmConfig() {
 }
 
 bool HasLine(const Trace& trace, std::string_view needle) {
-  return std::any_of(trace.lines().begin(), trace.lines().end(), [&](const std::string& l) {
-    return l.find(needle) != std::string::npos;
-  });
+  return std::any_of(trace.lines().begin(), trace.lines().end(),
+                     [&](const std::string& l) { return l.find(needle) != std::string::npos; });
 }
 
 TEST(ToySystemTest, WithoutFaultsEveryTokenFinishes) {
   RandomChooser chooser(1);
   Trace trace;
   trace.KeepLines(true);
-  const ToyRunResult r =
-      RunToy(1, chooser, trace, DriverKind::kTimed, CalmConfig(), CrashPlan());
+  const ToyRunResult r = RunToy(1, chooser, trace, DriverKind::kTimed, CalmConfig(), CrashPlan());
   EXPECT_EQ(r.run.outcome, RunOutcome::kTimeMax);
   EXPECT_EQ(r.tokens_finished, 3u);
   EXPECT_EQ(r.crashes, 0u);
@@ -108,7 +106,8 @@ TEST(ToySystemTest, CopiedModelEvolvesIdenticallyUnderCopiedChoosers) {
   Trace trace;
   CrashPlan plan = ToyCrashPlan();
   CrashPointStats stats;
-  Simulation<ToySystem> sim(system, chooser, trace, plan, stats, ToyRunOptions(9, DriverKind::kTimed));
+  Simulation<ToySystem> sim(system, chooser, trace, plan, stats,
+                            ToyRunOptions(9, DriverKind::kTimed));
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(sim.Step());
   ToySystem copy = system;
   RandomChooser chooser_copy = chooser;

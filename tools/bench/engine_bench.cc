@@ -38,9 +38,7 @@ void BM_ToyRunTimed(benchmark::State& state) { RunToyBench(state, DriverKind::kT
 void BM_ToyRunTimedKeepLines(benchmark::State& state) {
   RunToyBench(state, DriverKind::kTimed, true);
 }
-void BM_ToyRunUntimed(benchmark::State& state) {
-  RunToyBench(state, DriverKind::kUntimed, false);
-}
+void BM_ToyRunUntimed(benchmark::State& state) { RunToyBench(state, DriverKind::kUntimed, false); }
 
 // Minimal model: `width` self-rearming timers; one step pops the earliest and pushes it back
 // 1..8 ms later (a Chooser decision), logging one trace line. Isolates the driver overhead.
