@@ -2,6 +2,7 @@
 // errors. Method: direct calls on hand-picked values, asserting exact results and texts.
 #include "model/partition/schema.h"
 #include "model/partition/value.h"
+#include "sim/fingerprint.h"
 
 #include <gtest/gtest.h>
 
@@ -70,6 +71,18 @@ TEST(ValueTest, ConversionToColumnTypesChecksRange) {
   EXPECT_EQ(ConvertToColumnType(Value::Int(9), ColumnType::kTimestamp).value(),
             Value::Timestamp(9));
   EXPECT_TRUE(ConvertToColumnType(Value::Null(), ColumnType::kString).value().is_null());
+}
+
+TEST(ValueTest, HashSeparatesTypesAndIsStable) {
+  auto hash = [](const Value& v) {
+    sim::Hasher h;
+    v.Hash(h);
+    return h.Finish();
+  };
+  EXPECT_NE(hash(Value::Int(1)), hash(Value::UInt(1)));
+  EXPECT_NE(hash(Value::String("a")), hash(Value::String("b")));
+  EXPECT_EQ(hash(Value::Double(-0.0)), hash(Value::Double(0.0)));
+  EXPECT_EQ(hash(Value::Timestamp(5)), hash(Value::Timestamp(5)));
 }
 
 }  // namespace
