@@ -4,6 +4,7 @@
 // Method: register writes with explicit issue/outcome steps on a small schema, run Check()
 // with hand-built actual results and compare the rendered diff line by line.
 #include "model/check/oracle.h"
+#include "model/partition/expr.h"
 
 #include <gtest/gtest.h>
 
@@ -237,6 +238,38 @@ TEST(OracleTest, WherePredicateSelectsRequiredRows) {
   EXPECT_EQ(DiffText(oracle, Q(5, 5, where), {R("a", 1, 1), R("m", 2, 2), R("x", 4, 4)}),
             "missing (host=NULL, ts=3, v=3)\n"
             "wrong value (host='x', ts=4, v=4): row does not match the query\n");
+}
+
+TEST(OracleTest, PartitionPredicateAgreesWithFilterPathEvaluator) {
+  model::TableSchema schema = Schema();
+  Oracle oracle = Make();
+  std::vector<Row> rows;
+  const char* hosts[] = {nullptr, "a", "m", "q", "z"};
+  for (int i = 0; i < 5; ++i) {
+    for (int64_t v : {-5, 0, 10, 15, 30}) rows.push_back(R(hosts[i], v + 100 * i, v));
+  }
+  rows.push_back(Row{Value::String("n"), Value::Timestamp(999), Value::Null()});
+  oracle.RegisterWrite(1, 1, rows);
+  oracle.Acknowledge(1, 2);
+  using model::CompareOp;
+  using model::PartitionExpr;
+  std::vector<PartitionExpr> exprs = {
+      PartitionExpr::Leaf("host", CompareOp::kLt, Value::String("m")),
+      PartitionExpr::Leaf("host", CompareOp::kNotEq, Value::String("a")),
+      PartitionExpr::And(PartitionExpr::Leaf("host", CompareOp::kGtEq, Value::String("m")),
+                         PartitionExpr::Leaf("v", CompareOp::kLt, Value::Int(10))),
+      PartitionExpr::Or(PartitionExpr::Leaf("v", CompareOp::kEq, Value::Null()),
+                        PartitionExpr::Leaf("v", CompareOp::kGt, Value::Int(10)))};
+  for (const PartitionExpr& expr : exprs) {
+    std::vector<Row> inside;
+    for (const Row& row : rows) {
+      if (model::MatchesFilterPath(expr, schema, row)) inside.push_back(row);
+    }
+    QuerySpec spec = Q(5, 5, model::ToSqlPredicate(expr));
+    uint64_t n = inside.size();
+    EXPECT_EQ(oracle.ExpectCount(spec).value(), (CountRange{n, n})) << spec.where_sql;
+    EXPECT_EQ(DiffText(oracle, spec, inside), "") << spec.where_sql;
+  }
 }
 
 TEST(OracleTest, InFlightValueOutsidePredicateMakesRowOptional) {
