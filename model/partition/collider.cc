@@ -8,7 +8,8 @@ namespace repartsim::model {
 namespace {
 
 // Splits `e` on OR into AND-chains of leaves (the only shape the collider accepts).
-sim::Status CollectAtoms(const PartitionExpr& e, std::vector<std::vector<const PartitionExpr*>>& out,
+sim::Status CollectAtoms(const PartitionExpr& e,
+                         std::vector<std::vector<const PartitionExpr*>>& out,
                          std::vector<const PartitionExpr*>* conj) {
   switch (e.kind()) {
     case PartitionExpr::Kind::kLeaf:
@@ -20,8 +21,9 @@ sim::Status CollectAtoms(const PartitionExpr& e, std::vector<std::vector<const P
       return sim::Ok{};
     case PartitionExpr::Kind::kOr:
       if (conj != nullptr) {
-        return sim::MakeError({}, "Unexpected: Conjunction operation Or should be handled "
-                                  "elsewhere");
+        return sim::MakeError({},
+                              "Unexpected: Conjunction operation Or should be handled "
+                              "elsewhere");
       }
       if (auto s = CollectAtoms(e.lhs(), out, nullptr); !s.ok()) return s;
       return CollectAtoms(e.rhs(), out, nullptr);
@@ -49,33 +51,48 @@ bool DiscreteValue(const Value& v) {
 // True iff no value of a discrete domain lies strictly between a and b (a < b, same type).
 bool Adjacent(const Value& a, const Value& b) {
   switch (a.type()) {
-    case ValueType::kBool: return true;
-    case ValueType::kInt64: return b.as_int() - static_cast<__int128>(a.as_int()) == 1;
-    case ValueType::kUInt64: return b.as_uint() - a.as_uint() == 1;
+    case ValueType::kBool:
+      return true;
+    case ValueType::kInt64:
+      return b.as_int() - static_cast<__int128>(a.as_int()) == 1;
+    case ValueType::kUInt64:
+      return b.as_uint() - a.as_uint() == 1;
     case ValueType::kTimestamp:
       return b.as_timestamp_ms() - static_cast<__int128>(a.as_timestamp_ms()) == 1;
-    default: return false;
+    default:
+      return false;
   }
 }
 
 bool IsDomainMin(const Value& v) {
   switch (v.type()) {
-    case ValueType::kNull: return true;  // nothing sorts below NULL
-    case ValueType::kBool: return !v.as_bool();
-    case ValueType::kInt64: return v.as_int() == INT64_MIN;
-    case ValueType::kUInt64: return v.as_uint() == 0;
-    case ValueType::kTimestamp: return v.as_timestamp_ms() == INT64_MIN;
-    default: return false;
+    case ValueType::kNull:
+      return true;  // nothing sorts below NULL
+    case ValueType::kBool:
+      return !v.as_bool();
+    case ValueType::kInt64:
+      return v.as_int() == INT64_MIN;
+    case ValueType::kUInt64:
+      return v.as_uint() == 0;
+    case ValueType::kTimestamp:
+      return v.as_timestamp_ms() == INT64_MIN;
+    default:
+      return false;
   }
 }
 
 bool IsDomainMax(const Value& v) {
   switch (v.type()) {
-    case ValueType::kBool: return v.as_bool();
-    case ValueType::kInt64: return v.as_int() == INT64_MAX;
-    case ValueType::kUInt64: return v.as_uint() == UINT64_MAX;
-    case ValueType::kTimestamp: return v.as_timestamp_ms() == INT64_MAX;
-    default: return false;
+    case ValueType::kBool:
+      return v.as_bool();
+    case ValueType::kInt64:
+      return v.as_int() == INT64_MAX;
+    case ValueType::kUInt64:
+      return v.as_uint() == UINT64_MAX;
+    case ValueType::kTimestamp:
+      return v.as_timestamp_ms() == INT64_MAX;
+    default:
+      return false;
   }
 }
 
@@ -125,10 +142,9 @@ Result<Collider> Collider::Make(const std::vector<const PartitionExpr*>& exprs,
     for (const PartitionExpr* leaf : chains[a]) {
       uint32_t ci = column_index.at(leaf->column());
       const auto& vals = c.columns_[ci].values;
-      auto it = std::lower_bound(vals.begin(), vals.end(), leaf->value(),
-                                 [](const Value& x, const Value& y) {
-                                   return CompareSameType(x, y) < 0;
-                                 });
+      auto it = std::lower_bound(
+          vals.begin(), vals.end(), leaf->value(),
+          [](const Value& x, const Value& y) { return CompareSameType(x, y) < 0; });
       REPARTSIM_ASSERT(it != vals.end());
       atom.nucleons.push_back({ci, leaf->op(), static_cast<int32_t>(2 * (it - vals.begin()))});
     }
@@ -145,7 +161,8 @@ int32_t Collider::MaxCoord(uint32_t c) const {
 bool Collider::Realizable(uint32_t c, int32_t coord, bool exact) const {
   if (!exact || coord % 2 == 0) return true;
   const ColliderColumn& col = columns_[c];
-  if (coord == -1) return !(col.values.front().is_null() || (col.discrete && IsDomainMin(col.values.front())));
+  if (coord == -1)
+    return !(col.values.front().is_null() || (col.discrete && IsDomainMin(col.values.front())));
   size_t i = static_cast<size_t>(coord / 2);
   if (i + 1 >= col.values.size()) return !(col.discrete && IsDomainMax(col.values.back()));
   const Value& lo = col.values[i];
@@ -155,12 +172,18 @@ bool Collider::Realizable(uint32_t c, int32_t coord, bool exact) const {
 
 bool NucleonHolds(const Nucleon& n, int32_t coord) {
   switch (n.op) {
-    case CompareOp::kEq: return coord == n.coord;
-    case CompareOp::kNotEq: return coord != n.coord;
-    case CompareOp::kLt: return coord < n.coord;
-    case CompareOp::kLtEq: return coord <= n.coord;
-    case CompareOp::kGt: return coord > n.coord;
-    case CompareOp::kGtEq: return coord >= n.coord;
+    case CompareOp::kEq:
+      return coord == n.coord;
+    case CompareOp::kNotEq:
+      return coord != n.coord;
+    case CompareOp::kLt:
+      return coord < n.coord;
+    case CompareOp::kLtEq:
+      return coord <= n.coord;
+    case CompareOp::kGt:
+      return coord > n.coord;
+    case CompareOp::kGtEq:
+      return coord >= n.coord;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -170,12 +193,24 @@ CoordRange Collider::RangeOf(const Atom& a, uint32_t c) const {
   for (const Nucleon& n : a.nucleons) {
     if (n.column != c) continue;
     switch (n.op) {
-      case CompareOp::kEq: r.lo = std::max(r.lo, n.coord); r.hi = std::min(r.hi, n.coord); break;
-      case CompareOp::kLt: r.hi = std::min(r.hi, n.coord - 1); break;
-      case CompareOp::kLtEq: r.hi = std::min(r.hi, n.coord); break;
-      case CompareOp::kGt: r.lo = std::max(r.lo, n.coord + 1); break;
-      case CompareOp::kGtEq: r.lo = std::max(r.lo, n.coord); break;
-      case CompareOp::kNotEq: break;
+      case CompareOp::kEq:
+        r.lo = std::max(r.lo, n.coord);
+        r.hi = std::min(r.hi, n.coord);
+        break;
+      case CompareOp::kLt:
+        r.hi = std::min(r.hi, n.coord - 1);
+        break;
+      case CompareOp::kLtEq:
+        r.hi = std::min(r.hi, n.coord);
+        break;
+      case CompareOp::kGt:
+        r.lo = std::max(r.lo, n.coord + 1);
+        break;
+      case CompareOp::kGtEq:
+        r.lo = std::max(r.lo, n.coord);
+        break;
+      case CompareOp::kNotEq:
+        break;
     }
   }
   return r;

@@ -20,11 +20,16 @@ bool LeafRowPath(const PartitionExpr& leaf, const Value& v) {
   if (!cmp.ok()) return false;
   int c = cmp.value();
   switch (leaf.op()) {
-    case CompareOp::kLt: return c < 0;
-    case CompareOp::kLtEq: return c <= 0;
-    case CompareOp::kGt: return c > 0;
-    case CompareOp::kGtEq: return c >= 0;
-    default: break;
+    case CompareOp::kLt:
+      return c < 0;
+    case CompareOp::kLtEq:
+      return c <= 0;
+    case CompareOp::kGt:
+      return c > 0;
+    case CompareOp::kGtEq:
+      return c >= 0;
+    default:
+      break;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -45,12 +50,18 @@ bool LeafFilterPath(const PartitionExpr& leaf, const Value& v) {
   if (!cmp.ok()) return false;
   int c = cmp.value();
   switch (op) {
-    case CompareOp::kEq: return c == 0;
-    case CompareOp::kNotEq: return c != 0;
-    case CompareOp::kLt: return c < 0;
-    case CompareOp::kLtEq: return c <= 0;
-    case CompareOp::kGt: return c > 0;
-    case CompareOp::kGtEq: return c >= 0;
+    case CompareOp::kEq:
+      return c == 0;
+    case CompareOp::kNotEq:
+      return c != 0;
+    case CompareOp::kLt:
+      return c < 0;
+    case CompareOp::kLtEq:
+      return c <= 0;
+    case CompareOp::kGt:
+      return c > 0;
+    case CompareOp::kGtEq:
+      return c >= 0;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -93,10 +104,14 @@ void AppendSqlite(const PartitionExpr& e, std::string& out) {
   CompareOp op = e.op();
   const Value& lit = e.value();
   if (lit.is_null()) {
-    if (op == CompareOp::kEq) out += col + " IS NULL";
-    else if (op == CompareOp::kNotEq) out += col + " IS NOT NULL";
-    else if (op == CompareOp::kLt || op == CompareOp::kLtEq) out += col + " IS NULL";
-    else out += "0";
+    if (op == CompareOp::kEq)
+      out += col + " IS NULL";
+    else if (op == CompareOp::kNotEq)
+      out += col + " IS NOT NULL";
+    else if (op == CompareOp::kLt || op == CompareOp::kLtEq)
+      out += col + " IS NULL";
+    else
+      out += "0";
     return;
   }
   std::string cmp = col + " " + std::string(CompareOpSql(op)) + " " + SqliteLiteral(lit);

@@ -6,35 +6,52 @@ namespace repartsim::model {
 
 std::string_view CompareOpSql(CompareOp op) {
   switch (op) {
-    case CompareOp::kEq: return "=";
-    case CompareOp::kNotEq: return "<>";
-    case CompareOp::kLt: return "<";
-    case CompareOp::kLtEq: return "<=";
-    case CompareOp::kGt: return ">";
-    case CompareOp::kGtEq: return ">=";
+    case CompareOp::kEq:
+      return "=";
+    case CompareOp::kNotEq:
+      return "<>";
+    case CompareOp::kLt:
+      return "<";
+    case CompareOp::kLtEq:
+      return "<=";
+    case CompareOp::kGt:
+      return ">";
+    case CompareOp::kGtEq:
+      return ">=";
   }
   REPARTSIM_UNREACHABLE();
 }
 
 std::string_view CompareOpName(CompareOp op) {
   switch (op) {
-    case CompareOp::kEq: return "Eq";
-    case CompareOp::kNotEq: return "NotEq";
-    case CompareOp::kLt: return "Lt";
-    case CompareOp::kLtEq: return "LtEq";
-    case CompareOp::kGt: return "Gt";
-    case CompareOp::kGtEq: return "GtEq";
+    case CompareOp::kEq:
+      return "Eq";
+    case CompareOp::kNotEq:
+      return "NotEq";
+    case CompareOp::kLt:
+      return "Lt";
+    case CompareOp::kLtEq:
+      return "LtEq";
+    case CompareOp::kGt:
+      return "Gt";
+    case CompareOp::kGtEq:
+      return "GtEq";
   }
   REPARTSIM_UNREACHABLE();
 }
 
 CompareOp FlipCompareOp(CompareOp op) {
   switch (op) {
-    case CompareOp::kLt: return CompareOp::kGt;
-    case CompareOp::kLtEq: return CompareOp::kGtEq;
-    case CompareOp::kGt: return CompareOp::kLt;
-    case CompareOp::kGtEq: return CompareOp::kLtEq;
-    default: return op;
+    case CompareOp::kLt:
+      return CompareOp::kGt;
+    case CompareOp::kLtEq:
+      return CompareOp::kGtEq;
+    case CompareOp::kGt:
+      return CompareOp::kLt;
+    case CompareOp::kGtEq:
+      return CompareOp::kLtEq;
+    default:
+      return op;
   }
 }
 

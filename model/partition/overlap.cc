@@ -32,8 +32,7 @@ bool ExprPairOverlap(const PartitionExpr& a, const PartitionExpr& b, bool exact)
 }
 
 std::vector<std::vector<size_t>> AssociateFromTo(const std::vector<PartitionExpr>& from,
-                                                 const std::vector<PartitionExpr>& to,
-                                                 bool exact) {
+                                                 const std::vector<PartitionExpr>& to, bool exact) {
   std::vector<std::vector<size_t>> out(from.size());
   for (size_t i = 0; i < from.size(); ++i) {
     for (size_t j = 0; j < to.size(); ++j) {

@@ -42,7 +42,8 @@ std::string Predicate::ToSql() const {
       return "(" + children[0].ToSql() + " AND " + children[1].ToSql() + ")";
     case Kind::kOr:
       return "(" + children[0].ToSql() + " OR " + children[1].ToSql() + ")";
-    case Kind::kNot: return "NOT " + children[0].ToSql();
+    case Kind::kNot:
+      return "NOT " + children[0].ToSql();
     case Kind::kIn: {
       std::string out = column + (negated ? " NOT IN (" : " IN (");
       for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].ToSql();
@@ -51,8 +52,10 @@ std::string Predicate::ToSql() const {
     case Kind::kBetween:
       return column + (negated ? " NOT BETWEEN " : " BETWEEN ") + values[0].ToSql() + " AND " +
              values[1].ToSql();
-    case Kind::kIsNull: return column + (negated ? " IS NOT NULL" : " IS NULL");
-    case Kind::kOther: return "<other>";
+    case Kind::kIsNull:
+      return column + (negated ? " IS NOT NULL" : " IS NULL");
+    case Kind::kOther:
+      return "<other>";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -67,12 +70,18 @@ Tri CompareTri(const Value& v, CompareOp op, const Value& lit) {
   if (!cmp.ok()) return std::nullopt;
   int c = cmp.value();
   switch (op) {
-    case CompareOp::kEq: return c == 0;
-    case CompareOp::kNotEq: return c != 0;
-    case CompareOp::kLt: return c < 0;
-    case CompareOp::kLtEq: return c <= 0;
-    case CompareOp::kGt: return c > 0;
-    case CompareOp::kGtEq: return c >= 0;
+    case CompareOp::kEq:
+      return c == 0;
+    case CompareOp::kNotEq:
+      return c != 0;
+    case CompareOp::kLt:
+      return c < 0;
+    case CompareOp::kLtEq:
+      return c <= 0;
+    case CompareOp::kGt:
+      return c > 0;
+    case CompareOp::kGtEq:
+      return c >= 0;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -99,12 +108,14 @@ Tri Eval(const Predicate& p, const TableSchema& schema, const Row& row) {
     if (i && *i < row.size()) v = &row[*i];
   }
   switch (p.kind) {
-    case Predicate::Kind::kCompare: return CompareTri(*v, p.op, p.values[0]);
+    case Predicate::Kind::kCompare:
+      return CompareTri(*v, p.op, p.values[0]);
     case Predicate::Kind::kAnd:
       return AndTri(Eval(p.children[0], schema, row), Eval(p.children[1], schema, row));
     case Predicate::Kind::kOr:
       return OrTri(Eval(p.children[0], schema, row), Eval(p.children[1], schema, row));
-    case Predicate::Kind::kNot: return NotTri(Eval(p.children[0], schema, row));
+    case Predicate::Kind::kNot:
+      return NotTri(Eval(p.children[0], schema, row));
     case Predicate::Kind::kIn: {
       Tri any = false;
       for (const Value& x : p.values) any = OrTri(any, CompareTri(*v, CompareOp::kEq, x));
@@ -115,8 +126,10 @@ Tri Eval(const Predicate& p, const TableSchema& schema, const Row& row) {
                       CompareTri(*v, CompareOp::kLtEq, p.values[1]));
       return p.negated ? NotTri(in) : in;
     }
-    case Predicate::Kind::kIsNull: return v->is_null() != p.negated;
-    case Predicate::Kind::kOther: return std::nullopt;
+    case Predicate::Kind::kIsNull:
+      return v->is_null() != p.negated;
+    case Predicate::Kind::kOther:
+      return std::nullopt;
   }
   REPARTSIM_UNREACHABLE();
 }

@@ -15,11 +15,11 @@ namespace repartsim::model {
 struct Predicate {
   enum class Kind { kCompare, kAnd, kOr, kNot, kIn, kBetween, kIsNull, kOther };
   Kind kind = Kind::kOther;
-  std::string column;                 // kCompare, kIn, kBetween, kIsNull
-  CompareOp op = CompareOp::kEq;      // kCompare
-  std::vector<Value> values;          // kCompare: 1; kIn: list; kBetween: low, high
-  bool negated = false;               // NOT IN, NOT BETWEEN, IS NOT NULL
-  std::vector<Predicate> children;    // kAnd/kOr: 2; kNot: 1
+  std::string column;               // kCompare, kIn, kBetween, kIsNull
+  CompareOp op = CompareOp::kEq;    // kCompare
+  std::vector<Value> values;        // kCompare: 1; kIn: list; kBetween: low, high
+  bool negated = false;             // NOT IN, NOT BETWEEN, IS NOT NULL
+  std::vector<Predicate> children;  // kAnd/kOr: 2; kNot: 1
 
   static Predicate Compare(std::string column, CompareOp op, Value v);
   static Predicate And(Predicate a, Predicate b);

@@ -40,12 +40,18 @@ struct Converter {
 
   static CompareOp Negate(CompareOp op) {
     switch (op) {
-      case CompareOp::kEq: return CompareOp::kNotEq;
-      case CompareOp::kNotEq: return CompareOp::kEq;
-      case CompareOp::kLt: return CompareOp::kGtEq;
-      case CompareOp::kLtEq: return CompareOp::kGt;
-      case CompareOp::kGt: return CompareOp::kLtEq;
-      case CompareOp::kGtEq: return CompareOp::kLt;
+      case CompareOp::kEq:
+        return CompareOp::kNotEq;
+      case CompareOp::kNotEq:
+        return CompareOp::kEq;
+      case CompareOp::kLt:
+        return CompareOp::kGtEq;
+      case CompareOp::kLtEq:
+        return CompareOp::kGt;
+      case CompareOp::kGt:
+        return CompareOp::kLtEq;
+      case CompareOp::kGtEq:
+        return CompareOp::kLt;
     }
     REPARTSIM_UNREACHABLE();
   }
@@ -53,7 +59,8 @@ struct Converter {
   MaybeExpr Convert(const Predicate& p, bool negated) const {
     using K = Predicate::Kind;
     switch (p.kind) {
-      case K::kCompare: return LeafOf(p.column, negated ? Negate(p.op) : p.op, p.values[0]);
+      case K::kCompare:
+        return LeafOf(p.column, negated ? Negate(p.op) : p.op, p.values[0]);
       case K::kAnd:
         if (negated) return std::nullopt;
         return AndOf(Convert(p.children[0], false), Convert(p.children[1], false));
@@ -83,7 +90,8 @@ struct Converter {
                     LeafOf(p.column, CompareOp::kGt, p.values[1]));
       }
       case K::kIsNull:
-      case K::kOther: return std::nullopt;
+      case K::kOther:
+        return std::nullopt;
     }
     REPARTSIM_UNREACHABLE();
   }

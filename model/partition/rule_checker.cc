@@ -25,17 +25,24 @@ class CheckpointSearch {
     uint32_t column_count = static_cast<uint32_t>(c_.columns().size());
     allowed_.resize(column_count);
     memo_.resize(column_count + 1);
+    // Each atom allows an interval of a column (RangeOf) minus its NotEq points, so filling
+    // the per-coordinate bitsets costs the intervals' lengths, not coordinates x atoms.
     for (uint32_t col = 0; col < column_count; ++col) {
-      for (int32_t coord = -1; coord <= c_.MaxCoord(col); ++coord) {
-        Bits bits(words_, 0);
-        for (size_t a = 0; a < atom_count; ++a) {
-          bool ok = true;
-          for (const Nucleon& n : c_.atoms()[a].nucleons) {
-            if (n.column == col && !NucleonHolds(n, coord)) ok = false;
-          }
-          if (ok) bits[a / 64] |= uint64_t{1} << (a % 64);
+      size_t coord_count = static_cast<size_t>(c_.MaxCoord(col) + 2);
+      allowed_[col].assign(coord_count, Bits(words_, 0));
+      for (size_t a = 0; a < atom_count; ++a) {
+        const Atom& atom = c_.atoms()[a];
+        uint64_t bit = uint64_t{1} << (a % 64);
+        CoordRange r =
+            c_.Constrains(atom, col) ? c_.RangeOf(atom, col) : CoordRange{-1, c_.MaxCoord(col)};
+        for (int32_t coord = r.lo; coord <= r.hi; ++coord) {
+          allowed_[col][static_cast<size_t>(coord + 1)][a / 64] |= bit;
         }
-        allowed_[col].push_back(std::move(bits));
+        for (const Nucleon& n : atom.nucleons) {
+          if (n.column == col && n.op == CompareOp::kNotEq) {
+            allowed_[col][static_cast<size_t>(n.coord + 1)][a / 64] &= ~bit;
+          }
+        }
       }
     }
     point_.assign(column_count, 0);
@@ -70,9 +77,10 @@ class CheckpointSearch {
         for (uint32_t d = depth + 1; d < c_.columns().size(); ++d) point_[d] = FirstCoord(d);
         return Render() + "` is not covered";
       }
-      if (memo_[depth + 1].count(next) != 0) continue;
+      bool leaf = depth + 1 == c_.columns().size();  // leaves are cheaper than a lookup
+      if (!leaf && memo_[depth + 1].count(next) != 0) continue;
       if (auto failure = Visit(depth + 1, next)) return failure;
-      memo_[depth + 1].insert(next);
+      if (!leaf) memo_[depth + 1].insert(next);
     }
     return std::nullopt;
   }
@@ -117,8 +125,7 @@ class CheckpointSearch {
 // checker.rs's uniqueness step: a BTreeMap keyed by nucleon list keeps the last atom per
 // key; the first atom whose key maps to another expression names the duplicate. Duplicates
 // inside one expression find no such atom and yield the real code's placeholder.
-std::optional<std::string> FindDuplicate(const Collider& c, const PartitionRule& rule,
-                                         bool exact) {
+std::optional<std::string> FindDuplicate(const Collider& c, const PartitionRule& rule, bool exact) {
   std::map<std::vector<Nucleon>, uint32_t> last_source;
   for (const Atom& a : c.atoms()) last_source[a.nucleons] = a.source;
   if (last_source.size() == c.atoms().size()) return std::nullopt;
@@ -128,8 +135,9 @@ std::optional<std::string> FindDuplicate(const Collider& c, const PartitionRule&
     }
   }
   if (exact) return std::nullopt;
-  return std::string("Duplicate expr: PartitionExpr { lhs: Column(\"unknown\"), op: Eq, "
-                     "rhs: Column(\"expr\") }");
+  return std::string(
+      "Duplicate expr: PartitionExpr { lhs: Column(\"unknown\"), op: Eq, "
+      "rhs: Column(\"expr\") }");
 }
 
 }  // namespace

@@ -6,38 +6,57 @@ namespace repartsim::model {
 
 ValueType StorageType(ColumnType type) {
   switch (type) {
-    case ColumnType::kBool: return ValueType::kBool;
+    case ColumnType::kBool:
+      return ValueType::kBool;
     case ColumnType::kInt8:
     case ColumnType::kInt16:
     case ColumnType::kInt32:
-    case ColumnType::kInt64: return ValueType::kInt64;
+    case ColumnType::kInt64:
+      return ValueType::kInt64;
     case ColumnType::kUInt8:
     case ColumnType::kUInt16:
     case ColumnType::kUInt32:
-    case ColumnType::kUInt64: return ValueType::kUInt64;
+    case ColumnType::kUInt64:
+      return ValueType::kUInt64;
     case ColumnType::kFloat32:
-    case ColumnType::kFloat64: return ValueType::kDouble;
-    case ColumnType::kString: return ValueType::kString;
-    case ColumnType::kTimestamp: return ValueType::kTimestamp;
+    case ColumnType::kFloat64:
+      return ValueType::kDouble;
+    case ColumnType::kString:
+      return ValueType::kString;
+    case ColumnType::kTimestamp:
+      return ValueType::kTimestamp;
   }
   REPARTSIM_UNREACHABLE();
 }
 
 std::string_view ColumnTypeName(ColumnType type) {
   switch (type) {
-    case ColumnType::kBool: return "Boolean";
-    case ColumnType::kInt8: return "Int8";
-    case ColumnType::kInt16: return "Int16";
-    case ColumnType::kInt32: return "Int32";
-    case ColumnType::kInt64: return "Int64";
-    case ColumnType::kUInt8: return "UInt8";
-    case ColumnType::kUInt16: return "UInt16";
-    case ColumnType::kUInt32: return "UInt32";
-    case ColumnType::kUInt64: return "UInt64";
-    case ColumnType::kFloat32: return "Float32";
-    case ColumnType::kFloat64: return "Float64";
-    case ColumnType::kString: return "String";
-    case ColumnType::kTimestamp: return "TimestampMillisecond";
+    case ColumnType::kBool:
+      return "Boolean";
+    case ColumnType::kInt8:
+      return "Int8";
+    case ColumnType::kInt16:
+      return "Int16";
+    case ColumnType::kInt32:
+      return "Int32";
+    case ColumnType::kInt64:
+      return "Int64";
+    case ColumnType::kUInt8:
+      return "UInt8";
+    case ColumnType::kUInt16:
+      return "UInt16";
+    case ColumnType::kUInt32:
+      return "UInt32";
+    case ColumnType::kUInt64:
+      return "UInt64";
+    case ColumnType::kFloat32:
+      return "Float32";
+    case ColumnType::kFloat64:
+      return "Float64";
+    case ColumnType::kString:
+      return "String";
+    case ColumnType::kTimestamp:
+      return "TimestampMillisecond";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -64,21 +83,28 @@ struct IntRange {
 
 IntRange RangeOf(ColumnType type) {
   switch (type) {
-    case ColumnType::kInt8: return {-128, 127};
-    case ColumnType::kInt16: return {-32768, 32767};
-    case ColumnType::kInt32: return {std::numeric_limits<int32_t>::min(),
-                                     std::numeric_limits<int32_t>::max()};
-    case ColumnType::kUInt8: return {0, 255};
-    case ColumnType::kUInt16: return {0, 65535};
-    case ColumnType::kUInt32: return {0, std::numeric_limits<uint32_t>::max()};
-    case ColumnType::kUInt64: return {0, std::numeric_limits<uint64_t>::max()};
-    default: return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+    case ColumnType::kInt8:
+      return {-128, 127};
+    case ColumnType::kInt16:
+      return {-32768, 32767};
+    case ColumnType::kInt32:
+      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    case ColumnType::kUInt8:
+      return {0, 255};
+    case ColumnType::kUInt16:
+      return {0, 65535};
+    case ColumnType::kUInt32:
+      return {0, std::numeric_limits<uint32_t>::max()};
+    case ColumnType::kUInt64:
+      return {0, std::numeric_limits<uint64_t>::max()};
+    default:
+      return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
   }
 }
 
 sim::Error CannotConvert(const Value& v, ColumnType type) {
-  return sim::MakeError({}, "cannot convert " + v.ToSql() + " to " +
-                                std::string(ColumnTypeName(type)));
+  return sim::MakeError({},
+                        "cannot convert " + v.ToSql() + " to " + std::string(ColumnTypeName(type)));
 }
 
 Result<Value> ConvertInteger(__int128 x, const Value& v, ColumnType type) {
@@ -93,8 +119,8 @@ Result<Value> ConvertInteger(__int128 x, const Value& v, ColumnType type) {
   if (st != ValueType::kInt64 && st != ValueType::kUInt64) return CannotConvert(v, type);
   IntRange r = RangeOf(type);
   if (x < r.min || x > r.max) {
-    return sim::MakeError({}, "value " + v.ToSql() + " out of range for " +
-                                  std::string(ColumnTypeName(type)));
+    return sim::MakeError(
+        {}, "value " + v.ToSql() + " out of range for " + std::string(ColumnTypeName(type)));
   }
   if (st == ValueType::kUInt64) return Value::UInt(static_cast<uint64_t>(x));
   return Value::Int(static_cast<int64_t>(x));
@@ -105,10 +131,14 @@ Result<Value> ConvertInteger(__int128 x, const Value& v, ColumnType type) {
 Result<Value> ConvertToColumnType(const Value& v, ColumnType type) {
   ValueType st = StorageType(type);
   switch (v.type()) {
-    case ValueType::kNull: return v;
-    case ValueType::kInt64: return ConvertInteger(v.as_int(), v, type);
-    case ValueType::kUInt64: return ConvertInteger(v.as_uint(), v, type);
-    case ValueType::kTimestamp: return ConvertInteger(v.as_timestamp_ms(), v, type);
+    case ValueType::kNull:
+      return v;
+    case ValueType::kInt64:
+      return ConvertInteger(v.as_int(), v, type);
+    case ValueType::kUInt64:
+      return ConvertInteger(v.as_uint(), v, type);
+    case ValueType::kTimestamp:
+      return ConvertInteger(v.as_timestamp_ms(), v, type);
     case ValueType::kDouble:
       if (st == ValueType::kDouble) return v;
       return CannotConvert(v, type);

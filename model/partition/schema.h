@@ -16,8 +16,19 @@
 namespace repartsim::model {
 
 enum class ColumnType {
-  kBool, kInt8, kInt16, kInt32, kInt64, kUInt8, kUInt16, kUInt32, kUInt64,
-  kFloat32, kFloat64, kString, kTimestamp
+  kBool,
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kUInt8,
+  kUInt16,
+  kUInt32,
+  kUInt64,
+  kFloat32,
+  kFloat64,
+  kString,
+  kTimestamp
 };
 
 ValueType StorageType(ColumnType type);

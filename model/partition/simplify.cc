@@ -68,8 +68,10 @@ bool AddLeaf(Term& t, const PartitionExpr& leaf) {
   for (const auto* existing : {&iv->lo, &iv->hi}) {
     if (existing->has_value() && (*existing)->value.type() != b.value.type()) return false;
   }
-  if (op != CompareOp::kLt && op != CompareOp::kLtEq) iv->lo = iv->lo ? Tighter(*iv->lo, b, true) : b;
-  if (op != CompareOp::kGt && op != CompareOp::kGtEq) iv->hi = iv->hi ? Tighter(*iv->hi, b, false) : b;
+  if (op != CompareOp::kLt && op != CompareOp::kLtEq)
+    iv->lo = iv->lo ? Tighter(*iv->lo, b, true) : b;
+  if (op != CompareOp::kGt && op != CompareOp::kGtEq)
+    iv->hi = iv->hi ? Tighter(*iv->hi, b, false) : b;
   return true;
 }
 

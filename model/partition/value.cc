@@ -8,13 +8,20 @@ namespace repartsim::model {
 
 std::string_view ValueTypeName(ValueType type) {
   switch (type) {
-    case ValueType::kNull: return "Null";
-    case ValueType::kBool: return "Boolean";
-    case ValueType::kInt64: return "Int64";
-    case ValueType::kUInt64: return "UInt64";
-    case ValueType::kDouble: return "Float64";
-    case ValueType::kString: return "String";
-    case ValueType::kTimestamp: return "TimestampMillisecond";
+    case ValueType::kNull:
+      return "Null";
+    case ValueType::kBool:
+      return "Boolean";
+    case ValueType::kInt64:
+      return "Int64";
+    case ValueType::kUInt64:
+      return "UInt64";
+    case ValueType::kDouble:
+      return "Float64";
+    case ValueType::kString:
+      return "String";
+    case ValueType::kTimestamp:
+      return "TimestampMillisecond";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -95,12 +102,18 @@ std::string FormatDouble(double v) {
 
 std::string Value::ToSql() const {
   switch (type_) {
-    case ValueType::kNull: return "NULL";
-    case ValueType::kBool: return bits_ ? "true" : "false";
-    case ValueType::kInt64: return std::to_string(as_int());
-    case ValueType::kUInt64: return std::to_string(bits_);
-    case ValueType::kDouble: return FormatDouble(as_double());
-    case ValueType::kTimestamp: return std::to_string(as_timestamp_ms());
+    case ValueType::kNull:
+      return "NULL";
+    case ValueType::kBool:
+      return bits_ ? "true" : "false";
+    case ValueType::kInt64:
+      return std::to_string(as_int());
+    case ValueType::kUInt64:
+      return std::to_string(bits_);
+    case ValueType::kDouble:
+      return FormatDouble(as_double());
+    case ValueType::kTimestamp:
+      return std::to_string(as_timestamp_ms());
     case ValueType::kString: {
       std::string out = "'";
       for (char c : str_) {
@@ -151,21 +164,28 @@ int CompareSameType(const Value& a, const Value& b) {
   if (a.is_null() || b.is_null()) return Cmp(!a.is_null(), !b.is_null());
   REPARTSIM_ASSERT(a.type() == b.type());
   switch (a.type()) {
-    case ValueType::kBool: return Cmp(a.as_bool(), b.as_bool());
-    case ValueType::kInt64: return Cmp(a.as_int(), b.as_int());
-    case ValueType::kUInt64: return Cmp(a.as_uint(), b.as_uint());
-    case ValueType::kDouble: return CmpDouble(a.as_double(), b.as_double());
-    case ValueType::kString: return Cmp(a.as_string(), b.as_string());
-    case ValueType::kTimestamp: return Cmp(a.as_timestamp_ms(), b.as_timestamp_ms());
-    case ValueType::kNull: break;
+    case ValueType::kBool:
+      return Cmp(a.as_bool(), b.as_bool());
+    case ValueType::kInt64:
+      return Cmp(a.as_int(), b.as_int());
+    case ValueType::kUInt64:
+      return Cmp(a.as_uint(), b.as_uint());
+    case ValueType::kDouble:
+      return CmpDouble(a.as_double(), b.as_double());
+    case ValueType::kString:
+      return Cmp(a.as_string(), b.as_string());
+    case ValueType::kTimestamp:
+      return Cmp(a.as_timestamp_ms(), b.as_timestamp_ms());
+    case ValueType::kNull:
+      break;
   }
   REPARTSIM_UNREACHABLE();
 }
 
 Result<int> CompareValues(const Value& a, const Value& b) {
   if (!a.is_null() && !b.is_null() && a.type() != b.type()) {
-    return sim::MakeError({}, "cannot compare " + std::string(ValueTypeName(a.type())) +
-                                  " with " + std::string(ValueTypeName(b.type())));
+    return sim::MakeError({}, "cannot compare " + std::string(ValueTypeName(a.type())) + " with " +
+                                  std::string(ValueTypeName(b.type())));
   }
   return CompareSameType(a, b);
 }

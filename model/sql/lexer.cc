@@ -17,7 +17,8 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 std::string Token::Describe() const {
   switch (kind) {
-    case TokenKind::kEnd: return "EOF";
+    case TokenKind::kEnd:
+      return "EOF";
     case TokenKind::kString: {
       std::string out = "'";
       for (char c : text) {
@@ -26,8 +27,10 @@ std::string Token::Describe() const {
       }
       return out + "'";
     }
-    case TokenKind::kQuotedIdent: return "\"" + text + "\"";
-    default: return text;
+    case TokenKind::kQuotedIdent:
+      return "\"" + text + "\"";
+    default:
+      return text;
   }
 }
 

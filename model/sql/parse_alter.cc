@@ -105,9 +105,10 @@ sim::Result<Statement> Parser::AlterStatement() {
     if (!from.ok()) return from.error();
     alter.from = std::move(from).value();
     if (alter.kind == AlterRepartition::Kind::kSplit && alter.from.size() != 1) {
-      return ErrorAt(list_start, "Expected single partition expression inside SPLIT PARTITION "
-                                 "clause, found: " + std::to_string(alter.from.size()) +
-                                 " expressions");
+      return ErrorAt(list_start,
+                     "Expected single partition expression inside SPLIT PARTITION "
+                     "clause, found: " +
+                         std::to_string(alter.from.size()) + " expressions");
     }
     if (alter.kind == AlterRepartition::Kind::kMerge) {
       std::vector<PartitionExpr> exprs;

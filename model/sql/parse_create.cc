@@ -15,28 +15,44 @@ struct TypeAlias {
 };
 
 constexpr TypeAlias kTypeAliases[] = {
-    {"tinyint", ColumnType::kInt8},       {"smallint", ColumnType::kInt16},
-    {"int", ColumnType::kInt32},          {"integer", ColumnType::kInt32},
-    {"bigint", ColumnType::kInt64},       {"int8", ColumnType::kInt8},
-    {"int16", ColumnType::kInt16},        {"int32", ColumnType::kInt32},
-    {"int64", ColumnType::kInt64},        {"uint8", ColumnType::kUInt8},
-    {"uint16", ColumnType::kUInt16},      {"uint32", ColumnType::kUInt32},
-    {"uint64", ColumnType::kUInt64},      {"float", ColumnType::kFloat32},
-    {"real", ColumnType::kFloat32},       {"double", ColumnType::kFloat64},
-    {"float32", ColumnType::kFloat32},    {"float64", ColumnType::kFloat64},
-    {"string", ColumnType::kString},      {"varchar", ColumnType::kString},
-    {"text", ColumnType::kString},        {"boolean", ColumnType::kBool},
-    {"bool", ColumnType::kBool},          {"timestamp", ColumnType::kTimestamp},
+    {"tinyint", ColumnType::kInt8},
+    {"smallint", ColumnType::kInt16},
+    {"int", ColumnType::kInt32},
+    {"integer", ColumnType::kInt32},
+    {"bigint", ColumnType::kInt64},
+    {"int8", ColumnType::kInt8},
+    {"int16", ColumnType::kInt16},
+    {"int32", ColumnType::kInt32},
+    {"int64", ColumnType::kInt64},
+    {"uint8", ColumnType::kUInt8},
+    {"uint16", ColumnType::kUInt16},
+    {"uint32", ColumnType::kUInt32},
+    {"uint64", ColumnType::kUInt64},
+    {"float", ColumnType::kFloat32},
+    {"real", ColumnType::kFloat32},
+    {"double", ColumnType::kFloat64},
+    {"float32", ColumnType::kFloat32},
+    {"float64", ColumnType::kFloat64},
+    {"string", ColumnType::kString},
+    {"varchar", ColumnType::kString},
+    {"text", ColumnType::kString},
+    {"boolean", ColumnType::kBool},
+    {"bool", ColumnType::kBool},
+    {"timestamp", ColumnType::kTimestamp},
     {"timestamp_ms", ColumnType::kTimestamp},
     {"timestampmillisecond", ColumnType::kTimestamp},
 };
 
 ColumnType Unsigned(ColumnType t) {
   switch (t) {
-    case ColumnType::kInt8: return ColumnType::kUInt8;
-    case ColumnType::kInt16: return ColumnType::kUInt16;
-    case ColumnType::kInt32: return ColumnType::kUInt32;
-    default: return ColumnType::kUInt64;
+    case ColumnType::kInt8:
+      return ColumnType::kUInt8;
+    case ColumnType::kInt16:
+      return ColumnType::kUInt16;
+    case ColumnType::kInt32:
+      return ColumnType::kUInt32;
+    default:
+      return ColumnType::kUInt64;
   }
 }
 
@@ -128,8 +144,8 @@ sim::Status ParseOptions(Parser& p, TableSchema& schema) {
     auto v = p.Literal();
     if (!v.ok()) return v.error();
     if (EqualsIgnoreCase(key.value(), "append_mode")) {
-      std::string text = v.value().type() == ValueType::kString ? v.value().as_string()
-                                                                : v.value().ToSql();
+      std::string text =
+          v.value().type() == ValueType::kString ? v.value().as_string() : v.value().ToSql();
       if (EqualsIgnoreCase(text, "true")) {
         schema.append_mode = true;
       } else if (EqualsIgnoreCase(text, "false")) {
@@ -192,7 +208,8 @@ sim::Result<Statement> Parser::CreateTableStatement() {
     return ErrorAt(time_index[1].second, "Multiple time index constraints");
   }
   std::optional<size_t> ts = schema.FindColumn(time_index[0].first);
-  if (!ts) return ErrorAt(time_index[0].second, "Cannot find column by name: " + time_index[0].first);
+  if (!ts)
+    return ErrorAt(time_index[0].second, "Cannot find column by name: " + time_index[0].first);
   if (schema.columns[*ts].type != ColumnType::kTimestamp) {
     return ErrorAt(time_index[0].second,
                    "Time index column " + time_index[0].first + " must be of type TIMESTAMP");

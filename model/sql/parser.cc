@@ -50,8 +50,8 @@ sim::Result<Predicate> ParsePredicate(std::string_view text, const std::string& 
   return pred;
 }
 
-sim::Result<std::vector<std::pair<std::string, Value>>> ParseAssignments(
-    std::string_view text, const std::string& file) {
+sim::Result<std::vector<std::pair<std::string, Value>>> ParseAssignments(std::string_view text,
+                                                                         const std::string& file) {
   auto tokens = Tokenize(text, file);
   if (!tokens.ok()) return tokens.error();
   Parser p(std::move(tokens).value(), file);
@@ -82,7 +82,8 @@ sim::Result<int64_t> ParseDurationMs(std::string_view text) {
     int64_t n = 0;
     while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
       n = n * 10 + (text[i++] - '0');
-      if (n > 1000000000000) return sim::MakeError({}, "invalid duration '" + std::string(text) + "'");
+      if (n > 1000000000000)
+        return sim::MakeError({}, "invalid duration '" + std::string(text) + "'");
     }
     const Unit* unit = nullptr;
     for (const Unit& u : kUnits) {

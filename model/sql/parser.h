@@ -17,15 +17,14 @@
 namespace repartsim::model::sql {
 
 // Parses `;`-separated statements. `file` names the source in error locations.
-sim::Result<std::vector<Statement>> ParseStatements(std::string_view text,
-                                                    const std::string& file);
+sim::Result<std::vector<Statement>> ParseStatements(std::string_view text, const std::string& file);
 
 // A stand-alone WHERE predicate (e.g. the CLI's --where).
 sim::Result<Predicate> ParsePredicate(std::string_view text, const std::string& file);
 
 // `col=value,col=value` (strings quoted, NULL for null), e.g. the CLI's --row.
-sim::Result<std::vector<std::pair<std::string, Value>>> ParseAssignments(
-    std::string_view text, const std::string& file);
+sim::Result<std::vector<std::pair<std::string, Value>>> ParseAssignments(std::string_view text,
+                                                                         const std::string& file);
 
 // Parses a duration such as '30s', '5m', '1h', '500ms', '1m30s' into milliseconds.
 sim::Result<int64_t> ParseDurationMs(std::string_view text);

@@ -1,7 +1,7 @@
+#include "model/sql/parser_core.h"
+
 #include <charconv>
 #include <cstdlib>
-
-#include "model/sql/parser_core.h"
 
 namespace repartsim::model::sql {
 
@@ -91,7 +91,8 @@ sim::Result<Value> Parser::Literal() {
     uint64_t u = 0;
     auto r = std::from_chars(s.data(), s.data() + s.size(), u);
     if (r.ec == std::errc() && r.ptr == s.data() + s.size()) {
-      if (!negative && u <= static_cast<uint64_t>(INT64_MAX)) return Value::Int(static_cast<int64_t>(u));
+      if (!negative && u <= static_cast<uint64_t>(INT64_MAX))
+        return Value::Int(static_cast<int64_t>(u));
       if (!negative) return Value::UInt(u);
       if (u <= static_cast<uint64_t>(INT64_MAX) + 1) {
         return Value::Int(static_cast<int64_t>(0 - u));
@@ -153,8 +154,9 @@ sim::Result<PartitionExpr> Parser::PartitionAnd() {
 sim::Result<PartitionExpr> Parser::PartitionLeaf() {
   const Token& start = Peek();
   if (start.IsSymbol("(")) {
-    return ErrorAt(start, "Invalid partition expr: nested (parenthesised) expressions are not "
-                          "supported");
+    return ErrorAt(start,
+                   "Invalid partition expr: nested (parenthesised) expressions are not "
+                   "supported");
   }
   bool column_first = !AtLiteral();
   std::string column;
@@ -173,16 +175,18 @@ sim::Result<PartitionExpr> Parser::PartitionLeaf() {
   Next();
   if (column_first) {
     if (!AtLiteral()) {
-      return ErrorAt(start, "Invalid partition expr: expected `column op literal`, found a "
-                            "comparison of two columns");
+      return ErrorAt(start,
+                     "Invalid partition expr: expected `column op literal`, found a "
+                     "comparison of two columns");
     }
     auto v = Literal();
     if (!v.ok()) return v.error();
     return PartitionExpr::Leaf(std::move(column), *op, v.value());
   }
   if (AtLiteral()) {
-    return ErrorAt(start, "Invalid partition expr: expected `column op literal`, found a "
-                          "comparison of two literals");
+    return ErrorAt(start,
+                   "Invalid partition expr: expected `column op literal`, found a "
+                   "comparison of two literals");
   }
   auto c = Identifier("a column name");
   if (!c.ok()) return c.error();

@@ -25,8 +25,8 @@ sim::Result<std::vector<std::string>> TargetColumns(const TableState& table,
   const TableSchema& schema = table.schema;
   bool unpartitioned_source = alter.kind == Kind::kPartitionOn;
   if (!unpartitioned_source && schema.partition_columns.empty()) {
-    return sim::MakeError(loc, "Table " + schema.name +
-                                   " does not have partition columns, cannot repartition");
+    return sim::MakeError(
+        loc, "Table " + schema.name + " does not have partition columns, cannot repartition");
   }
   if (unpartitioned_source && !schema.partition_columns.empty()) {
     return sim::MakeError(loc, "Table " + schema.name + " already has partition columns");
@@ -185,8 +185,7 @@ TableState ApplyGroups(const TableState& table, const RepartitionPlan& plan) {
 
 }  // namespace
 
-sim::Result<RepartitionPlan> PlanRepartition(const TableState& table,
-                                             const AlterRepartition& alter,
+sim::Result<RepartitionPlan> PlanRepartition(const TableState& table, const AlterRepartition& alter,
                                              const sim::SourceLocation& loc,
                                              const PlanOptions& options) {
   if (alter.table != table.schema.name) {

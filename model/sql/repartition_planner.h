@@ -58,8 +58,7 @@ struct RepartitionPlan {
 };
 
 // Errors are located at the offending expression or at `statement_location`.
-sim::Result<RepartitionPlan> PlanRepartition(const TableState& table,
-                                             const AlterRepartition& alter,
+sim::Result<RepartitionPlan> PlanRepartition(const TableState& table, const AlterRepartition& alter,
                                              const sim::SourceLocation& statement_location,
                                              const PlanOptions& options);
 

@@ -50,8 +50,8 @@ int RunPrune(const PruneArgs& args) {
 
 void AddPruneVerb(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<PruneArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "prune", "List the regions a query with a WHERE predicate must scan");
+  CLI::App* sub =
+      app.add_subcommand("prune", "List the regions a query with a WHERE predicate must scan");
   sub->add_option("sql", args->sql, "SQL text with the CREATE TABLE");
   sub->add_option("-f,--file", args->file, "Read SQL from FILE (before any SQL arguments)");
   sub->add_option("--where", args->where, "The WHERE predicate")->required();

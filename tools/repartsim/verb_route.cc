@@ -56,11 +56,11 @@ int RunRoute(const RouteArgs& args) {
   std::vector<uint32_t> bulk = model::RegionsBulkPath(table.rule, table.schema, row.value());
   bool agree = bulk.size() == 1 && bulk[0] == region;
   if (args.json) {
-    nlohmann::json out = {
-        {"region", region},
-        {"filter_path_region", bulk.size() == 1 ? nlohmann::json(bulk[0]) : nlohmann::json(nullptr)},
-        {"filter_path_regions", bulk},
-        {"agree", agree}};
+    nlohmann::json out = {{"region", region},
+                          {"filter_path_region",
+                           bulk.size() == 1 ? nlohmann::json(bulk[0]) : nlohmann::json(nullptr)},
+                          {"filter_path_regions", bulk},
+                          {"agree", agree}};
     std::printf("%s\n", out.dump().c_str());
     return kExitPass;
   }

@@ -51,9 +51,10 @@ TEST(ExprTest, CanonicalTextFollowsTheRealJsonShape) {
   EXPECT_EQ(leaf.CanonicalText(),
             R"({"Expr":{"lhs":{"Column":"a"},"op":"GtEq","rhs":{"Value":{"Int64":10}}}})");
   E both = E::And(leaf, E::Leaf("b", CompareOp::kNotEq, Value::String("q\"")));
-  EXPECT_EQ(both.CanonicalText(),
-            R"({"Expr":{"lhs":{"Expr":{"lhs":{"Column":"a"},"op":"GtEq","rhs":{"Value":{"Int64":10}}}},)"
-            R"("op":"And","rhs":{"Expr":{"lhs":{"Column":"b"},"op":"NotEq","rhs":{"Value":{"String":"q\""}}}}}})");
+  EXPECT_EQ(
+      both.CanonicalText(),
+      R"({"Expr":{"lhs":{"Expr":{"lhs":{"Column":"a"},"op":"GtEq","rhs":{"Value":{"Int64":10}}}},)"
+      R"("op":"And","rhs":{"Expr":{"lhs":{"Column":"b"},"op":"NotEq","rhs":{"Value":{"String":"q\""}}}}}})");
   EXPECT_EQ(E::Leaf("a", CompareOp::kEq, Value::Null()).CanonicalText(),
             R"({"Expr":{"lhs":{"Column":"a"},"op":"Eq","rhs":{"Value":"Null"}}})");
 }
@@ -80,7 +81,7 @@ TEST(ExprTest, PathsDisagreeOnNullUnderNotEq) {
   TableSchema s = Schema();
   Row row = {Value::Int(1), Value::Null(), Value::Timestamp(0)};
   E ne = E::Leaf("b", CompareOp::kNotEq, Value::String("a"));
-  EXPECT_TRUE(MatchesRowPath(ne, s, row));     // derived equality: NULL <> 'a'
+  EXPECT_TRUE(MatchesRowPath(ne, s, row));      // derived equality: NULL <> 'a'
   EXPECT_FALSE(MatchesFilterPath(ne, s, row));  // SQL: NULL <> 'a' is NULL
 }
 

@@ -137,10 +137,14 @@ inline Predicate RandomPredicate(sim::Prng& prng, int depth) {
       p.kind = Predicate::Kind::kIsNull;
       p.negated = prng.Below(2) == 0;
       return p;
-    case 5: return Predicate::Compare(col, CompareOp::kEq, lit());
-    case 6: return Predicate::And(RandomPredicate(prng, depth - 1), RandomPredicate(prng, depth - 1));
-    case 7: return Predicate::Or(RandomPredicate(prng, depth - 1), RandomPredicate(prng, depth - 1));
-    default: return Predicate::Not(RandomPredicate(prng, depth - 1));
+    case 5:
+      return Predicate::Compare(col, CompareOp::kEq, lit());
+    case 6:
+      return Predicate::And(RandomPredicate(prng, depth - 1), RandomPredicate(prng, depth - 1));
+    case 7:
+      return Predicate::Or(RandomPredicate(prng, depth - 1), RandomPredicate(prng, depth - 1));
+    default:
+      return Predicate::Not(RandomPredicate(prng, depth - 1));
   }
 }
 

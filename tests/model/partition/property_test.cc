@@ -26,7 +26,8 @@ PartitionRule Perturb(sim::Prng& prng, PartitionRule rule) {
     rule.exprs.push_back(rule.exprs[i]);
     rule.regions.push_back(static_cast<uint32_t>(rule.regions.size()));
   } else if (what == 2) {
-    rule.exprs[i] = PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(testing::Pick(prng, -20, 20)));
+    rule.exprs[i] =
+        PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(testing::Pick(prng, -20, 20)));
   }
   return rule;
 }
@@ -46,7 +47,8 @@ TEST(PartitionPropertyTest, AcceptedRulesRouteEveryRowToExactlyOneRegion) {
       for (const PartitionExpr& e : rule.exprs) row_matches += MatchesRowPath(e, schema, row);
       ASSERT_EQ(row_matches, 1) << "seed " << seed;
       std::vector<uint32_t> bulk = RegionsBulkPath(rule, schema, row);
-      ASSERT_EQ(bulk, std::vector<uint32_t>{FindRegionRowPath(rule, schema, row)}) << "seed " << seed;
+      ASSERT_EQ(bulk, std::vector<uint32_t>{FindRegionRowPath(rule, schema, row)})
+          << "seed " << seed;
     }
   }
   EXPECT_GT(accepted, kCases / 5);  // the property must not hold vacuously
@@ -87,10 +89,12 @@ TEST(PartitionPropertyTest, GroupingCoversEveryChangedExpressionExactlyOnce) {
     std::vector<PartitionExpr> from;
     std::vector<PartitionExpr> to;
     for (const auto& e : before.exprs) {
-      if (std::find(after.exprs.begin(), after.exprs.end(), e) == after.exprs.end()) from.push_back(e);
+      if (std::find(after.exprs.begin(), after.exprs.end(), e) == after.exprs.end())
+        from.push_back(e);
     }
     for (const auto& e : after.exprs) {
-      if (std::find(before.exprs.begin(), before.exprs.end(), e) == before.exprs.end()) to.push_back(e);
+      if (std::find(before.exprs.begin(), before.exprs.end(), e) == before.exprs.end())
+        to.push_back(e);
     }
     bool exact = prng.Below(2) == 0;
     auto tasks = CreateSubtasks(from, to, {false, exact});

@@ -1,9 +1,10 @@
 // Goal: pin query pruning's candidates and its fall-backs in both modes. Method: a three-
 // region rule on an INT column plus a STRING column, predicates parsed from SQL.
 #include "model/partition/prune.h"
-#include "model/sql/parser.h"
 
 #include <gtest/gtest.h>
+
+#include "model/sql/parser.h"
 
 namespace repartsim::model {
 namespace {
@@ -15,7 +16,8 @@ class PruneTest : public ::testing::Test {
   void SetUp() override {
     auto parsed = sql::ParseStatements(
         "CREATE TABLE t (a INT, b STRING, c INT, ts TIMESTAMP TIME INDEX) "
-        "PARTITION ON COLUMNS (a, b) (a < 10, a >= 10 AND a < 20, a >= 20)", "test");
+        "PARTITION ON COLUMNS (a, b) (a < 10, a >= 10 AND a < 20, a >= 20)",
+        "test");
     ASSERT_TRUE(parsed.ok());
     const auto& create = std::get<sql::CreateTable>(parsed.value()[0].body);
     schema_ = create.schema;
@@ -53,9 +55,7 @@ TEST_F(PruneTest, NonPartitionColumnsAreDroppedFromAndButPoisonOr) {
   EXPECT_EQ(r.reason, "predicate does not constrain partition columns");
 }
 
-TEST_F(PruneTest, IsNullFallsBack) {
-  EXPECT_EQ(Prune("a IS NULL").regions, R({0, 1, 2}));
-}
+TEST_F(PruneTest, IsNullFallsBack) { EXPECT_EQ(Prune("a IS NULL").regions, R({0, 1, 2})); }
 
 TEST_F(PruneTest, GreptimeTreatsConjunctsAsAUnion) {
   EXPECT_EQ(Prune("a < 5 AND a > 25").regions, R({0, 2}));

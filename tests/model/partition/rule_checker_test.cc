@@ -1,10 +1,10 @@
 // Goal: pin the checkpoint checker's verdicts and its exact messages in both modes, and the
 // routing helpers. Method: rules parsed from SQL (the parser is tested separately), checked
 // against the texts the real checker.rs would produce.
+#include <gtest/gtest.h>
+
 #include "model/partition/rule.h"
 #include "model/sql/parser.h"
-
-#include <gtest/gtest.h>
 
 namespace repartsim::model {
 namespace {
@@ -15,8 +15,8 @@ struct Table {
 };
 
 Table Make(const std::string& columns, const std::string& on, const std::string& exprs) {
-  std::string sql = "CREATE TABLE t (" + columns + ", ts TIMESTAMP TIME INDEX) PARTITION ON COLUMNS (" +
-                    on + ") (" + exprs + ")";
+  std::string sql = "CREATE TABLE t (" + columns +
+                    ", ts TIMESTAMP TIME INDEX) PARTITION ON COLUMNS (" + on + ") (" + exprs + ")";
   auto parsed = sql::ParseStatements(sql, "test");
   EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().Format());
   const auto& create = std::get<sql::CreateTable>(parsed.value()[0].body);
@@ -34,8 +34,7 @@ TEST(RuleCheckerTest, AcceptsCompleteDisjointRule) {
 TEST(RuleCheckerTest, GapIsNotCovered) {
   EXPECT_EQ(Check(Make("a INT", "a", "a < 10, a > 10")), "Checkpoint `a=10` is not covered");
   EXPECT_EQ(Check(Make("a INT", "a", "a < 10, a >= 20")), "Checkpoint `a=10` is not covered");
-  EXPECT_EQ(Check(Make("a INT", "a", "a <= 10, a >= 20")),
-            "Checkpoint `10<a<20` is not covered");
+  EXPECT_EQ(Check(Make("a INT", "a", "a <= 10, a >= 20")), "Checkpoint `10<a<20` is not covered");
   EXPECT_EQ(Check(Make("a INT", "a", "a >= 10")), "Checkpoint `a<10` is not covered");
   EXPECT_EQ(Check(Make("a INT", "a", "a <= 10")), "Checkpoint `a>10` is not covered");
 }
@@ -83,8 +82,9 @@ TEST(RuleCheckerTest, DuplicateExpressionNamesTheFirstCopy) {
 
 TEST(RuleCheckerTest, DuplicateAtomInsideOneExpressionGivesThePlaceholder) {
   Table t = Make("a INT", "a", "a < 10 OR a < 10, a >= 10");
-  EXPECT_EQ(Check(t), "Duplicate expr: PartitionExpr { lhs: Column(\"unknown\"), op: Eq, rhs: "
-                      "Column(\"expr\") }");
+  EXPECT_EQ(Check(t),
+            "Duplicate expr: PartitionExpr { lhs: Column(\"unknown\"), op: Eq, rhs: "
+            "Column(\"expr\") }");
   EXPECT_EQ(Check(t, CheckMode::kExact), "valid");
 }
 

@@ -1,11 +1,12 @@
 // Goal: pin overlap, grouping into connected components (per-group indices, isolated nodes
 // dropped) and the P1 global-index switch; and merge simplification. Method: small
 // hand-built expression sets with known answers, mirroring subtask.rs's own test shapes.
-#include "model/partition/overlap.h"
-#include "model/partition/simplify.h"
 #include "model/partition/subtask.h"
 
 #include <gtest/gtest.h>
+
+#include "model/partition/overlap.h"
+#include "model/partition/simplify.h"
 
 namespace repartsim::model {
 namespace {

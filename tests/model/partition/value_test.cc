@@ -1,10 +1,11 @@
 // Goal: pin typed values' order (NULL first), equality, SQL/display forms and conversion
 // errors. Method: direct calls on hand-picked values, asserting exact results and texts.
-#include "model/partition/schema.h"
 #include "model/partition/value.h"
-#include "sim/fingerprint.h"
 
 #include <gtest/gtest.h>
+
+#include "model/partition/schema.h"
+#include "sim/fingerprint.h"
 
 namespace repartsim::model {
 namespace {

@@ -1,12 +1,11 @@
 // Goal: pin the README examples of the four partition verbs (check-rule, plan, route, prune):
 // exact stdout/stderr and exit codes 0/1/64. Method: run the built repartsim binary
 // (REPARTSIM_BINARY) from the repository root with popen, capturing both streams.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace {
 
@@ -16,8 +15,8 @@ struct CliRun {
 };
 
 CliRun Repartsim(const std::string& args) {
-  std::string cmd = std::string("cd ") + REPARTSIM_SOURCE_DIR + " && " + REPARTSIM_BINARY + " " +
-                    args + " 2>&1";
+  std::string cmd =
+      std::string("cd ") + REPARTSIM_SOURCE_DIR + " && " + REPARTSIM_BINARY + " " + args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   EXPECT_NE(pipe, nullptr);
   std::string out;
@@ -34,8 +33,9 @@ TEST(PartitionCliTest, CheckRuleValidRejectedAndSyntaxError) {
   CliRun ok = Repartsim("check-rule --json " + kMetrics);
   EXPECT_EQ(ok.out, "{\"error\":null,\"valid\":true}\n");
   EXPECT_EQ(ok.code, 0);
-  CliRun gap = Repartsim("check-rule \"CREATE TABLE t (id INT, ts TIMESTAMP TIME INDEX) PARTITION ON "
-                      "COLUMNS (id) (id < 10, id > 10)\"");
+  CliRun gap = Repartsim(
+      "check-rule \"CREATE TABLE t (id INT, ts TIMESTAMP TIME INDEX) PARTITION ON "
+      "COLUMNS (id) (id < 10, id > 10)\"");
   EXPECT_EQ(gap.out, "rejected: Checkpoint `id=10` is not covered\n");
   EXPECT_EQ(gap.code, 1);
   CliRun bad = Repartsim("check-rule -f tests/data/sql/bad_syntax.sql");
@@ -45,8 +45,9 @@ TEST(PartitionCliTest, CheckRuleValidRejectedAndSyntaxError) {
 }
 
 TEST(PartitionCliTest, CheckRuleProfiles) {
-  std::string sql = "\"CREATE TABLE t (id INT, ts TIMESTAMP TIME INDEX) PARTITION ON COLUMNS (id) "
-                    "(id <= 9, id >= 10)\"";
+  std::string sql =
+      "\"CREATE TABLE t (id INT, ts TIMESTAMP TIME INDEX) PARTITION ON COLUMNS (id) "
+      "(id <= 9, id >= 10)\"";
   EXPECT_EQ(Repartsim("check-rule " + sql).out, "rejected: Checkpoint `9<id<10` is not covered\n");
   CliRun ref = Repartsim("check-rule --profile reference " + sql);
   EXPECT_EQ(ref.code, 0);
@@ -54,8 +55,9 @@ TEST(PartitionCliTest, CheckRuleProfiles) {
 }
 
 TEST(PartitionCliTest, PlanAcceptedAndRejected) {
-  CliRun merge = Repartsim("plan --json " + kMetrics +
-                        "\"ALTER TABLE metrics MERGE PARTITION (host >= 'h' AND host < 'p', host >= 'p')\"");
+  CliRun merge = Repartsim(
+      "plan --json " + kMetrics +
+      "\"ALTER TABLE metrics MERGE PARTITION (host >= 'h' AND host < 'p', host >= 'p')\"");
   EXPECT_EQ(merge.out,
             "{\"accepted\":true,\"error\":null,\"groups\":[{\"dispatch_panic\":null,"
             "\"dropped_regions\":[2],\"from\":[\"host >= 'h' AND host < 'p'\",\"host >= 'p'\"],"
@@ -64,18 +66,22 @@ TEST(PartitionCliTest, PlanAcceptedAndRejected) {
             "{\"expr\":\"host >= 'h'\",\"region\":1}]}\n");
   EXPECT_EQ(merge.code, 0);
   CliRun bad = Repartsim("plan --json " + kMetrics +
-                      "\"ALTER TABLE metrics SPLIT PARTITION (host < 'h') INTO (host < 'c', host > 'c' AND host < 'h')\"");
-  EXPECT_EQ(bad.out, "{\"accepted\":false,\"error\":\"Checkpoint `host=c` is not covered\","
-                     "\"groups\":[],\"rule\":[]}\n");
+                         "\"ALTER TABLE metrics SPLIT PARTITION (host < 'h') INTO (host < 'c', "
+                         "host > 'c' AND host < 'h')\"");
+  EXPECT_EQ(bad.out,
+            "{\"accepted\":false,\"error\":\"Checkpoint `host=c` is not covered\","
+            "\"groups\":[],\"rule\":[]}\n");
   EXPECT_EQ(bad.code, 1);
   EXPECT_EQ(Repartsim("plan " + kMetrics).code, 64);
 }
 
 TEST(PartitionCliTest, RouteFlagsTheNullNotEqDisagreement) {
-  CliRun r = Repartsim("route --json \"CREATE TABLE t (host STRING, ts TIMESTAMP TIME INDEX) PARTITION "
-                    "ON COLUMNS (host) (host = 'a', host <> 'a')\" --row \"host=NULL\"");
-  EXPECT_EQ(r.out, "{\"agree\":false,\"filter_path_region\":0,\"filter_path_regions\":[0],"
-                   "\"region\":1}\n");
+  CliRun r = Repartsim(
+      "route --json \"CREATE TABLE t (host STRING, ts TIMESTAMP TIME INDEX) PARTITION "
+      "ON COLUMNS (host) (host = 'a', host <> 'a')\" --row \"host=NULL\"");
+  EXPECT_EQ(r.out,
+            "{\"agree\":false,\"filter_path_region\":0,\"filter_path_regions\":[0],"
+            "\"region\":1}\n");
   CliRun web = Repartsim("route " + kMetrics + "--row \"host='web-1',cpu=0.5\"");
   EXPECT_EQ(web.out, "row path: region 2\nfilter path: region 2\n");
   CliRun unknown = Repartsim("route " + kMetrics + "--row \"zone='x'\"");

@@ -12,7 +12,9 @@ std::string Err(const std::string& sql) {
   return r.ok() ? "ok" : r.error().Format();
 }
 
-const CreateTable& Create(const std::vector<Statement>& s) { return std::get<CreateTable>(s[0].body); }
+const CreateTable& Create(const std::vector<Statement>& s) {
+  return std::get<CreateTable>(s[0].body);
+}
 
 TEST(ParserTest, CreateTableWithTypesAndPartition) {
   auto r = ParseStatements(
@@ -20,7 +22,8 @@ TEST(ParserTest, CreateTableWithTypesAndPartition) {
       "  c Float64, d BIGINT, e TINYINT UNSIGNED, f BOOLEAN, g Int16 DEFAULT 3,\n"
       "  ts TIMESTAMP(3) TIME INDEX,\n  PRIMARY KEY (a, b),\n)\n"
       "PARTITION ON COLUMNS (a, b) (a < 10, 10 <= a AND b < 'x', a >= 10 AND b >= 'x')\n"
-      "ENGINE = mito WITH (append_mode = 'true', ttl = '7d');", "f");
+      "ENGINE = mito WITH (append_mode = 'true', ttl = '7d');",
+      "f");
   ASSERT_TRUE(r.ok()) << r.error().Format();
   const CreateTable& c = Create(r.value());
   EXPECT_TRUE(c.if_not_exists);
@@ -38,7 +41,7 @@ TEST(ParserTest, CreateTableWithTypesAndPartition) {
   EXPECT_EQ(c.schema.primary_key, (std::vector<size_t>{0, 1}));
   EXPECT_EQ(c.rule.regions, (std::vector<uint32_t>{0, 1, 2}));
   EXPECT_EQ(c.rule.exprs[1].ToSql(), "a >= 10 AND b < 'x'");  // literal-first flipped
-  EXPECT_EQ(c.rule.exprs[0].value(), Value::UInt(10));  // typed to UInt32 storage
+  EXPECT_EQ(c.rule.exprs[0].value(), Value::UInt(10));        // typed to UInt32 storage
 }
 
 TEST(ParserTest, UnpartitionedTableHasOneDefaultRegion) {
@@ -71,7 +74,8 @@ TEST(ParserTest, CreateTableErrors) {
 }
 
 TEST(ParserTest, PartitionExpressionShapeErrors) {
-  std::string head = "CREATE TABLE t (a INT, b INT, ts TIMESTAMP TIME INDEX) PARTITION ON COLUMNS (a, b) (";
+  std::string head =
+      "CREATE TABLE t (a INT, b INT, ts TIMESTAMP TIME INDEX) PARTITION ON COLUMNS (a, b) (";
   EXPECT_EQ(Err(head + "(a < 1))"),
             "f:1:85: error: Invalid partition expr: nested (parenthesised) expressions are not "
             "supported");
@@ -107,7 +111,8 @@ TEST(ParserTest, StatementLevelErrors) {
 TEST(ParserTest, AlterRepartitionForms) {
   auto r = ParseStatements(
       "ALTER TABLE t REPARTITION (a < 10, a >= 10,) ON COLUMNS (a, b) INTO (a < 5, a >= 5) "
-      "WITH (WAIT = false, TIMEOUT = '1m30s')", "f");
+      "WITH (WAIT = false, TIMEOUT = '1m30s')",
+      "f");
   ASSERT_TRUE(r.ok()) << r.error().Format();
   const auto& alter = std::get<AlterRepartition>(r.value()[0].body);
   EXPECT_EQ(alter.from.size(), 2u);
@@ -154,7 +159,8 @@ TEST(ParserTest, InsertAndSelect) {
   auto r = ParseStatements(
       "INSERT INTO t (a, b) VALUES (1, 'x'), (-2, NULL); "
       "SELECT count(*) FROM t WHERE a IN (1, 2) AND NOT b BETWEEN 'a' AND 'c' OR b IS NOT NULL "
-      "ORDER BY a DESC, b", "f");
+      "ORDER BY a DESC, b",
+      "f");
   ASSERT_TRUE(r.ok()) << r.error().Format();
   const auto& ins = std::get<Insert>(r.value()[0].body);
   EXPECT_EQ(ins.rows[1][0], Value::Int(-2));

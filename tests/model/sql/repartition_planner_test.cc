@@ -2,10 +2,11 @@
 // plans it builds: groups, reused/new/dropped regions, the resulting rule, merge
 // simplification, ON COLUMNS, unpartitioned sources and the P1 switch. Method: a CREATE TABLE
 // parsed once, then ALTER statements planned against it.
-#include "model/sql/parser.h"
 #include "model/sql/repartition_planner.h"
 
 #include <gtest/gtest.h>
+
+#include "model/sql/parser.h"
 
 namespace repartsim::model::sql {
 namespace {
@@ -47,8 +48,9 @@ using Strings = std::vector<std::string>;
 using Regions = std::vector<uint32_t>;
 
 TEST(RepartitionPlannerTest, SplitReusesTheSourceAndAllocatesANewRegion) {
-  auto p = Plan(Table(), "ALTER TABLE t SPLIT PARTITION (a >= 10 AND a < 20) INTO "
-                         "(a >= 10 AND a < 15, a >= 15 AND a < 20)");
+  auto p = Plan(Table(),
+                "ALTER TABLE t SPLIT PARTITION (a >= 10 AND a < 20) INTO "
+                "(a >= 10 AND a < 15, a >= 15 AND a < 20)");
   ASSERT_TRUE(p.ok()) << p.error().Format();
   ASSERT_EQ(p.value().groups.size(), 1u);
   EXPECT_EQ(p.value().groups[0].target_regions, Regions({1, 3}));
@@ -80,8 +82,9 @@ TEST(RepartitionPlannerTest, NoOpMergeIsAcceptedAsOneGroup) {
 }
 
 TEST(RepartitionPlannerTest, TwoGroupsReproduceP1OnlyInGreptime) {
-  std::string alter = "ALTER TABLE t REPARTITION (a < 10, a >= 20) INTO "
-                      "(a < 5, a >= 5 AND a < 10, a >= 20 AND a < 30, a >= 30)";
+  std::string alter =
+      "ALTER TABLE t REPARTITION (a < 10, a >= 20) INTO "
+      "(a < 5, a >= 5 AND a < 10, a >= 20 AND a < 30, a >= 30)";
   auto g = Plan(Table(), alter);
   ASSERT_TRUE(g.ok());
   ASSERT_EQ(g.value().groups.size(), 2u);
@@ -133,8 +136,9 @@ TEST(RepartitionPlannerTest, OnColumnsOverwritesAndChecksUntouchedExpressions) {
             "alter:1:1: error: Duplicate partition column: a");
   EXPECT_EQ(Err("ALTER TABLE t SPLIT PARTITION (a < 10) ON COLUMNS (z) INTO (a < 1, a >= 1)"),
             "alter:1:1: error: Cannot find column by name: z");
-  auto p = Plan(Table(), "ALTER TABLE t SPLIT PARTITION (a < 10) ON COLUMNS (a, b) INTO "
-                         "(a < 10 AND b < 'm', a < 10 AND b >= 'm')");
+  auto p = Plan(Table(),
+                "ALTER TABLE t SPLIT PARTITION (a < 10) ON COLUMNS (a, b) INTO "
+                "(a < 10 AND b < 'm', a < 10 AND b >= 'm')");
   ASSERT_TRUE(p.ok()) << p.error().Format();
   EXPECT_EQ(p.value().result.schema.partition_columns, Strings({"a", "b"}));
 }
