@@ -100,7 +100,8 @@ Result<std::unique_ptr<SqliteDb>> SqliteDb::Open(const std::string& path) {
 }
 
 SqliteDb::~SqliteDb() {
-  if (db_ != nullptr) sqlite3_close(db_);
+  // close_v2 defers the close until statements still owned elsewhere are finalized.
+  if (db_ != nullptr) sqlite3_close_v2(db_);
 }
 
 void SqliteDb::ExecOrDie(std::string_view sql) {

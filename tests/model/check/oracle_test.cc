@@ -314,6 +314,8 @@ TEST(OracleTest, CopyIsIndependentAndRebuildsItsMirror) {
   EXPECT_EQ(oracle.ExpectCount(Q(8, 8, "v = 1")).value(), (CountRange{1, 1}));
   EXPECT_FALSE(oracle.Knows(2));
   EXPECT_TRUE(copy.Knows(2));
+  oracle = copy;  // assignment replaces the write log and the mirror
+  EXPECT_EQ(oracle.ExpectCount(Q(8, 8, "v = 1")).value(), (CountRange{2, 2}));
 }
 
 TEST(OracleTest, FileBackedOracleAnswersLikeInMemory) {
