@@ -1,9 +1,130 @@
+// `repartsim replay SCENARIO --seed N | --choices FILE`: reproduces a run and proves it.
+// --seed: runs the seed twice and requires equal trace hashes (the determinism self-check).
+// --choices: replays the recorded decisions (seed, profile and rules come from the file's
+// header unless given) and requires the recorded trace hash. On any mismatch: exit 3,
+// naming the first divergent event (sim::FirstDivergence) or the first divergent choice.
+// Otherwise the exit code is the run's (0 pass, 1 safety, 2 liveness).
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "model/scenario/loader.h"
+#include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/exit_code.h"
+#include "tools/repartsim/report_run.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
 
+namespace {
+
+struct ReplayArgs {
+  std::string scenario;
+  std::optional<uint64_t> seed;
+  std::string choices;
+  std::string profile;
+  std::vector<std::string> rules;
+  std::string trace;
+  std::string trace_format = "text";
+  std::string json;
+  size_t violations_max = 10;
+};
+
+int Mismatch(const std::string& what, const std::vector<std::string>& a,
+             const std::vector<std::string>& b) {
+  std::printf("NONDETERMINISM: %s\n", what.c_str());
+  if (auto d = sim::FirstDivergence(a, b)) std::printf("%s\n", d->ToString().c_str());
+  return kExitNondeterminism;
+}
+
+int Replay(const ReplayArgs& a) {
+  const std::vector<std::string> args = CommandLineArgs();
+  if (a.scenario.empty() || (a.seed.has_value() == !a.choices.empty())) {
+    return ReportInputError(
+        {{"<command line>", 1, 1}, "replay needs SCENARIO and exactly one of --seed N or --choices FILE"});
+  }
+  auto rules = ParseRuleFlags(a.rules, args);
+  if (!rules.ok()) return ReportInputError(rules.error());
+  auto s = scenario::LoadScenarioFile(a.scenario);
+  if (!s.ok()) return ReportInputError(s.error());
+  scenario::RunConfig config;
+  config.keep_trace = true;
+  std::optional<ChoicesFile> file;
+  if (!a.choices.empty()) {
+    auto loaded = ReadChoicesFile(a.choices);
+    if (!loaded.ok()) return ReportInputError(loaded.error());
+    file = std::move(loaded).value();
+    config.seed = file->seed.value_or(0);
+    config.profile = file->profile;
+    config.rules = file->rules;
+  } else {
+    config.seed = *a.seed;
+  }
+  if (!a.profile.empty()) config.profile = a.profile;
+  for (const auto& r : rules.value()) config.rules.push_back(r);
+  sim::Status valid = ValidateOverrides(config.profile, config.rules, args);
+  if (!valid.ok()) return ReportInputError(valid.error());
+
+  // The reference run: random driver (--seed), or the recorded choices (--choices).
+  if (file) config.replay = &file->choices;
+  auto first = scenario::RunScenario(s.value(), config);
+  if (!first.ok()) return ReportInputError(first.error());
+  const scenario::RunReport& r = first.value();
+  PrintRunReport(stdout, s.value(), r, a.violations_max);
+  if (!a.trace.empty()) {
+    sim::Status st = WriteTraceFile(a.trace, a.trace_format, r.trace_lines);
+    if (!st.ok()) return ReportInputError(st.error());
+  }
+  if (!a.json.empty()) {
+    sim::Status st = WriteTextFile(a.json, r.ToJson().dump(2) + "\n");
+    if (!st.ok()) return ReportInputError(st.error());
+  }
+  // The check: a second run (random, same seed) must give the same trace.
+  scenario::RunConfig again = config;
+  again.replay = nullptr;
+  if (file) {
+    if (!r.nondeterminism.empty() ||
+        (file->trace_hash && *file->trace_hash != r.summary.trace_hash)) {
+      auto b = scenario::RunScenario(s.value(), again);
+      return Mismatch("replaying " + a.choices + " gave trace_hash " +
+                          Hex64(r.summary.trace_hash) + ", recorded " +
+                          Hex64(file->trace_hash.value_or(0)) +
+                          (r.nondeterminism.empty() ? "" : "; " + r.nondeterminism),
+                      b.value().trace_lines, r.trace_lines);
+    }
+    std::printf("replay: matches the recorded trace_hash %s\n", Hex64(r.summary.trace_hash).c_str());
+    return ExitCodeFor(r.outcome);
+  }
+  auto b = scenario::RunScenario(s.value(), again);
+  if (b.value().summary != r.summary) {
+    return Mismatch("seed " + std::to_string(config.seed) + " gave " + r.summary.ToString() +
+                        " then " + b.value().summary.ToString(),
+                    r.trace_lines, b.value().trace_lines);
+  }
+  std::printf("replay: two runs of seed %llu gave the same trace_hash %s\n",
+              static_cast<unsigned long long>(config.seed), Hex64(r.summary.trace_hash).c_str());
+  return ExitCodeFor(r.outcome);
+}
+
+}  // namespace
+
 void AddReplayVerb(CLI::App& app, int* exit_code) {
-  AddUnbuiltVerb(app, "replay", "Replay a run from its seed or recorded choice list", exit_code);
+  auto a = std::make_shared<ReplayArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "replay", "Reproduce a run from its seed or choice file and check it is identical");
+  sub->add_option("scenario", a->scenario, "Scenario YAML file");
+  sub->add_option("--seed", a->seed, "Seed to run twice");
+  sub->add_option("--choices", a->choices, "Choice file written by `run`");
+  sub->add_option("--profile", a->profile, "Protocol profile (default: the file's or scenario's)");
+  sub->add_option("--rule", a->rules, "Override a rule switch: name=on|off (repeatable)");
+  sub->add_option("--trace", a->trace, "Write the trace to FILE ('-' = stdout)");
+  sub->add_option("--trace-format", a->trace_format, "text (default) or jsonl")
+      ->check(CLI::IsMember({"text", "jsonl"}));
+  sub->add_option("--json", a->json, "Write the JSON run report to FILE");
+  sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)");
+  sub->footer("Exit codes: 0/1/2 the run's outcome, 3 nondeterminism (first divergent event\n"
+              "printed), 64 bad input.");
+  sub->callback([a, exit_code] { *exit_code = Replay(*a); });
 }
 
 }  // namespace repartsim::tools

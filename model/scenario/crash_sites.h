@@ -1,0 +1,19 @@
+// The named crash sites a scenario may refer to (faults.crash_sites, faults.crash_at), so a
+// typo is a load error rather than a crash point that silently never fires. Sites are the
+// datanode's durable-write boundaries and `<Procedure>.<State>.before_persist|after_persist`
+// for every persisted procedure state (procedure_manager.h). The list is kept in step with
+// the model by tests/model/scenario/crash_sites_test.cc, which runs the bundled scenarios
+// and requires every site they hit to be known here.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace repartsim::scenario {
+
+// Every known site, sorted by name.
+const std::vector<std::string>& KnownCrashSites();
+bool IsKnownCrashSite(std::string_view site);
+
+}  // namespace repartsim::scenario

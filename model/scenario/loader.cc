@@ -1,0 +1,221 @@
+#include "model/scenario/loader.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "model/check/violation.h"
+#include "model/protocol.h"
+#include "model/scenario/loader_internal.h"
+#include "model/sql/parser.h"
+
+namespace repartsim::scenario {
+
+namespace {
+
+const std::vector<std::string> kTopKeys = {
+    "name",  "description", "tags",  "profile",  "rules",  "cluster", "table",
+    "setup", "steps",       "workload", "faults", "limits", "seeds",  "expect"};
+
+void ReadRules(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
+  if (!node.IsMap()) {
+    ctx.Fail(node, "rules", std::string("expected a mapping, got a ") + NodeKindName(node));
+    return;
+  }
+  model::Protocol probe = model::Protocol::Reference();
+  for (const auto& item : node) {
+    const std::string name = ReadString(item.first, ctx, "rules");
+    const std::string path = "rules." + name;
+    const bool on = ReadBool(item.second, ctx, path);
+    if (ctx.failed()) return;
+    sim::Status status = probe.SetByName(name, on);
+    if (!status.ok()) {
+      ctx.Fail(item.first, path, status.error().message);
+      return;
+    }
+    scenario.rules.emplace_back(name, on);
+  }
+}
+
+void ReadCluster(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
+  Fields f(node, ctx, "cluster");
+  if (f.Has("datanodes")) {
+    scenario.datanode_count =
+        static_cast<uint32_t>(ReadInt(f.Get("datanodes"), ctx, "cluster.datanodes", 1, 16));
+  }
+  if (f.Has("frontends")) {
+    scenario.frontend_count =
+        static_cast<uint32_t>(ReadInt(f.Get("frontends"), ctx, "cluster.frontends", 1, 16));
+  }
+  if (f.Has("placement")) {
+    const YAML::Node list = f.Get("placement");
+    if (ExpectSequence(list, ctx, "cluster.placement")) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        // Datanode names ("dn2") or 0-based datanode indices.
+        const std::string path = "cluster.placement[" + std::to_string(i) + "]";
+        const std::string text = ReadString(list[i], ctx, path);
+        if (ctx.failed()) return;
+        if (text.rfind("dn", 0) == 0) {
+          std::optional<model::NodeId> id = ReadNode(list[i], ctx, scenario, path);
+          if (id) scenario.placement.push_back(id->value - 1);
+        } else {
+          scenario.placement.push_back(static_cast<uint32_t>(
+              ReadInt(list[i], ctx, path, 0, scenario.datanode_count - 1)));
+        }
+      }
+    }
+  }
+  f.Finish({"datanodes", "frontends", "placement"});
+}
+
+void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
+  const std::string sql = ReadString(node, ctx, "table");
+  if (ctx.failed()) return;
+  auto statements = model::sql::ParseStatements(sql, ctx.file());
+  if (!statements.ok()) {
+    const sim::SourceLocation& at = statements.error().location;
+    ctx.FailAt(ctx.Relocate(node, at.line, at.column), "table", statements.error().message);
+    return;
+  }
+  if (statements.value().size() != 1 ||
+      !std::holds_alternative<model::sql::CreateTable>(statements.value()[0].body)) {
+    ctx.Fail(node, "table", "expected exactly one CREATE TABLE statement");
+    return;
+  }
+  scenario.table = std::get<model::sql::CreateTable>(statements.value()[0].body);
+  scenario.table_sql = statements.value()[0].text;
+  const size_t regions = std::max<size_t>(1, scenario.table.rule.exprs.size());
+  if (!scenario.placement.empty() && scenario.placement.size() != regions) {
+    ctx.Fail(node, "cluster.placement",
+             "placement lists " + std::to_string(scenario.placement.size()) +
+                 " datanodes but the table has " + std::to_string(regions) + " regions");
+  }
+}
+
+void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
+  const std::string text = ReadString(node, ctx, "seeds");
+  if (ctx.failed()) return;
+  const size_t dots = text.find("..");
+  uint64_t first = 0;
+  uint64_t last = 0;
+  bool ok = dots != std::string::npos;
+  if (ok) {
+    auto a = std::from_chars(text.data(), text.data() + dots, first);
+    auto b = std::from_chars(text.data() + dots + 2, text.data() + text.size(), last);
+    ok = a.ec == std::errc() && a.ptr == text.data() + dots && b.ec == std::errc() &&
+         b.ptr == text.data() + text.size() && first <= last;
+  }
+  if (!ok) {
+    ctx.Fail(node, "seeds", "expected a seed range A..B with A <= B, got '" + text + "'");
+    return;
+  }
+  scenario.seed_first = first;
+  scenario.seed_last = last;
+}
+
+void ReadExpect(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
+  Fields f(node, ctx, "expect");
+  for (const char* profile : {"reference", "greptime"}) {
+    if (!f.Has(profile)) continue;
+    const std::string path = std::string("expect.") + profile;
+    const YAML::Node value = f.Get(profile);
+    Expectation e;
+    e.location = ctx.At(value);
+    if (value.IsScalar() && value.Scalar() == "pass") {
+      e.pass = true;
+    } else if (value.IsMap()) {
+      Fields v(value, ctx, path);
+      e.pass = false;
+      const YAML::Node invariant = v.Require("violation");
+      e.invariant = ReadString(invariant, ctx, path + ".violation");
+      if (!ctx.failed() && !check::ParseInvariant(e.invariant)) {
+        ctx.Fail(invariant, path + ".violation",
+                 "unknown invariant '" + e.invariant +
+                     "'; expected one of: INV-RULE, INV-OWN, INV-NOOMIT, INV-NODUP, "
+                     "INV-NOPHANTOM, INV-ACK, INV-META, INV-LIVE, READ-ANOMALY");
+      }
+      v.Finish({"violation"});
+    } else {
+      ctx.Fail(value, path, "expected 'pass' or a mapping {violation: INV-...}");
+    }
+    scenario.expect[profile] = e;
+  }
+  f.Finish({"reference", "greptime"});
+}
+
+void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
+  Fields f(root, ctx, "");
+  s.name = ReadString(f.Require("name"), ctx, "name");
+  if (f.Has("description")) s.description = ReadString(f.Get("description"), ctx, "description");
+  if (f.Has("tags")) s.tags = ReadStringList(f.Get("tags"), ctx, "tags");
+  if (f.Has("profile")) {
+    const YAML::Node p = f.Get("profile");
+    s.profile = ReadString(p, ctx, "profile");
+    if (!ctx.failed() && !model::Protocol::FromProfileName(s.profile).ok()) {
+      ctx.Fail(p, "profile", "unknown profile '" + s.profile + "'; expected greptime or reference");
+    }
+  }
+  if (f.Has("rules")) ReadRules(f.Get("rules"), ctx, s);
+  if (f.Has("cluster")) ReadCluster(f.Get("cluster"), ctx, s);
+  const YAML::Node table = f.Require("table");
+  if (!ctx.failed()) ReadTable(table, ctx, s);
+  if (f.Has("limits") && !ctx.failed()) ReadLimits(f.Get("limits"), ctx, s);
+  if (f.Has("setup") && !ctx.failed()) ReadSetup(f.Get("setup"), ctx, s);
+  if (f.Has("steps") && !ctx.failed()) ReadSteps(f.Get("steps"), ctx, s);
+  if (f.Has("workload") && !ctx.failed()) ReadWorkload(f.Get("workload"), ctx, s);
+  if (f.Has("faults") && !ctx.failed()) ReadFaults(f.Get("faults"), ctx, s);
+  if (f.Has("seeds") && !ctx.failed()) ReadSeeds(f.Get("seeds"), ctx, s);
+  const YAML::Node expect = f.Require("expect");
+  if (!ctx.failed()) ReadExpect(expect, ctx, s);
+  f.Finish(kTopKeys);
+}
+
+}  // namespace
+
+std::optional<Expectation> Scenario::ExpectationFor(const std::string& profile_name) const {
+  auto it = expect.find(profile_name);
+  if (it == expect.end()) return std::nullopt;
+  return it->second;
+}
+
+const char* QueryShapeName(QueryShape shape) {
+  switch (shape) {
+    case QueryShape::kAll: return "all";
+    case QueryShape::kCount: return "count";
+    case QueryShape::kPoint: return "point";
+    case QueryShape::kRange: return "range";
+  }
+  return "?";
+}
+
+sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& file) {
+  LoadContext ctx(file, std::string(text));
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    const uint32_t line = e.mark.is_null() ? 0 : static_cast<uint32_t>(e.mark.line + 1);
+    const uint32_t column = e.mark.is_null() ? 0 : static_cast<uint32_t>(e.mark.column + 1);
+    return sim::Error{sim::SourceLocation{file, line, column}, "YAML: " + e.msg};
+  }
+  Scenario scenario;
+  scenario.path = file;
+  try {
+    ReadTop(root, ctx, scenario);
+  } catch (const YAML::Exception& e) {
+    // Defensive: the readers check node kinds first, so yaml-cpp should never throw here.
+    ctx.FailAt(sim::SourceLocation{file, 0, 0}, "", "YAML: " + e.msg);
+  }
+  if (ctx.failed()) return ctx.error();
+  return scenario;
+}
+
+sim::Result<Scenario> LoadScenarioFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return sim::Error{sim::SourceLocation{path, 0, 0}, "cannot read scenario file"};
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return ParseScenario(buffer.str(), path);
+}
+
+}  // namespace repartsim::scenario

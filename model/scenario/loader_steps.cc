@@ -1,0 +1,308 @@
+// Setup and scripted steps: SQL statements from a frontend, flushes, crash/restart of a named
+// node, partitions, heal, stale caches. SQL errors are re-located into the YAML file.
+#include <algorithm>
+
+#include "model/partition/schema.h"
+#include "model/scenario/loader_internal.h"
+#include "model/sql/parser.h"
+
+namespace repartsim::scenario {
+
+namespace {
+
+const std::vector<std::string> kStepKeys = {"at_ms",   "sql",  "frontend", "flush",
+                                            "crash",   "restart", "partition", "heal",
+                                            "stale_cache"};
+const std::vector<std::string> kActions = {"sql",       "flush", "crash",      "restart",
+                                           "partition", "heal",  "stale_cache"};
+
+std::string NodeList(const Scenario& s) {
+  return "metasrv, dn1..dn" + std::to_string(s.datanode_count) + ", fe1..fe" +
+         std::to_string(s.frontend_count);
+}
+
+// Checks every column a predicate names; returns the first unknown one.
+std::optional<std::string> UnknownColumn(const model::Predicate& p,
+                                         const model::TableSchema& schema) {
+  if (!p.column.empty() && !schema.FindColumn(p.column)) return p.column;
+  for (const model::Predicate& child : p.children) {
+    if (auto c = UnknownColumn(child, schema)) return c;
+  }
+  return std::nullopt;
+}
+
+// Builds the rows of an INSERT in schema order, converting each value to its column type.
+std::optional<std::vector<model::Row>> InsertRows(const model::sql::Insert& insert,
+                                                  const YAML::Node& node, LoadContext& ctx,
+                                                  const Scenario& s, const std::string& path) {
+  const model::TableSchema& schema = s.table.schema;
+  std::vector<size_t> columns;
+  if (insert.columns.empty()) {
+    for (size_t i = 0; i < schema.columns.size(); ++i) columns.push_back(i);
+  } else {
+    for (const std::string& name : insert.columns) {
+      std::optional<size_t> index = schema.FindColumn(name);
+      if (!index) {
+        ctx.Fail(node, path, "INSERT names unknown column '" + name + "'");
+        return std::nullopt;
+      }
+      columns.push_back(*index);
+    }
+  }
+  std::vector<model::Row> rows;
+  for (size_t r = 0; r < insert.rows.size(); ++r) {
+    const sim::SourceLocation& at = insert.row_locations.at(r);
+    if (insert.rows[r].size() != columns.size()) {
+      ctx.FailAt(ctx.Relocate(node, at.line, at.column), path,
+                 "INSERT row has " + std::to_string(insert.rows[r].size()) + " values for " +
+                     std::to_string(columns.size()) + " columns");
+      return std::nullopt;
+    }
+    model::Row row(schema.columns.size(), model::Value::Null());
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const model::Column& column = schema.columns[columns[i]];
+      auto value = model::ConvertToColumnType(insert.rows[r][i], column.type);
+      if (!value.ok()) {
+        ctx.FailAt(ctx.Relocate(node, at.line, at.column), path,
+                   "column '" + column.name + "': " + value.error().message);
+        return std::nullopt;
+      }
+      row[columns[i]] = value.value();
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// One SQL text -> one op per statement, appended to `out` at `at_ms`.
+void ReadSql(const YAML::Node& node, uint32_t frontend, int64_t at_ms, LoadContext& ctx,
+             Scenario& s, const std::string& path, std::vector<ScriptedStep>& out) {
+  const std::string text = ReadString(node, ctx, path);
+  if (ctx.failed()) return;
+  auto statements = model::sql::ParseStatements(text, ctx.file());
+  if (!statements.ok()) {
+    const sim::SourceLocation& at = statements.error().location;
+    ctx.FailAt(ctx.Relocate(node, at.line, at.column), path, statements.error().message);
+    return;
+  }
+  for (const model::sql::Statement& st : statements.value()) {
+    const sim::SourceLocation where = ctx.Relocate(node, st.location.line, st.location.column);
+    auto table_ok = [&](const std::string& table) {
+      if (table == s.table.schema.name) return true;
+      ctx.FailAt(where, path, "unknown table '" + table + "'; the scenario's table is '" +
+                                  s.table.schema.name + "'");
+      return false;
+    };
+    if (const auto* insert = std::get_if<model::sql::Insert>(&st.body)) {
+      if (!table_ok(insert->table)) return;
+      auto rows = InsertRows(*insert, node, ctx, s, path);
+      if (!rows) return;
+      out.push_back({at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), false}, where});
+    } else if (const auto* select = std::get_if<model::sql::Select>(&st.body)) {
+      if (!table_ok(select->table)) return;
+      if (select->where) {
+        if (auto column = UnknownColumn(*select->where, s.table.schema)) {
+          ctx.FailAt(where, path, "WHERE names unknown column '" + *column + "'");
+          return;
+        }
+      }
+      out.push_back({at_ms,
+                     model::QueryOp{frontend, s.table_id(), select->count_star, select->where,
+                                    st.text},
+                     where});
+    } else if (const auto* alter = std::get_if<model::sql::AlterRepartition>(&st.body)) {
+      if (!table_ok(alter->table)) return;
+      out.push_back({at_ms, model::RepartitionOp{frontend, s.table_id(), *alter, st.text}, where});
+    } else {
+      ctx.FailAt(where, path, "CREATE TABLE belongs in the scenario's 'table' key");
+      return;
+    }
+  }
+}
+
+// `flush: all` or `flush: {region: N, node: dnK}` (node defaults to the initial placement).
+void ReadFlush(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Scenario& s,
+               const std::string& path, std::vector<ScriptedStep>& out) {
+  const size_t regions = std::max<size_t>(1, s.table.rule.exprs.size());
+  auto leader = [&](size_t region) {
+    uint32_t dn = region < s.placement.size() ? s.placement[region] : static_cast<uint32_t>(region);
+    return model::NodeId{1 + dn % s.datanode_count};
+  };
+  auto region_id = [&](size_t region) {
+    return model::RegionId::Of(s.table_id(), model::RegionNumber{static_cast<uint32_t>(region)});
+  };
+  if (node.IsScalar() && node.Scalar() == "all") {
+    for (size_t r = 0; r < regions; ++r) {
+      out.push_back({at_ms, model::FlushOp{leader(r), region_id(r)}, ctx.At(node)});
+    }
+    return;
+  }
+  if (!node.IsMap()) {
+    ctx.Fail(node, path, "expected 'all' or a mapping {region: N, node: dnK}");
+    return;
+  }
+  Fields f(node, ctx, path);
+  const uint32_t region =
+      static_cast<uint32_t>(ReadInt(f.Require("region"), ctx, path + ".region", 0, 1u << 30));
+  model::NodeId on = leader(region);
+  if (f.Has("node")) {
+    if (auto n = ReadNode(f.Get("node"), ctx, s, path + ".node")) on = *n;
+    if (!ctx.failed() && (on.value == 0 || on.value > s.datanode_count)) {
+      ctx.Fail(node, path + ".node", "flush needs a datanode");
+    }
+  }
+  f.Finish({"region", "node"});
+  out.push_back({at_ms, model::FlushOp{on, region_id(region)}, ctx.At(node)});
+}
+
+std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx,
+                                        const Scenario& s, const std::string& path) {
+  std::vector<model::NodeId> out;
+  if (!ExpectSequence(node, ctx, path)) return out;
+  for (size_t i = 0; i < node.size(); ++i) {
+    if (auto n = ReadNode(node[i], ctx, s, path + "[" + std::to_string(i) + "]")) out.push_back(*n);
+  }
+  return out;
+}
+
+void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContext& ctx,
+                Scenario& s, const std::string& path, std::vector<ScriptedStep>& out) {
+  Fields f(node, ctx, path);
+  if (!is_setup) f.Get("at_ms");  // read by ReadSteps
+  std::vector<std::string> present;
+  for (const std::string& a : kActions) {
+    if (f.Has(a)) present.push_back(a);
+  }
+  if (present.size() != 1) {
+    ctx.Fail(node, path,
+             present.empty() ? "a step needs one action: sql, flush, crash, restart, partition, "
+                               "heal or stale_cache"
+                             : "a step has one action, found '" + present[0] + "' and '" +
+                                   present[1] + "'");
+    return;
+  }
+  const std::string& action = present[0];
+  const std::string apath = f.PathOf(action);
+  uint32_t frontend = 0;
+  if (f.Has("frontend")) frontend = ReadFrontend(f.Get("frontend"), ctx, s, f.PathOf("frontend"));
+  if (is_setup && action != "sql" && action != "flush") {
+    ctx.Fail(node, path, "setup allows only sql and flush; put '" + action + "' in steps");
+    return;
+  }
+  const YAML::Node value = f.Get(action);
+  const sim::SourceLocation where = ctx.At(node);
+  if (action == "sql") {
+    ReadSql(value, frontend, at_ms, ctx, s, apath, out);
+  } else if (action == "flush") {
+    ReadFlush(value, at_ms, ctx, s, apath, out);
+  } else if (action == "crash" || action == "restart") {
+    if (auto n = ReadNode(value, ctx, s, apath)) {
+      if (action == "crash") {
+        out.push_back({at_ms, model::CrashNodeOp{*n}, where});
+      } else {
+        out.push_back({at_ms, model::RestartNodeOp{*n}, where});
+      }
+    }
+  } else if (action == "partition") {
+    Fields p(value, ctx, apath);
+    model::PartitionOp op;
+    op.side_a = ReadNodeList(p.Require("a"), ctx, s, apath + ".a");
+    op.side_b = ReadNodeList(p.Require("b"), ctx, s, apath + ".b");
+    if (p.Has("symmetric")) op.symmetric = ReadBool(p.Get("symmetric"), ctx, apath + ".symmetric");
+    p.Finish({"a", "b", "symmetric"});
+    out.push_back({at_ms, op, where});
+  } else if (action == "heal") {
+    if (!ReadBool(value, ctx, apath) && !ctx.failed()) {
+      ctx.Fail(value, apath, "heal takes 'true'");
+    }
+    out.push_back({at_ms, model::HealOp{}, where});
+  } else {
+    const uint32_t fe = ReadFrontend(value, ctx, s, apath);
+    out.push_back({at_ms, model::StaleCacheOp{fe, s.table_id(), true}, where});
+    s.stale_frontends.push_back(fe);
+  }
+  f.Finish(kStepKeys);
+}
+
+}  // namespace
+
+std::optional<model::NodeId> ReadNode(const YAML::Node& node, LoadContext& ctx,
+                                      const Scenario& s, const std::string& path) {
+  const std::string name = ReadString(node, ctx, path);
+  if (ctx.failed()) return std::nullopt;
+  if (name == "metasrv") return model::NodeId{0};
+  auto number = [&](size_t prefix) -> int64_t {
+    if (name.size() <= prefix || name.size() > prefix + 3) return -1;
+    int64_t n = 0;
+    for (size_t i = prefix; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return -1;
+      n = n * 10 + (name[i] - '0');
+    }
+    return n;
+  };
+  if (name.rfind("dn", 0) == 0) {
+    int64_t n = number(2);
+    if (n >= 1 && n <= s.datanode_count) return model::NodeId{static_cast<uint32_t>(n)};
+  } else if (name.rfind("fe", 0) == 0) {
+    int64_t n = number(2);
+    if (n >= 1 && n <= s.frontend_count) {
+      return model::NodeId{s.datanode_count + static_cast<uint32_t>(n)};
+    }
+  }
+  ctx.Fail(node, path, "unknown node '" + name + "'; nodes are " + NodeList(s));
+  return std::nullopt;
+}
+
+uint32_t ReadFrontend(const YAML::Node& node, LoadContext& ctx, const Scenario& s,
+                      const std::string& path) {
+  if (node.IsScalar() && node.Scalar().rfind("fe", 0) == 0) {
+    std::optional<model::NodeId> id = ReadNode(node, ctx, s, path);
+    if (!id) return 0;
+    if (id->value <= s.datanode_count) {
+      ctx.Fail(node, path, "'" + node.Scalar() + "' is not a frontend");
+      return 0;
+    }
+    return id->value - s.datanode_count - 1;
+  }
+  const int64_t index = ReadInt(node, ctx, path, 0, INT32_MAX);
+  if (!ctx.failed() && index >= s.frontend_count) {
+    ctx.Fail(node, path,
+             "frontend " + std::to_string(index) + " out of range: the cluster has " +
+                 std::to_string(s.frontend_count) + " frontends (0-based indices 0.." +
+                 std::to_string(s.frontend_count - 1) + ")");
+    return 0;
+  }
+  return static_cast<uint32_t>(index);
+}
+
+void ReadSetup(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
+  if (!ExpectSequence(node, ctx, "setup")) return;
+  for (size_t i = 0; i < node.size() && !ctx.failed(); ++i) {
+    // Setup runs after CREATE TABLE has finished, 10 ms apart, in order.
+    ReadAction(node[i], 1000 + 10 * static_cast<int64_t>(i), true, ctx, s,
+               "setup[" + std::to_string(i) + "]", s.setup);
+  }
+}
+
+void ReadSteps(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
+  if (!ExpectSequence(node, ctx, "steps")) return;
+  for (size_t i = 0; i < node.size() && !ctx.failed(); ++i) {
+    const std::string path = "steps[" + std::to_string(i) + "]";
+    if (!node[i].IsMap()) {
+      ctx.Fail(node[i], path, std::string("expected a mapping, got a ") + NodeKindName(node[i]));
+      return;
+    }
+    Fields f(node[i], ctx, path);
+    const YAML::Node at = f.Require("at_ms");
+    const int64_t at_ms = ReadInt(at, ctx, path + ".at_ms", 0, INT64_MAX / 4);
+    if (!ctx.failed() && at_ms > s.limits.time_ms_max) {
+      ctx.Fail(at, path + ".at_ms",
+               "step at " + std::to_string(at_ms) + " ms lies after the safety phase (" +
+                   "limits.time_ms_max = " + std::to_string(s.limits.time_ms_max) + ")");
+    }
+    if (ctx.failed()) return;
+    ReadAction(node[i], at_ms, false, ctx, s, path, s.steps);
+  }
+}
+
+}  // namespace repartsim::scenario

@@ -1,0 +1,36 @@
+// PhaseChooser: the outermost Chooser of a scenario run. In the safety phase it forwards
+// every decision; once set_healed(true) (the liveness phase) it answers every network fault
+// question ("net.*" Chance: drop, duplicate, delay) with "no" without reaching the inner
+// driver, so healed runs draw, record and replay nothing for them. A replay applies the same
+// switch at the same step, so recorded choice lists stay aligned.
+#pragma once
+
+#include <string_view>
+
+#include "sim/chooser.h"
+
+namespace repartsim::scenario {
+
+class PhaseChooser final : public sim::Chooser {
+ public:
+  explicit PhaseChooser(sim::Chooser& inner) : inner_(inner) {}
+  void set_healed(bool healed) { healed_ = healed; }
+  bool healed() const { return healed_; }
+  uint64_t draw_count() const override { return inner_.draw_count(); }
+  const sim::ChoiceMismatch* mismatch() const override { return inner_.mismatch(); }
+
+ protected:
+  uint32_t DoChoose(std::string_view label, uint32_t option_count) override {
+    return inner_.Choose(label, option_count);
+  }
+  bool DoChance(std::string_view label, sim::Ratio p) override {
+    if (healed_ && label.substr(0, 4) == "net.") return false;
+    return inner_.Chance(label, p);
+  }
+
+ private:
+  sim::Chooser& inner_;
+  bool healed_ = false;
+};
+
+}  // namespace repartsim::scenario

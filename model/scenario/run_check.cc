@@ -1,0 +1,182 @@
+#include "model/scenario/run_check.h"
+
+#include "model/check/live_check.h"
+#include "model/check/meta_check.h"
+#include "model/check/oracle.h"
+#include "model/check/ownership.h"
+#include "model/check/query_check.h"
+#include "model/check/structural_check.h"
+#include "model/meta/table_metadata.h"
+#include "sim/assert.h"
+
+namespace repartsim::scenario {
+
+namespace {
+
+using check::Violation;
+
+void FeedOracle(const model::History& history, model::TableId table, check::Oracle& oracle) {
+  for (const model::WriteRecord& w : history.writes) {
+    if (w.table != table) continue;
+    oracle.RegisterWrite(w.id, w.start_step, w.rows);
+    switch (w.status) {
+      case model::WriteStatus::kAcked: oracle.Acknowledge(w.id, w.end_step); break;
+      case model::WriteStatus::kRejected: oracle.Reject(w.id, w.end_step); break;
+      case model::WriteStatus::kUnknown: oracle.MarkUnknown(w.id, w.end_step); break;
+      case model::WriteStatus::kPending: break;  // still in flight: a maybe row
+    }
+  }
+}
+
+// True iff a repartition DDL was in progress at some point of [start_step, end_step].
+bool OverlapsDdl(const model::History& history, uint64_t start_step, uint64_t end_step) {
+  for (const model::DdlRecord& d : history.ddls) {
+    if (d.status == model::DdlStatus::kRejected) continue;
+    const bool ended = d.status != model::DdlStatus::kPending;
+    if (d.start_step <= end_step && (!ended || d.end_step >= start_step)) return true;
+  }
+  return false;
+}
+
+void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Violation>& out) {
+  const model::History& history = in.cluster->history();
+  const bool tolerated = !in.cluster->protocol().On(model::Rule::kFencedReads);
+  for (const model::QueryRecord& q : history.queries) {
+    if (q.table != in.scenario->table_id() || q.status != model::QueryStatus::kOk) continue;
+    check::QuerySpec spec;
+    spec.where_sql = q.where ? q.where->ToSql() : "";
+    spec.start_step = q.start_step;
+    spec.end_step = q.end_step;
+    check::QueryCheckContext context;
+    context.at = check::CheckAt{q.end_step, q.end.ms};
+    context.query = q.sql;
+    for (model::RegionId r : q.regions) context.regions.push_back(r.ToString());
+    context.overlapped_procedure = OverlapsDdl(history, q.start_step, q.end_step);
+    context.read_anomaly_tolerated = tolerated;
+    if (q.count_star) {
+      auto v = check::CheckCountQuery(oracle, spec, q.rows.size(), context);
+      if (v.ok() && v.value()) out.push_back(*v.value());
+    } else {
+      auto v = check::CheckQuery(oracle, spec, q.rows, context);
+      if (v.ok()) out.insert(out.end(), v.value().begin(), v.value().end());
+    }
+  }
+}
+
+check::MetaState BuildMetaState(const model::Cluster& cluster, const model::TableRoute& route) {
+  check::MetaState state;
+  for (const model::RegionRoute& r : route.region_routes) {
+    state.routes.push_back({r.region_id, r.leader, r.ExprVersionValue(), r.is_staging()});
+    state.partitions.push_back({r.region_id, r.ExprVersionValue()});
+    state.allocations.push_back(r.region_id);
+  }
+  for (uint32_t i = 0; i < cluster.config().datanode_count; ++i) {
+    const model::Datanode& dn = cluster.datanode(cluster.datanode_id(i));
+    for (const auto& [id, region] : dn.regions()) {
+      const bool leader = region.state() != model::RegionState::kFollower;
+      state.open_regions.push_back({dn.id(), id, leader, region.committed_expr_version(),
+                                    region.state() == model::RegionState::kStaging});
+    }
+  }
+  return state;
+}
+
+void CheckQuiescent(const CheckInput& in, check::Oracle& oracle, std::vector<Violation>& out) {
+  const model::Cluster& cluster = *in.cluster;
+  const check::CheckAt at{in.end_step, in.end_time_ms};
+  const model::TableSchema& schema = in.scenario->table.schema;
+  std::optional<model::TableRoute> route =
+      model::ReadTableRoute(cluster.metasrv().kv(), in.scenario->table_id());
+  if (!route) return;  // CREATE TABLE never committed; queries already reported errors
+  check::OwnershipChecker ownership(schema);
+  std::vector<model::Row> all_rows;
+  model::PartitionRule rule;
+  rule.columns = in.scenario->table.rule.columns;
+  bool complete_rule = !rule.columns.empty();
+  for (const model::RegionRoute& r : route->region_routes) {
+    if (r.partition_expr) {
+      rule.regions.push_back(r.region_id.region_number().value);
+      rule.exprs.push_back(*r.partition_expr);
+    } else {
+      complete_rule = false;
+    }
+    if (!r.leader || !cluster.IsDatanode(*r.leader)) continue;
+    const model::Datanode& dn = cluster.datanode(*r.leader);
+    const model::Region* region = dn.FindRegion(r.region_id);
+    if (region == nullptr || !dn.is_up()) continue;  // INV-META reports it
+    model::ScanReply scan =
+        dn.HandleScan(r.region_id, std::nullopt, cluster.protocol(), cluster.object_store());
+    if (!scan.ok()) continue;
+    const auto& expr = region->version().partition_expr;
+    auto own = check::CheckRegionOwnership(ownership, r.region_id, expr ? &*expr : nullptr,
+                                           scan.rows, at);
+    if (own) out.push_back(*own);
+    all_rows.insert(all_rows.end(), scan.rows.begin(), scan.rows.end());
+  }
+  std::vector<Violation> ack = check::CheckAckAtQuiescence(oracle, all_rows, at);
+  out.insert(out.end(), ack.begin(), ack.end());
+  if (complete_rule && !cluster.metasrv().procedures().HasActive()) {
+    auto v = check::CheckPublishedRule(rule, schema, in.scenario->table_id(),
+                                       model::CheckMode::kExact, at);
+    if (v) out.push_back(*v);
+  }
+  std::vector<Violation> meta = check::CheckMeta(BuildMetaState(cluster, *route), at);
+  out.insert(out.end(), meta.begin(), meta.end());
+}
+
+void CheckNotQuiescent(const CheckInput& in, std::vector<Violation>& out) {
+  const model::Cluster& cluster = *in.cluster;
+  const check::CheckAt at{in.end_step, in.end_time_ms};
+  check::LivenessState state;
+  state.heal_step = in.heal_step;
+  for (const auto& [id, slot] : cluster.metasrv().procedures().slots()) {
+    if (slot.status == model::ProcedureStatus::kDone) continue;
+    check::ProcedureStatus p;
+    p.procedure_id = std::to_string(id.value);
+    p.kind = std::string(slot.body.type());
+    p.outcome = slot.status == model::ProcedureStatus::kFailed ? check::ProcedureOutcome::kFailed
+                                                               : check::ProcedureOutcome::kRunning;
+    p.state = slot.body.state_name();
+    p.waiting_for = std::string(model::ProcedureStatusName(slot.status)) +
+                    (slot.error.empty() ? "" : ": " + slot.error);
+    if (p.outcome == check::ProcedureOutcome::kFailed) continue;  // rollback finished
+    state.procedures.push_back(std::move(p));
+  }
+  for (uint32_t i = 0; i < cluster.config().datanode_count; ++i) {
+    const model::Datanode& dn = cluster.datanode(cluster.datanode_id(i));
+    for (const auto& [id, region] : dn.regions()) {
+      if (region.state() == model::RegionState::kStaging) state.staging_regions.push_back(id);
+    }
+  }
+  std::vector<Violation> live = check::CheckLiveness(in.scenario->table.schema, state, at);
+  if (live.empty()) {
+    Violation v;
+    v.invariant = check::Invariant::kLive;
+    v.step = at.step;
+    v.time_ms = at.time_ms;
+    v.message = "the cluster did not become quiescent after faults healed at step " +
+                std::to_string(in.heal_step) + ": " + in.not_quiescent_reason;
+    live.push_back(std::move(v));
+  }
+  out.insert(out.end(), live.begin(), live.end());
+}
+
+}  // namespace
+
+std::vector<Violation> CheckRun(const CheckInput& in) {
+  REPARTSIM_ASSERT(in.scenario != nullptr);
+  REPARTSIM_ASSERT(in.cluster != nullptr);
+  std::vector<Violation> out;
+  auto oracle = check::Oracle::Open(in.scenario->table.schema);
+  REPARTSIM_ASSERT_MSG(oracle.ok(), "in-memory oracle must open");
+  FeedOracle(in.cluster->history(), in.scenario->table_id(), oracle.value());
+  CheckQueries(in, oracle.value(), out);
+  if (in.quiescent) {
+    CheckQuiescent(in, oracle.value(), out);
+  } else {
+    CheckNotQuiescent(in, out);
+  }
+  return out;
+}
+
+}  // namespace repartsim::scenario

@@ -1,0 +1,284 @@
+#include "model/scenario/runner.h"
+
+#include <algorithm>
+#include <set>
+
+#include "model/cluster/cluster.h"
+#include "model/protocol.h"
+#include "model/scenario/crash_sites.h"
+#include "model/scenario/phase_chooser.h"
+#include "model/scenario/run_check.h"
+#include "model/scenario/workload.h"
+#include "sim/simulation.h"
+
+namespace repartsim::scenario {
+
+namespace {
+
+constexpr sim::Ratio kHalf{1, 2};
+
+// The effective faults of one seed: swarm mode keeps each kind with probability 1/2.
+Faults EffectiveFaults(const Faults& faults, sim::Prng& swarm) {
+  Faults f = faults;
+  if (!f.swarm) return f;
+  if (!swarm.Chance(kHalf)) f.drop = sim::Ratio::Never();
+  if (!swarm.Chance(kHalf)) f.duplicate = sim::Ratio::Never();
+  if (!swarm.Chance(kHalf)) f.delay = sim::Ratio::Never();
+  if (!swarm.Chance(kHalf)) {
+    f.crash = sim::Ratio::Never();
+    f.crash_sites.clear();
+  }
+  return f;
+}
+
+std::string FaultsText(const Faults& f) {
+  std::string out = "drop=" + f.drop.ToString() + " duplicate=" + f.duplicate.ToString() +
+                    " delay=" + f.delay.ToString() + " crash=" + f.crash.ToString();
+  if (f.swarm) out += " swarm";
+  return out;
+}
+
+sim::Result<model::Protocol> BuildProtocol(const Scenario& s, const RunConfig& config) {
+  auto protocol = model::Protocol::FromProfileName(config.profile.value_or(s.profile));
+  if (!protocol.ok()) return protocol.error();
+  model::Protocol p = protocol.value();
+  for (const auto& list : {s.rules, config.rules}) {
+    for (const auto& [name, on] : list) {
+      sim::Status status = p.SetByName(name, on);
+      if (!status.ok()) return status.error();
+    }
+  }
+  return p;
+}
+
+void ScheduleScript(const Scenario& s, model::Cluster& cluster) {
+  cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(s.table_id(), s.table.schema,
+                                                         s.table.rule, s.placement));
+  for (const ScriptedStep& step : s.setup) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
+  for (const ScriptedStep& step : s.steps) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
+  // Marks the end of the safety phase in the trace; the runner heals the rest itself.
+  cluster.Schedule(sim::AtMs(s.limits.time_ms_max), model::HealOp{});
+}
+
+bool Quiescent(const model::Cluster& cluster) {
+  if (!cluster.Idle() || !cluster.metasrv().invalidations_settled()) return false;
+  for (uint32_t n = 0; n < cluster.node_count(); ++n) {
+    if (cluster.network().IsDown(n)) return false;
+  }
+  for (uint32_t i = 0; i < cluster.config().frontend_count; ++i) {
+    if (cluster.frontend(i).NextTimer()) return false;
+  }
+  return true;
+}
+
+uint64_t TotalCrashes(const sim::CrashPointStats& stats) {
+  uint64_t total = 0;
+  for (const auto& [site, counts] : stats.sites()) total += counts.crashes;
+  return total;
+}
+
+HistoryCounts CountHistory(const model::History& h) {
+  HistoryCounts c;
+  for (const model::WriteRecord& w : h.writes) {
+    ++c.writes;
+    c.acked += w.status == model::WriteStatus::kAcked;
+    c.rejected += w.status == model::WriteStatus::kRejected;
+    c.unknown += w.status == model::WriteStatus::kUnknown;
+    c.pending += w.status == model::WriteStatus::kPending;
+  }
+  for (const model::QueryRecord& q : h.queries) {
+    ++c.queries;
+    c.queries_ok += q.status == model::QueryStatus::kOk;
+    c.queries_failed += q.status == model::QueryStatus::kError;
+  }
+  for (const model::DdlRecord& d : h.ddls) {
+    ++c.ddls;
+    c.ddls_done += d.status == model::DdlStatus::kDone;
+    c.ddls_failed += d.status == model::DdlStatus::kFailed;
+    c.ddls_rejected += d.status == model::DdlStatus::kRejected;
+  }
+  return c;
+}
+
+// The two phases of a run over one Simulation (so step numbers stay global).
+class PhasedRun {
+ public:
+  PhasedRun(const Scenario& s, model::Cluster& cluster, PhaseChooser& chooser,
+            sim::Trace& trace, sim::CrashPlan& plan, sim::CrashPointStats& stats,
+            const Faults& faults, uint64_t seed)
+      : s_(s), cluster_(cluster), chooser_(chooser), plan_(plan), stats_(stats),
+        faults_(faults),
+        sim_(cluster, chooser, trace, plan, stats,
+             sim::RunOptions{sim::DriverKind::kTimed, s.limits.steps_max,
+                             s.limits.time_ms_max + s.limits.liveness_ms, seed}),
+        down_(cluster.node_count(), false) {}
+
+  void Run(RunReport& report) {
+    sim::AssertContext& assert_context = sim::CurrentAssertContext();
+    assert_context.seed = report.summary.seed;
+    assert_context.in_run = true;
+    uint64_t crashes = 0;
+    while (sim_.Step()) {
+      const uint64_t step = sim_.steps();
+      if (!healed_) {
+        if (TotalCrashes(stats_) != crashes) {
+          crashes = TotalCrashes(stats_);
+          RestartLater();
+        }
+        if (sim_.now().ms >= s_.limits.time_ms_max) Heal(report);
+      } else if (sim_.now().ms >= report.heal_time_ms + s_.limits.settle_ms &&
+                 Quiescent(cluster_)) {
+        report.quiescent = true;
+        report.end_reason = "quiescent";
+        break;
+      }
+      (void)step;
+    }
+    assert_context.in_run = false;
+    const sim::RunResult result = sim_.CurrentResult();
+    report.summary = result.summary;
+    report.time_ms = result.now.ms;
+    if (!report.quiescent) {
+      switch (result.outcome) {
+        case sim::RunOutcome::kNondeterminism:
+          report.end_reason = "nondeterminism";
+          report.nondeterminism = result.nondeterminism;
+          break;
+        case sim::RunOutcome::kStepsMax:
+          report.end_reason = "steps_max (" + std::to_string(s_.limits.steps_max) + ") reached";
+          break;
+        case sim::RunOutcome::kTimeMax:
+          report.end_reason = "liveness budget (" + std::to_string(s_.limits.liveness_ms) +
+                              " ms) spent";
+          break;
+        default:
+          report.end_reason = sim::ToString(result.outcome);
+      }
+    }
+  }
+
+ private:
+  // Nodes felled by a crash point come back after faults.restart_after_ms.
+  void RestartLater() {
+    for (uint32_t n = 0; n < cluster_.node_count(); ++n) {
+      const bool down = cluster_.network().IsDown(n);
+      if (down && !down_[n]) {
+        cluster_.Schedule(sim_.now() + sim::Ms(faults_.restart_after_ms),
+                          model::RestartNodeOp{model::NodeId{n}});
+      }
+      down_[n] = down;
+    }
+  }
+
+  void Heal(RunReport& report) {
+    healed_ = true;
+    report.heal_time_ms = sim_.now().ms;
+    report.heal_step = sim_.steps();
+    chooser_.set_healed(true);
+    plan_ = sim::CrashPlan();  // no more crash points
+    for (uint32_t n = 0; n < cluster_.node_count(); ++n) {
+      if (cluster_.network().IsDown(n)) {
+        cluster_.Schedule(sim_.now(), model::RestartNodeOp{model::NodeId{n}});
+      }
+    }
+    cluster_.Schedule(sim_.now(), model::HealOp{});
+    std::set<uint32_t> stale(s_.stale_frontends.begin(), s_.stale_frontends.end());
+    for (uint32_t fe : stale) {
+      cluster_.Schedule(sim_.now(), model::StaleCacheOp{fe, s_.table_id(), false});
+    }
+  }
+
+  const Scenario& s_;
+  model::Cluster& cluster_;
+  PhaseChooser& chooser_;
+  sim::CrashPlan& plan_;
+  sim::CrashPointStats& stats_;
+  const Faults& faults_;
+  sim::Simulation<model::Cluster> sim_;
+  std::vector<bool> down_;
+  bool healed_ = false;
+};
+
+sim::CrashPlan BuildCrashPlan(const Faults& f) {
+  sim::CrashPlan plan(f.crash);
+  for (const auto& [site, ratio] : f.crash_sites) plan.SetSite(site, ratio);
+  if (f.crash_at) plan.Script(f.crash_at->first, f.crash_at->second);
+  return plan;
+}
+
+}  // namespace
+
+sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
+  auto protocol = BuildProtocol(s, config);
+  if (!protocol.ok()) return protocol.error();
+  RunReport report;
+  report.scenario = s.name;
+  report.path = s.path;
+  report.profile = protocol.value().base_name();
+  report.rules = protocol.value().OverridesText();
+  report.summary.seed = config.seed;
+
+  // Fixed fork order: workload first, then the swarm mix.
+  sim::Prng root(config.seed);
+  sim::Prng workload_prng = root.Fork();
+  sim::Prng swarm_prng = root.Fork();
+  const Faults faults = EffectiveFaults(s.faults, swarm_prng);
+  report.faults = FaultsText(faults);
+
+  model::ClusterConfig cluster_config;
+  cluster_config.datanode_count = s.datanode_count;
+  cluster_config.frontend_count = s.frontend_count;
+  cluster_config.faults.drop = faults.drop;
+  cluster_config.faults.duplicate = faults.duplicate;
+  cluster_config.faults.delay = faults.delay;
+  cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);
+  cluster_config.faults.latency = sim::Ms(faults.latency_ms);
+  model::Cluster cluster(cluster_config, protocol.value());
+  ScheduleScript(s, cluster);
+  ScheduleWorkload(s, workload_prng, cluster);
+
+  sim::Trace trace;
+  trace.KeepLines(config.keep_trace);
+  trace.WriteTo(config.trace_out);
+  sim::CrashPlan plan = BuildCrashPlan(faults);
+  sim::CrashPointStats stats;
+  // Every known site appears in the coverage report, hit or not.
+  for (const std::string& site : KnownCrashSites()) stats.Register(site);
+
+  sim::RandomChooser random(config.seed);
+  sim::RecordingChooser recording(random);
+  std::optional<sim::ReplayChooser> replay;
+  if (config.replay != nullptr) replay.emplace(*config.replay);
+  PhaseChooser chooser(replay ? static_cast<sim::Chooser&>(*replay) : recording);
+
+  PhasedRun run(s, cluster, chooser, trace, plan, stats, faults, config.seed);
+  run.Run(report);
+
+  CheckInput input{&s, &cluster, report.summary.steps, report.time_ms, report.heal_step,
+                   report.quiescent, report.end_reason};
+  report.violations = CheckRun(input);
+  if (config.keep_trace) {
+    for (check::Violation& v : report.violations) {
+      check::AttachTrace(v, trace.lines(), config.excerpt_lines_max);
+    }
+  }
+  check::Report verdict;
+  verdict.Add(report.violations);
+  if (!report.nondeterminism.empty()) {
+    report.outcome = Outcome::kNondeterminism;
+  } else if (verdict.HasSafetyViolation()) {
+    report.outcome = Outcome::kSafety;
+  } else if (verdict.HasLivenessViolation()) {
+    report.outcome = Outcome::kLiveness;
+  } else {
+    report.outcome = Outcome::kPass;
+  }
+  report.crash_points.insert(stats.sites().begin(), stats.sites().end());
+  report.network = cluster.network().counters();
+  report.history = CountHistory(cluster.history());
+  if (!replay) report.choices = recording.TakeList();
+  if (config.keep_trace) report.trace_lines = trace.lines();
+  return report;
+}
+
+}  // namespace repartsim::scenario

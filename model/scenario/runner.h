@@ -1,0 +1,92 @@
+// The scenario runner: builds the Cluster for a Scenario and a seed, schedules CREATE TABLE
+// (t=0), the setup (t=1000 ms + 10 ms each), the scripted steps and the random workload,
+// then drives the timed simulation in two phases:
+//   safety   (t < limits.time_ms_max): message faults and crash points as configured;
+//   liveness (after): network faults stop ("net.*" chance decisions answer no without a
+//            draw), crash points stop, partitions heal, crashed nodes restart, stale caches
+//            are released; the run ends once the cluster is quiescent (no procedure, op,
+//            message or client request pending) after at least limits.settle_ms, or when the
+//            liveness budget (limits.liveness_ms) or steps_max is spent.
+// Then the checker (model/check, through run_check.h) judges the History and the final state.
+// Same binary + scenario + seed (+ profile and rule overrides) => byte-identical trace; a
+// replay of the recorded ChoiceList reproduces it without the random driver.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "model/check/violation.h"
+#include "model/scenario/scenario.h"
+#include "sim/choice_list.h"
+#include "sim/crash_points.h"
+#include "sim/network.h"
+#include "sim/result.h"
+#include "sim/trace.h"
+
+namespace repartsim::scenario {
+
+enum class Outcome : uint8_t { kPass, kSafety, kLiveness, kNondeterminism };
+// "pass", "safety", "liveness", "nondeterminism".
+const char* OutcomeName(Outcome outcome);
+
+struct RunConfig {
+  uint64_t seed = 0;
+  std::optional<std::string> profile;                // overrides the scenario's profile
+  std::vector<std::pair<std::string, bool>> rules;   // applied after the scenario's rules
+  const sim::ChoiceList* replay = nullptr;           // replay these choices (seed still
+                                                     // drives the workload and swarm mix)
+  bool keep_trace = false;         // keep every trace line (excerpts, divergence, jsonl)
+  std::FILE* trace_out = nullptr;  // also stream text trace lines here
+  size_t excerpt_lines_max = 12;   // trace lines attached to each violation
+};
+
+struct HistoryCounts {
+  uint64_t writes = 0, acked = 0, rejected = 0, unknown = 0, pending = 0;
+  uint64_t queries = 0, queries_ok = 0, queries_failed = 0;
+  uint64_t ddls = 0, ddls_done = 0, ddls_failed = 0, ddls_rejected = 0;
+};
+
+struct RunReport {
+  std::string scenario;  // name
+  std::string path;
+  std::string profile;   // base profile name
+  std::string rules;     // overrides vs the base profile, "name=on,..."
+  std::string faults;    // the effective fault mix (after swarm)
+  Outcome outcome = Outcome::kPass;
+  std::vector<check::Violation> violations;  // READ-ANOMALY included
+  sim::RunSummary summary;
+  int64_t time_ms = 0;         // virtual time at the end
+  int64_t heal_time_ms = -1;   // when the liveness phase began, -1 if never
+  uint64_t heal_step = 0;
+  bool quiescent = false;
+  std::string end_reason;      // "quiescent", "liveness budget spent", "steps_max", ...
+  std::string nondeterminism;  // the replay mismatch, when outcome is kNondeterminism
+  std::map<std::string, sim::CrashPointStats::Counts> crash_points;
+  sim::NetworkCounters network;
+  HistoryCounts history;
+  sim::ChoiceList choices;              // recorded (random runs) for replay
+  std::vector<std::string> trace_lines; // when RunConfig::keep_trace
+
+  // "seed=.. steps=.. prng_draws=.. trace_hash=0x.. outcome=.."
+  std::string SummaryLine() const;
+  // The distinct invariant names reported, sorted ("INV-NOOMIT", ...).
+  std::vector<std::string> InvariantNames() const;
+  // Returns true iff the run meets `expectation`: pass -> outcome kPass; violation X -> X
+  // was reported (READ-ANOMALY counts even though it does not fail a run).
+  bool Meets(const Expectation& expectation) const;
+  // {scenario, path, profile, rules, faults, outcome, summary{seed,steps,prng_draws,
+  //  trace_hash}, time_ms, end_reason, violations[], crash_points{site:{hits,crashes}},
+  //  network{...}, history{...}}
+  nlohmann::json ToJson() const;
+};
+
+// Runs `scenario` once. Errors only for a bad profile or rule override in `config`.
+sim::Result<RunReport> RunScenario(const Scenario& scenario, const RunConfig& config);
+
+}  // namespace repartsim::scenario

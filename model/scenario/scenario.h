@@ -1,0 +1,115 @@
+// Scenario: one validated YAML scenario (format in scenarios/README.md), as plain data the
+// runner turns into a Cluster run. Every field is checked by the loader (loader.h): SQL is
+// parsed, node and frontend references resolved, rule switches and crash sites known, ratios
+// exact. Times are virtual milliseconds from the start of the run. The safety phase ends at
+// limits.time_ms_max; the liveness phase then gets limits.liveness_ms more.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cluster/client_op.h"
+#include "model/partition/rule.h"
+#include "model/partition/schema.h"
+#include "model/sql/statement.h"
+#include "sim/ratio.h"
+#include "sim/result.h"
+
+namespace repartsim::scenario {
+
+inline constexpr uint32_t kTableIdValue = 1024;
+
+// A scripted action at a virtual time. `op` is a ready ClientOp except for the two actions
+// the runner resolves itself (a flush of every region, and a stale cache with its table).
+struct ScriptedStep {
+  int64_t at_ms = 0;
+  model::ClientOp op;
+  sim::SourceLocation location;  // the step's YAML mapping, for reports
+};
+
+// One column's value domain for the random workload. Integer-like columns draw uniformly in
+// [min, max]; string columns pick one of `strings`; `null` adds NULL with that ratio.
+struct ColumnDomain {
+  int64_t min = 0;
+  int64_t max = 99;
+  std::vector<std::string> strings;
+  sim::Ratio null = sim::Ratio::Never();
+};
+
+enum class QueryShape : uint8_t { kAll, kCount, kPoint, kRange };
+const char* QueryShapeName(QueryShape shape);
+
+struct Workload {
+  bool enabled = false;
+  uint32_t writers_per_frontend = 0;
+  uint32_t readers_per_frontend = 0;
+  int64_t start_ms = 2000;
+  int64_t end_ms = 0;  // 0: the end of the safety phase
+  int64_t write_interval_ms = 200;
+  int64_t read_interval_ms = 500;
+  uint32_t rows_per_write_max = 3;  // each insert carries 1..max rows
+  sim::Ratio bulk = sim::Ratio::Never();
+  std::map<std::string, ColumnDomain> columns;  // by column name; others use type defaults
+  std::vector<QueryShape> queries = {QueryShape::kAll};
+};
+
+struct Faults {
+  sim::Ratio drop = sim::Ratio::Never();
+  sim::Ratio duplicate = sim::Ratio::Never();
+  sim::Ratio delay = sim::Ratio::Never();
+  int64_t delay_ms_max = 0;
+  int64_t latency_ms = 1;
+  sim::Ratio crash = sim::Ratio::Never();          // default ratio of every crash site
+  std::map<std::string, sim::Ratio> crash_sites;   // per-site overrides
+  std::optional<std::pair<std::string, uint64_t>> crash_at;  // scripted: site, hit number
+  int64_t restart_after_ms = 2000;  // nodes felled by a crash point come back after this
+  // Swarm mode: each seed keeps each fault kind with probability 1/2 (FDB/TigerBeetle swarm).
+  bool swarm = false;
+};
+
+struct Limits {
+  uint64_t steps_max = 200000;
+  int64_t time_ms_max = 30000;   // end of the safety phase
+  int64_t liveness_ms = 30000;   // budget of the liveness phase after faults heal
+  int64_t settle_ms = 12000;     // minimum liveness time (leases renew) before quiescence
+};
+
+// What a run is expected to give under one profile: pass, or a report naming `invariant`.
+struct Expectation {
+  bool pass = true;
+  std::string invariant;  // "INV-NOOMIT", ..., "READ-ANOMALY" when !pass
+  sim::SourceLocation location;
+  std::string ToString() const { return pass ? "pass" : "violation: " + invariant; }
+};
+
+struct Scenario {
+  std::string path;  // the YAML file
+  std::string name;
+  std::string description;
+  std::vector<std::string> tags;
+  std::string profile = "reference";
+  std::vector<std::pair<std::string, bool>> rules;  // overrides, in file order
+  uint32_t datanode_count = 3;
+  uint32_t frontend_count = 2;
+  std::vector<uint32_t> placement;  // datanode index per initial region
+  model::sql::CreateTable table;
+  std::string table_sql;
+  std::vector<ScriptedStep> setup;  // run at 1000 + 10 * i ms
+  std::vector<ScriptedStep> steps;
+  std::vector<uint32_t> stale_frontends;  // frontends that keep a stale cache (runner arms)
+  Workload workload;
+  Faults faults;
+  Limits limits;
+  uint64_t seed_first = 0;
+  uint64_t seed_last = 19;  // default seed range for sweeps and tests, inclusive
+  std::map<std::string, Expectation> expect;  // by profile name
+
+  model::TableId table_id() const { return model::TableId{kTableIdValue}; }
+  // The expectation for `profile`, or nullopt when the scenario states none.
+  std::optional<Expectation> ExpectationFor(const std::string& profile_name) const;
+};
+
+}  // namespace repartsim::scenario

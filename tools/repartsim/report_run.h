@@ -1,0 +1,71 @@
+// Shared pieces of the scenario verbs (run, replay, sweep): --rule flag parsing, the choice
+// file with its header, trace files (text or JSON lines), the human-readable run report and
+// the mapping from a run outcome to the exit code.
+// Choice file = a sim::ChoiceList text preceded by comment lines that make it self-contained:
+//   # repartsim choices
+//   # scenario=<path> seed=<n> profile=<p> rules=<overrides or -> trace_hash=0x<16 hex>
+// Trace JSON lines: one object per trace line {"step","time_ms","node","kind","detail"}.
+#pragma once
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/scenario/runner.h"
+#include "model/scenario/scenario.h"
+#include "sim/choice_list.h"
+#include "sim/result.h"
+
+namespace repartsim::tools {
+
+// "name=on|off" (also true/false, 1/0) -> (name, on). Unknown names are left to the runner.
+// Error, located on the command line: "--rule expects name=on|off, got 'x'".
+sim::Result<std::vector<std::pair<std::string, bool>>> ParseRuleFlags(
+    const std::vector<std::string>& flags, const std::vector<std::string>& args);
+
+// Checks a profile name and the rule names before a run (command-line located errors).
+sim::Status ValidateOverrides(const std::optional<std::string>& profile,
+                              const std::vector<std::pair<std::string, bool>>& rules,
+                              const std::vector<std::string>& args);
+
+// `--choices` if given; else next to --json (x.json -> x.choices); else
+// "repartsim-<name>-<seed>.choices".
+std::string ChoicesPath(const std::string& choices_flag, const std::string& json_flag,
+                        const std::string& scenario_name, uint64_t seed);
+
+struct ChoicesFile {
+  sim::ChoiceList choices;
+  std::string scenario;
+  std::optional<uint64_t> seed;
+  std::optional<std::string> profile;
+  std::vector<std::pair<std::string, bool>> rules;
+  std::optional<uint64_t> trace_hash;
+};
+
+sim::Status WriteChoicesFile(const std::string& path, const scenario::RunReport& report);
+sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path);
+
+// Writes `lines` to `path` ("-" = stdout) as text or JSON lines. Error: "cannot write FILE".
+sim::Status WriteTraceFile(const std::string& path, const std::string& format,
+                           const std::vector<std::string>& lines);
+// One trace line as a JSON object (see the header comment).
+std::string TraceLineJson(const std::string& line);
+
+// Prints the run: header, summary line, expectation, history counts, violations (at most
+// `violations_max`, the JSON report has all).
+void PrintRunReport(std::FILE* out, const scenario::Scenario& scenario,
+                    const scenario::RunReport& report, size_t violations_max);
+
+int ExitCodeFor(scenario::Outcome outcome);
+
+// Writes `text` to `path`; error "cannot write <path>".
+sim::Status WriteTextFile(const std::string& path, const std::string& text);
+
+// argv[1..] of this process (from /proc/self/cmdline), to locate flag errors by column.
+std::vector<std::string> CommandLineArgs();
+
+// "0x%016llx".
+std::string Hex64(uint64_t value);
+
+}  // namespace repartsim::tools
