@@ -32,15 +32,15 @@ void ReadColumnDomain(const YAML::Node& key, const YAML::Node& node, LoadContext
     domain.max = ReadInt(f.Require("max"), ctx, cpath + ".max", INT64_MIN / 4, INT64_MAX / 4);
     if (!ctx.failed() && domain.min > domain.max) ctx.Fail(node, cpath, "min exceeds max");
   }
-  if (f.Has("null")) {
-    domain.null = ReadRatio(f.Get("null"), ctx, cpath + ".null");
+  if (f.Has("nulls")) {
+    domain.null = ReadRatio(f.Get("nulls"), ctx, cpath + ".nulls");
     if (!ctx.failed() && !domain.null.IsNever() && !column.nullable) {
-      ctx.Fail(node, cpath + ".null", "column '" + name + "' is NOT NULL");
+      ctx.Fail(node, cpath + ".nulls", "column '" + name + "' is NOT NULL");
     }
   }
   f.Finish(column.type == model::ColumnType::kString
-               ? std::vector<std::string>{"values", "null"}
-               : std::vector<std::string>{"min", "max", "null"});
+               ? std::vector<std::string>{"values", "nulls"}
+               : std::vector<std::string>{"min", "max", "nulls"});
   s.workload.columns[name] = domain;
 }
 

@@ -31,7 +31,7 @@ struct ScriptedStep {
 };
 
 // One column's value domain for the random workload. Integer-like columns draw uniformly in
-// [min, max]; string columns pick one of `strings`; `null` adds NULL with that ratio.
+// [min, max]; string columns pick one of `strings`; `nulls` adds NULL with that ratio.
 struct ColumnDomain {
   int64_t min = 0;
   int64_t max = 99;
