@@ -31,11 +31,14 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      true},
     {Rule::kPerGroupIndices, "per-group-indices",
      "group region mappings use per-group target indices, not global ones (P1)", false, true},
-    {Rule::kRollbackRestoresDatanodes, "rollback-restores-datanodes",
-     "rollback also restores datanode manifests and expressions, not only metadata", false,
-     true},
-    {Rule::kRehomeAckedRows, "rehome-acked-rows",
-     "rollback re-homes rows acknowledged by regions it drops (P5)", false, true},
+    {Rule::kRollForwardAfterCommit, "roll-forward-after-commit",
+     "once a group applied staging the parent never rolls back: it re-dispatches failed "
+     "groups, so datanode manifests and metadata cannot diverge (P2, P8)",
+     false, true},
+    {Rule::kFenceAllocatedRegions, "fence-allocated-regions",
+     "new regions are IgnoreAllWrites until ApplyStaging, so rollback never drops an "
+     "acknowledged row and bulk writes never see overlapping routes (P4, P5)",
+     false, true},
     {Rule::kVersionedCacheFills, "versioned-cache-fills",
      "a cache fill that raced an invalidation is discarded (invalidation epoch)", false, true},
     {Rule::kAckedInvalidation, "acked-invalidation",
@@ -48,6 +51,10 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      true},
     {Rule::kDeallocateMergedAway, "deallocate-merged-away",
      "merged-away regions of succeeded groups are dropped even when the parent rolls back (P8)",
+     false, true},
+    {Rule::kIdempotentAllocate, "idempotent-allocate",
+     "AllocateRegion re-executed after its route commit keeps the allocated routes instead of "
+     "failing the WAL-option check (P12)",
      false, true},
 }};
 

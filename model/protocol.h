@@ -26,13 +26,14 @@ enum class Rule : uint8_t {
   kLeasePromotesStaging,      // a StagingLeader lease re-promotes a demoted staging region (P11)
   kIdempotentRedispatch,      // re-dispatch after a metasrv crash resumes, never mismatches (P2)
   kPerGroupIndices,           // per-group transition indices (P1)
-  kRollbackRestoresDatanodes, // rollback restores datanode manifests and expressions
-  kRehomeAckedRows,           // rollback re-homes rows acknowledged by regions it drops (P5)
+  kRollForwardAfterCommit,    // after the first ApplyStaging the parent only rolls forward (P2, P8)
+  kFenceAllocatedRegions,     // new regions take no writes before ApplyStaging (P4, P5)
   kVersionedCacheFills,       // cache fills fenced by an invalidation epoch
   kAckedInvalidation,         // cache invalidations are acknowledged and retried
   kGcPositiveProof,           // GC deletes a file only with positive proof it is unreferenced
   kExactRuleChecker,          // the rule checker knows integer domains are discrete
   kDeallocateMergedAway,      // partial success still drops merged-away regions (P8)
+  kIdempotentAllocate,        // re-executing AllocateRegion after its route commit resumes (P12)
   kCount,
 };
 

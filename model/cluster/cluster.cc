@@ -2,12 +2,21 @@
 
 #include <algorithm>
 
+#include "model/meta/table_metadata.h"
 #include "model/metasrv/create_table_procedure.h"
+#include "model/repartition/repartition_procedure.h"
+#include "model/sql/repartition_planner.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
 
 namespace {
+
+std::vector<NodeId> DatanodeIds(const ClusterConfig& config) {
+  std::vector<NodeId> ids;
+  for (uint32_t i = 0; i < config.datanode_count; ++i) ids.push_back(NodeId{1 + i});
+  return ids;
+}
 
 std::vector<NodeId> FrontendIds(const ClusterConfig& config) {
   std::vector<NodeId> ids;
@@ -22,7 +31,7 @@ std::vector<NodeId> FrontendIds(const ClusterConfig& config) {
 Cluster::Cluster(ClusterConfig config, Protocol protocol)
     : config_(config),
       protocol_(protocol),
-      metasrv_(NodeId{0}, FrontendIds(config), config.metasrv),
+      metasrv_(NodeId{0}, DatanodeIds(config), FrontendIds(config), config.metasrv),
       network_(1 + config.datanode_count + config.frontend_count) {
   REPARTSIM_ASSERT(config.datanode_count >= 1);
   REPARTSIM_ASSERT(config.frontend_count >= 1);
@@ -133,6 +142,7 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
       NodeContext ctx(metasrv_id(), step, protocol_, history_);
       metasrv_.RunProcedure(ProcedureId{event.ref}, ctx);
       Flush(ctx, step);
+      UpdateDdlOutcomes(step);
       return;
     }
     case kMetasrvTimer: {
@@ -363,11 +373,79 @@ void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) 
   record.sql = op.sql;
   record.start_step = step.step;
   record.start = step.now;
-  record.status = DdlStatus::kRejected;
-  record.error = "repartition is not modelled yet";
-  record.end_step = step.step;
-  record.end = step.now;
+  auto reject = [&](std::string error) {
+    record.status = DdlStatus::kRejected;
+    record.error = std::move(error);
+    record.end_step = step.step;
+    record.end = step.now;
+    step.Log(frontend_id(op.frontend_index).value, "fe.ddl_rejected", record.error);
+    history_.ddls.push_back(std::move(record));
+  };
+  if (!frontends_[op.frontend_index].is_up() || !metasrv_.is_up()) {
+    return reject("unavailable");
+  }
+  // The frontend's validation pipeline (reference 2.4), against the current metadata.
+  std::optional<TableInfo> info = ReadTableInfo(metasrv_.kv(), op.table);
+  std::optional<TableRoute> route = ReadTableRoute(metasrv_.kv(), op.table);
+  if (!info.has_value() || !route.has_value()) return reject("Table not found: " + op.alter.table);
+  sql::TableState table;
+  table.schema = info->schema;
+  table.rule.columns = info->PartitionColumnNames();
+  for (const RegionRoute& r : route->region_routes) {
+    if (!r.partition_expr.has_value()) continue;
+    table.rule.regions.push_back(r.region_id.region_number().value);
+    table.rule.exprs.push_back(*r.partition_expr);
+  }
+  table.max_region_number = route->max_region_number.value;
+  table.gc_enabled = config_.gc_enabled;
+  sql::PlanOptions options;
+  options.check_mode =
+      protocol_.On(Rule::kExactRuleChecker) ? CheckMode::kExact : CheckMode::kGreptime;
+  options.global_transition_indices = !protocol_.On(Rule::kPerGroupIndices);
+  options.exact_overlap = protocol_.On(Rule::kExactRuleChecker);
+  sim::Result<sql::RepartitionPlan> plan =
+      sql::PlanRepartition(table, op.alter, sim::SourceLocation{}, options);
+  if (!plan.ok()) return reject(plan.error().message);
+  // ensure_gc_requirement writes the durable marker before every submission.
+  metasrv_.mutable_kv().Put("__requirements/gc/repartition", "repartition");
+  RepartitionProcedure::PersistentContext ctx;
+  ctx.table = op.table;
+  ctx.table_name = info->name;
+  ctx.from_exprs = plan.value().from;
+  ctx.to_exprs = plan.value().to;
+  if (op.alter.on_columns.has_value()) ctx.target_columns = op.alter.on_columns;
+  if (op.alter.kind == sql::AlterRepartition::Kind::kPartitionOn && !ctx.target_columns) {
+    ctx.target_columns = plan.value().target_columns;
+  }
+  ctx.timeout_ms = plan.value().timeout_ms;
+  ProcedureId id = metasrv_.Submit(RepartitionProcedure(std::move(ctx)), step.now);
+  record.procedure = id.value;
+  record.status = DdlStatus::kPending;
+  step.Log(metasrv_id().value, "ms.submit", "Repartition procedure=" + std::to_string(id.value));
   history_.ddls.push_back(std::move(record));
+}
+
+void Cluster::UpdateDdlOutcomes(sim::StepContext& step) {
+  for (DdlRecord& ddl : history_.ddls) {
+    if (ddl.status != DdlStatus::kPending || !metasrv_.is_up()) continue;
+    const auto* slot = metasrv_.procedures().Find(ProcedureId{ddl.procedure});
+    if (slot == nullptr) {
+      ddl.status = DdlStatus::kFailed;
+      ddl.error = "procedure lost in a metasrv crash";
+    } else if (slot->status == ProcedureStatus::kDone) {
+      ddl.status = DdlStatus::kDone;
+    } else if (slot->status == ProcedureStatus::kFailed) {
+      ddl.status = DdlStatus::kFailed;
+      ddl.error = slot->error;
+    } else {
+      continue;
+    }
+    ddl.end_step = step.step;
+    ddl.end = step.now;
+    step.Log(metasrv_id().value, "ddl_done",
+             "id=" + std::to_string(ddl.id) +
+                 (ddl.status == DdlStatus::kDone ? " done" : " failed: " + ddl.error));
+  }
 }
 
 void Cluster::Flush(NodeContext& ctx, sim::StepContext& step) {
@@ -404,6 +482,7 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
   if (node == metasrv_id()) {
     sim::Status status = metasrv_.Restart(step.now);
     REPARTSIM_ASSERT_MSG(status.ok(), "metasrv recovery failed on its own records");
+    UpdateDdlOutcomes(step);
   } else if (IsDatanode(node)) {
     Datanode& dn = mutable_datanode(node);
     dn.Reopen(object_store_);

@@ -33,6 +33,7 @@ struct ClusterConfig {
   uint32_t frontend_count = 2;
   sim::Duration heartbeat_interval = sim::Seconds(3);
   sim::FaultProfile faults;  // message faults (ratios) for every link
+  bool gc_enabled = true;    // repartition is refused when metasrv GC is disabled
   MetasrvConfig metasrv;
   FrontendConfig frontend;
 };
@@ -97,6 +98,8 @@ class Cluster {
                            NodeContext& ctx);
   void RunClientOp(size_t index, sim::StepContext& step);
   void StartRepartition(const RepartitionOp& op, sim::StepContext& step);
+  // Moves DDL records whose procedure ended (or vanished in a crash) to Done/Failed.
+  void UpdateDdlOutcomes(sim::StepContext& step);
   // Sends the outbox through the network and crashes the node if a crash point fired.
   void Flush(NodeContext& ctx, sim::StepContext& step);
   void CrashNode(NodeId node, sim::StepContext& step);

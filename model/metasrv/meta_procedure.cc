@@ -39,6 +39,16 @@ sim::Result<MetaProcedure> MetaProcedure::Load(std::string_view type, std::strin
     if (!body.ok()) return body.error();
     return MetaProcedure(std::move(body).value());
   }
+  if (type == RepartitionProcedure::kType) {
+    sim::Result<RepartitionProcedure> body = RepartitionProcedure::Load(dump);
+    if (!body.ok()) return body.error();
+    return MetaProcedure(std::move(body).value());
+  }
+  if (type == RepartitionGroupProcedure::kType) {
+    sim::Result<RepartitionGroupProcedure> body = RepartitionGroupProcedure::Load(dump);
+    if (!body.ok()) return body.error();
+    return MetaProcedure(std::move(body).value());
+  }
   return sim::MakeError({}, "unknown procedure type '" + std::string(type) + "'");
 }
 

@@ -12,13 +12,16 @@
 #include "model/metasrv/metasrv_env.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
+#include "model/repartition/group/group_procedure.h"
+#include "model/repartition/repartition_procedure.h"
 #include "sim/result.h"
 
 namespace repartsim::model {
 
 class MetaProcedure {
  public:
-  using Variant = std::variant<CreateTableProcedure>;
+  using Variant =
+      std::variant<CreateTableProcedure, RepartitionProcedure, RepartitionGroupProcedure>;
 
   MetaProcedure() = default;
   template <class T>

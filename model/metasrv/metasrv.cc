@@ -38,10 +38,19 @@ void MetasrvEnv::InvalidateTable(TableId table) { metasrv_.Broadcast(table, ctx_
 
 sim::Duration MetasrvEnv::request_timeout() const { return metasrv_.config_.request_timeout; }
 
+const std::vector<NodeId>& MetasrvEnv::datanodes() const { return metasrv_.datanodes_; }
+
+std::set<RegionId>& MetasrvEnv::operating_regions() { return metasrv_.operating_regions_; }
+
 // ---- Metasrv --------------------------------------------------------------------------------
 
-Metasrv::Metasrv(NodeId id, std::vector<NodeId> frontends, MetasrvConfig config)
-    : id_(id), frontends_(std::move(frontends)), config_(config), procedures_(config.procedure) {}
+Metasrv::Metasrv(NodeId id, std::vector<NodeId> datanodes, std::vector<NodeId> frontends,
+                 MetasrvConfig config)
+    : id_(id),
+      datanodes_(std::move(datanodes)),
+      frontends_(std::move(frontends)),
+      config_(config),
+      procedures_(config.procedure) {}
 
 ProcedureId Metasrv::Submit(MetaProcedure procedure, sim::SimTime now) {
   REPARTSIM_ASSERT(up_);

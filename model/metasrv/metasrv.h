@@ -31,7 +31,8 @@ struct MetasrvConfig {
 
 class Metasrv {
  public:
-  Metasrv(NodeId id, std::vector<NodeId> frontends, MetasrvConfig config = {});
+  Metasrv(NodeId id, std::vector<NodeId> datanodes, std::vector<NodeId> frontends,
+          MetasrvConfig config = {});
 
   NodeId id() const { return id_; }
   bool is_up() const { return up_; }
@@ -54,6 +55,7 @@ class Metasrv {
   KvStore& mutable_kv() { return kv_; }
   const MetaProcedureManager& procedures() const { return procedures_; }
   const MetasrvConfig& config() const { return config_; }
+  const std::vector<NodeId>& datanodes() const { return datanodes_; }
   uint64_t epoch(TableId table) const;
   // Regions being created or moved that may hold a lease before any route lists them
   // (MemoryRegionKeeper).
@@ -72,6 +74,7 @@ class Metasrv {
   void Broadcast(TableId table, NodeContext& ctx);
 
   NodeId id_;
+  std::vector<NodeId> datanodes_;
   std::vector<NodeId> frontends_;
   MetasrvConfig config_;
   bool up_ = true;

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <map>
+#include <set>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -50,6 +52,10 @@ class MetasrvEnv {
   void InvalidateTable(TableId table);
   // The mailbox/RPC timeout after which missing replies count as a timeout.
   sim::Duration request_timeout() const;
+  // Every datanode of the cluster (peer selection for new regions).
+  const std::vector<NodeId>& datanodes() const;
+  // Regions that may hold a lease before any route lists them (MemoryRegionKeeper).
+  std::set<RegionId>& operating_regions();
 
  private:
   Metasrv& metasrv_;

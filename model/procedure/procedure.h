@@ -46,6 +46,7 @@ struct Step {
     kRetryLater,  // retryable error: re-execute the same state after a backoff
     kError,       // non-retryable error: roll back if supported, else fail
     kCrashed,     // a crash point fired inside the step; the metasrv is going down
+    kPanic,       // the step panicked: Failed without rollback, records kept (ProcedureGuard)
   };
   Kind kind = Kind::kExecuting;
   bool persist = false;          // kExecuting/kSuspend: store the new state first
@@ -66,6 +67,9 @@ struct Step {
     return Step{Kind::kError, false, {}, std::move(message), {}};
   }
   static Step Crashed() { return Step{Kind::kCrashed, false, {}, {}, {}}; }
+  static Step Panic(std::string message) {
+    return Step{Kind::kPanic, false, {}, std::move(message), {}};
+  }
 };
 
 enum class ProcedureStatus : uint8_t {

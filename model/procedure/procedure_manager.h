@@ -254,6 +254,20 @@ class ProcedureManager {
         return Retry(slot, env, step.message, /*rolling_back=*/false);
       case Step::Kind::kError:
         return Fail(slot, env, step.message);
+      case Step::Kind::kPanic:
+        // The real ProcedureGuard marks a panicked procedure Failed without rollback and
+        // without cleaning its records, so recovery re-runs (and re-panics) the last record.
+        slot.error = "panic: " + step.message;
+        slot.status = ProcedureStatus::kFailed;
+        slot.wake_at = kNever;
+        env.TraceProcedure(slot.id, slot.error);
+        locks_.ReleaseAll(slot.id);
+        WakeBlocked(env.Now());
+        if (slot.parent.valid()) {
+          auto parent = slots_.find(slot.parent);
+          if (parent != slots_.end()) ResumeIfChildrenEnded(parent->second, env.Now());
+        }
+        return RunResult::kOk;
     }
     REPARTSIM_UNREACHABLE();
   }
@@ -308,6 +322,13 @@ class ProcedureManager {
       case Step::Kind::kWait:
         slot.wake_at = step.wait_until;
         return RunResult::kOk;
+      case Step::Kind::kPanic:
+        slot.error = "panic: " + step.message;
+        slot.status = ProcedureStatus::kFailed;
+        slot.wake_at = kNever;
+        locks_.ReleaseAll(slot.id);
+        WakeBlocked(env.Now());
+        return RunResult::kOk;
       default:
         REPARTSIM_ASSERT_MSG(false, "rollback returned an unsupported step kind");
     }
@@ -342,16 +363,22 @@ class ProcedureManager {
     env.TraceProcedure(slot.id, status == ProcedureStatus::kDone ? "done" : "failed");
     locks_.ReleaseAll(slot.id);
     if (!slot.parent.valid()) store_.DeleteProcedures(Tree(slot.id));
-    for (auto& [id, other] : slots_) {
-      if (IsActive(other.status) && other.wake_at == kNever && !other.locks_held) {
-        other.wake_at = env.Now();
-      }
-    }
+    WakeBlocked(env.Now());
     if (slot.parent.valid()) {
       auto parent = slots_.find(slot.parent);
       if (parent != slots_.end()) ResumeIfChildrenEnded(parent->second, env.Now());
     }
     return RunResult::kOk;
+  }
+
+  // Procedures waiting for locks retry once some procedure released its locks.
+  void WakeBlocked(sim::SimTime now) {
+    for (auto& [id, other] : slots_) {
+      if (IsActive(other.status) && other.wake_at == kNever && !other.locks_held &&
+          other.status != ProcedureStatus::kSuspended) {
+        other.wake_at = now;
+      }
+    }
   }
 
   void ResumeIfChildrenEnded(Slot& parent, sim::SimTime now) {

@@ -1,0 +1,106 @@
+// P2 AllocateRegion (reference 5.1, 5.2): Build fixes the target region ids of every plan
+// (reused sources in order, fresh numbers past max_region_number for extra targets, extra
+// sources pending deallocation) and captures the reused targets' routes for rollback;
+// Execute creates the new regions on datanodes and appends their routes.
+#include "model/repartition/repartition_procedure.h"
+#include "model/repartition/route_access.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+Step RepartitionProcedure::AllocateRegionBuild(MetasrvEnv& env) {
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
+  const TableRoute& route = snapshot->route;
+  uint32_t next = route.NextRegionNumber().value;
+  bool any_allocation = false;
+  for (PlanEntry& plan : ctx_.plans) {
+    plan.targets.clear();
+    plan.allocated.clear();
+    plan.pending_deallocate.clear();
+    plan.original_target_routes.clear();
+    const size_t m = plan.sources.size();
+    const size_t n = plan.target_exprs.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (i < m) {
+        RegionId reused = plan.sources[i].region;
+        const RegionRoute* original = route.Find(reused);
+        if (original == nullptr) {
+          return Step::Error("RepartitionTargetRegionMissing: region " + reused.ToString());
+        }
+        plan.original_target_routes.push_back(*original);
+        plan.targets.push_back(TargetDescriptor{reused, plan.target_exprs[i]});
+      } else {
+        RegionId fresh = RegionId::Of(ctx_.table, RegionNumber{next++});
+        plan.targets.push_back(TargetDescriptor{fresh, plan.target_exprs[i]});
+        plan.allocated.push_back(fresh);
+        any_allocation = true;
+      }
+    }
+    for (size_t i = n; i < m; ++i) plan.pending_deallocate.push_back(plan.sources[i].region);
+    plan.built = true;
+  }
+  state_ = any_allocation ? State::kAllocateRegionExecute : State::kDispatch;
+  return Step::Next(/*persist=*/true);
+}
+
+Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
+  std::optional<InfoSnapshot> info = ReadInfoSnapshot(env.kv(), ctx_.table);
+  if (!info.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
+  if (!requests_.sent()) {
+    for (const PlanEntry& plan : ctx_.plans) {
+      for (const TargetDescriptor& target : plan.targets) {
+        if (std::find(plan.allocated.begin(), plan.allocated.end(), target.region) ==
+            plan.allocated.end()) {
+          continue;
+        }
+        // Registered so that leases renew before the route lists the region.
+        env.operating_regions().insert(target.region);
+        requests_.Send(env, PlaceRegion(target.region, env.datanodes()), target.region,
+                       CreateRegionOp{info->info.schema, target.expr});
+      }
+    }
+    requests_.Seal(env);
+    return requests_.WaitStep();
+  }
+  PendingRequests::Outcome outcome = requests_.Collect(env);
+  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
+  if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
+
+  // "MUST refresh the route to avoid lost update": re-read under the dynamic table lock.
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
+  std::vector<RegionRoute> routes = snapshot->route.region_routes;
+  const bool fence = env.protocol().On(Rule::kFenceAllocatedRegions);
+  for (const PlanEntry& plan : ctx_.plans) {
+    for (const TargetDescriptor& target : plan.targets) {
+      if (std::find(plan.allocated.begin(), plan.allocated.end(), target.region) ==
+          plan.allocated.end()) {
+        continue;
+      }
+      if (FindRoute(routes, target.region) != nullptr) {
+        // Re-execution after the route commit: the real WAL-option merge refuses to
+        // overwrite the region's existing option (P12).
+        if (!env.protocol().On(Rule::kIdempotentAllocate)) {
+          return Step::Error("Unexpected: WAL options of region " + target.region.ToString() +
+                             " already exist and cannot be overwritten");
+        }
+        continue;
+      }
+      RegionRoute route;
+      route.region_id = target.region;
+      route.partition_expr = target.expr;
+      route.leader = PlaceRegion(target.region, env.datanodes());
+      if (fence) route.write_policy = WritePolicy::kIgnoreAllWrites;
+      routes.push_back(std::move(route));
+    }
+  }
+  MetaUpdateResult result =
+      UpdateTableRoute(env.kv(), ctx_.table, snapshot->raw, snapshot->route, std::move(routes));
+  if (!result.ok) return Step::RetryLater(result.error);
+  env.InvalidateTable(ctx_.table);
+  state_ = State::kDispatch;
+  return Step::Next(/*persist=*/true);
+}
+
+}  // namespace repartsim::model

@@ -1,0 +1,47 @@
+// P5 DeallocateRegion (reference 5.2): drops the merged-away sources on their leaders
+// (RegionNotFound ignored: idempotent), removes their routes and invalidates caches.
+#include <algorithm>
+
+#include "model/repartition/repartition_procedure.h"
+#include "model/repartition/route_access.h"
+
+namespace repartsim::model {
+
+Step RepartitionProcedure::DeallocateRegion(MetasrvEnv& env) {
+  std::vector<RegionId> pending;
+  for (const PlanEntry& plan : ctx_.plans) {
+    pending.insert(pending.end(), plan.pending_deallocate.begin(), plan.pending_deallocate.end());
+  }
+  if (pending.empty()) {
+    state_ = State::kRepartitionEnd;
+    return Step::Next(/*persist=*/false);
+  }
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
+  if (!requests_.sent()) {
+    for (RegionId region : pending) {
+      const RegionRoute* route = snapshot->route.Find(region);
+      if (route == nullptr || !route->leader.has_value()) continue;
+      requests_.Send(env, *route->leader, region, DropRegionOp{});
+    }
+    requests_.Seal(env);
+    if (!requests_.empty()) return requests_.WaitStep();
+  }
+  PendingRequests::Outcome outcome = requests_.Collect(env, /*not_found_ok=*/true);
+  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
+  if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
+  std::vector<RegionRoute> routes = snapshot->route.region_routes;
+  std::erase_if(routes, [&](const RegionRoute& r) {
+    return std::find(pending.begin(), pending.end(), r.region_id) != pending.end();
+  });
+  if (routes.size() != snapshot->route.region_routes.size()) {
+    MetaUpdateResult result =
+        UpdateTableRoute(env.kv(), ctx_.table, snapshot->raw, snapshot->route, std::move(routes));
+    if (!result.ok) return Step::RetryLater(result.error);
+    env.InvalidateTable(ctx_.table);
+  }
+  state_ = State::kRepartitionEnd;
+  return Step::Next(/*persist=*/true);
+}
+
+}  // namespace repartsim::model

@@ -1,0 +1,36 @@
+// G2 UpdateMetadata::ApplyStaging (reference 5.3): the route gets the target expressions,
+// every target and source goes Staging, merged-away sources get IgnoreAllWrites (and new
+// targets lose it). Not persisted: a crash re-runs it, which only bumps the route version.
+#include "model/repartition/group/group_procedure.h"
+#include "model/repartition/route_access.h"
+
+namespace repartsim::model {
+
+Step RepartitionGroupProcedure::ApplyStaging(MetasrvEnv& env) {
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
+  std::vector<RegionRoute> routes = snapshot->route.region_routes;
+  for (const TargetDescriptor& target : ctx_.targets) {
+    RegionRoute* r = FindRoute(routes, target.region);
+    if (r == nullptr) continue;
+    r->partition_expr = target.expr;
+    r->leader_state = LeaderState::kStaging;
+    r->leader_down_since.reset();
+    r->write_policy = WritePolicy::kNormal;
+  }
+  for (const SourceDescriptor& source : ctx_.sources) {
+    RegionRoute* r = FindRoute(routes, source.region);
+    if (r == nullptr) continue;
+    r->leader_state = LeaderState::kStaging;
+    if (IsPendingDeallocate(source.region)) r->write_policy = WritePolicy::kIgnoreAllWrites;
+  }
+  MetaUpdateResult result =
+      UpdateTableRoute(env.kv(), ctx_.table, snapshot->raw, snapshot->route, std::move(routes));
+  if (!result.ok) return Step::RetryLater(result.error);
+  env.InvalidateTable(ctx_.table);
+  state_ = State::kEnterStagingRegion;
+  phase_ = 0;
+  return Step::Next(/*persist=*/false);
+}
+
+}  // namespace repartsim::model

@@ -1,0 +1,104 @@
+// The repartition group sub-procedure (reference 5.3), type "RepartitionGroup", one per
+// connected component of a repartition:
+//   RepartitionStart -> [SyncRegion] -> ApplyStaging -> EnterStagingRegion -> RemapManifest ->
+//   ApplyStagingManifest -> ExitStaging -> RepartitionEnd
+// holding Catalog-R, Schema-R and Region-W on its sources. Instructions travel as mailbox
+// messages (delayed, dropped or duplicated by the network) and replies follow the outcome
+// table of reference 5.0. No rollback: a non-retryable error or an exhausted retry budget fails
+// the group, and groups are never recovered after a metasrv crash (the parent re-dispatches).
+// Every datanode request first checks the group deadline (DDL TIMEOUT from group creation):
+// ExceededDeadline is not retryable. One file per state under model/repartition/group/.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/meta/ids.h"
+#include "model/meta/region_route.h"
+#include "model/metasrv/metasrv_env.h"
+#include "model/procedure/procedure.h"
+#include "model/procedure/procedure_manager.h"
+#include "model/repartition/mailbox.h"
+#include "model/repartition/plan.h"
+#include "sim/result.h"
+
+namespace repartsim::model {
+
+class RepartitionGroupProcedure {
+ public:
+  enum class State : uint8_t {
+    kRepartitionStart,
+    kSyncRegion,
+    kApplyStaging,
+    kEnterStagingRegion,
+    kRemapManifest,
+    kApplyStagingManifest,
+    kExitStaging,
+    kRepartitionEnd,
+  };
+  static constexpr std::string_view kType = "RepartitionGroup";
+
+  struct PrepareResult {
+    std::vector<RegionRoute> source_routes;
+    std::vector<RegionRoute> target_routes;
+    RegionId central_region;
+    NodeId central_datanode;
+  };
+
+  struct PersistentContext {
+    uint64_t group_id = 0;
+    uint64_t parent = 0;
+    size_t plan_index = 0;
+    TableId table;
+    std::vector<SourceDescriptor> sources;
+    std::vector<TargetDescriptor> targets;
+    std::map<RegionId, std::vector<RegionId>> region_mapping;
+    bool sync_region = false;  // metric engine only
+    std::vector<RegionId> allocated;
+    std::vector<RegionId> pending_deallocate;
+    int64_t timeout_ms = 60000;
+    int64_t created_at_ms = 0;  // the group Context's creation: the deadline's origin
+    std::optional<PrepareResult> prepare;
+    bool remapped = false;  // staging_manifest_paths recorded
+  };
+
+  RepartitionGroupProcedure() = default;
+  explicit RepartitionGroupProcedure(PersistentContext context) : ctx_(std::move(context)) {}
+
+  std::string state_name() const;
+  std::string Dump() const;
+  static sim::Result<RepartitionGroupProcedure> Load(std::string_view dump);
+  Step Execute(MetasrvEnv& env, const ProcedureView& view);
+  std::vector<LockKey> lock_keys() const;
+  void Fingerprint(sim::Hasher& h) const;
+
+  State state() const { return state_; }
+  const PersistentContext& context() const { return ctx_; }
+
+ private:
+  Step RepartitionStart(MetasrvEnv& env);
+  Step SyncRegion(MetasrvEnv& env);
+  Step ApplyStaging(MetasrvEnv& env);
+  Step EnterStagingRegion(MetasrvEnv& env);
+  Step RemapManifest(MetasrvEnv& env);
+  Step ApplyStagingManifest(MetasrvEnv& env);
+  Step ExitStaging(MetasrvEnv& env);
+
+  // ExceededDeadline when the group's budget is spent, else nullopt.
+  std::optional<Step> CheckDeadline(MetasrvEnv& env) const;
+  sim::SimTime deadline() const { return sim::SimTime{ctx_.created_at_ms + ctx_.timeout_ms}; }
+  bool IsPendingDeallocate(RegionId region) const;
+  // The current leader of `region` in the stored route, if any.
+  std::optional<NodeId> LeaderOf(MetasrvEnv& env, RegionId region) const;
+
+  State state_ = State::kRepartitionStart;
+  PersistentContext ctx_;
+  // Volatile context.
+  PendingRequests requests_;
+  uint8_t phase_ = 0;  // sub-step of EnterStagingRegion / ApplyStagingManifest
+};
+
+}  // namespace repartsim::model

@@ -1,0 +1,31 @@
+// G4 RemapManifest (reference 5.3, 5.4): the central region's datanode builds one manifest
+// per target from the sources' persisted normal manifests (whole-file references), stored in
+// the central region's staging area; the group records that the paths exist.
+#include "model/repartition/group/group_procedure.h"
+
+namespace repartsim::model {
+
+Step RepartitionGroupProcedure::RemapManifest(MetasrvEnv& env) {
+  if (!requests_.sent()) {
+    if (std::optional<Step> exceeded = CheckDeadline(env)) return *exceeded;
+    RemapManifestOp op;
+    for (const SourceDescriptor& source : ctx_.sources) op.inputs.push_back(source.region);
+    op.mapping = ctx_.region_mapping;
+    for (const TargetDescriptor& target : ctx_.targets) op.target_exprs[target.region] = target.expr;
+    RegionId central = ctx_.prepare->central_region;
+    std::optional<NodeId> leader = LeaderOf(env, central);
+    if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + central.ToString());
+    requests_.Send(env, *leader, central, std::move(op));
+    requests_.Seal(env, deadline());
+    return requests_.WaitStep();
+  }
+  PendingRequests::Outcome outcome = requests_.Collect(env);
+  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
+  if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
+  ctx_.remapped = true;
+  state_ = State::kApplyStagingManifest;
+  phase_ = 0;
+  return Step::Next(/*persist=*/true);
+}
+
+}  // namespace repartsim::model
