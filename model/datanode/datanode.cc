@@ -1,5 +1,6 @@
 #include "model/datanode/datanode.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -34,6 +35,23 @@ Reply CheckWriteAccepted(const Region& region, std::optional<uint64_t> version,
 }
 
 }  // namespace
+
+std::vector<FileId> OwnStagedFiles(const Region& region, const ObjectStore& store) {
+  std::vector<FileId> out;
+  const std::vector<StagingAction>* actions = store.Staging(region.id());
+  if (actions == nullptr) return out;
+  for (const StagingAction& a : *actions) {
+    if (a.kind != StagingAction::Kind::kEdit) continue;
+    for (FileId f : a.files_to_add) {
+      const SstFile* file = store.File(f);
+      // A missing file is kept so that the reader reports it (never silently skipped).
+      if (file != nullptr && file->writer != region.id()) continue;
+      if (region.version().files.count(f) != 0) continue;
+      if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    }
+  }
+  return out;
+}
 
 Region* Datanode::FindMutable(RegionId region) {
   auto it = regions_.find(region);
@@ -86,9 +104,9 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     reply.message = std::move(r.message);
     return reply;
   }
+  // Fenced reads: the region serves reads with its committed expression, also while staging.
   if (protocol.On(Rule::kFencedReads) && planned_version.has_value() &&
-      *planned_version != region->committed_expr_version() &&
-      *planned_version != region->ExpectedVersion()) {
+      *planned_version != region->committed_expr_version()) {
     Reply r = VersionMismatchReply(region_id, *planned_version, region->committed_expr_version());
     reply.code = r.code;
     reply.message = std::move(r.message);
@@ -98,13 +116,13 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   const std::optional<PartitionExpr>& expr = region->version().partition_expr;
   std::vector<SeqRowRef> refs;
   refs.reserve(region->memtable_rows());
-  for (FileId file_id : region->version().files) {
+  auto add_file = [&](FileId file_id) {
     const SstFile* file = store.File(file_id);
     if (file == nullptr) {
       reply.code = ReplyCode::kUnexpected;
       reply.message = "Failed to read SST file " + std::to_string(file_id.value) +
                       " of region " + region_id.ToString() + ": not found";
-      return reply;
+      return false;
     }
     // build_partition_filter: only files written under a different expression are filtered,
     // and only when the region has an expression to filter by.
@@ -112,6 +130,15 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     for (const SstRow& r : file->rows) {
       if (filter && !MatchesFilterPath(*expr, schema, r.row)) continue;
       refs.push_back(SeqRowRef{&r.row, r.sequence});
+    }
+    return true;
+  };
+  for (FileId file_id : region->version().files) {
+    if (!add_file(file_id)) return reply;
+  }
+  if (protocol.On(Rule::kDurableStaging) && region->staging().has_value()) {
+    for (FileId file_id : OwnStagedFiles(*region, store)) {
+      if (!add_file(file_id)) return reply;
     }
   }
   // Memtable rows are never partition-filtered.
@@ -126,19 +153,46 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   return reply;
 }
 
-void Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState state) {
+void Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState state,
+                                const std::vector<StagingAction>* restore_staging) {
   const RegionId id = manifest.region_id;
   auto [it, inserted] = regions_.emplace(id, Region(manifest, state));
   REPARTSIM_ASSERT(inserted);
   Region& region = it->second;
+  uint64_t replay_after = manifest.flushed_entry_id;
+  if (restore_staging != nullptr && !restore_staging->empty()) {
+    std::optional<StagingInfo> info = StagingInfoFromActions(*restore_staging);
+    if (info.has_value()) {
+      uint64_t staged_entry = 0;
+      uint64_t staged_sequence = 0;
+      for (const StagingAction& a : *restore_staging) {
+        staged_entry = std::max(staged_entry, a.flushed_entry_id);
+        staged_sequence = std::max(staged_sequence, a.flushed_sequence);
+      }
+      region.RestoreStaging(std::move(*info), staged_entry, staged_sequence);
+      replay_after = std::max(replay_after, staged_entry);
+    }
+  }
   RegionWal& wal = wals_[id];
   // Replay the WAL entries after the flushed entry id (manifest first, then WAL).
   for (const WriteBatchPtr& batch : wal.entries()) {
-    if (batch->entry_id <= manifest.flushed_entry_id) continue;
+    if (batch->entry_id <= replay_after) continue;
     region.AppendMemtable(batch);
   }
   if (wal.last_entry_id() > region.last_entry_id()) region.set_last_entry_id(wal.last_entry_id());
   hosted_.insert(id);
+}
+
+std::optional<StagingInfo> StagingInfoFromActions(const std::vector<StagingAction>& actions) {
+  if (actions.empty()) return std::nullopt;
+  const StagingAction& first = actions.front();
+  if (first.kind == StagingAction::Kind::kRejectAllWrites) return StagingInfo::RejectAllWrites();
+  if (first.kind != StagingAction::Kind::kPartitionExprChange) return std::nullopt;
+  StagingInfo info;
+  info.directive = StagingDirective::kUpdatePartitionExpr;
+  info.partition_expr = first.partition_expr;
+  info.version = ExprVersion(first.partition_expr ? &*first.partition_expr : nullptr);
+  return info;
 }
 
 Reply Datanode::HandleCreateRegion(RegionId region_id, const TableSchema& schema,
@@ -163,13 +217,22 @@ Reply Datanode::HandleCreateRegion(RegionId region_id, const TableSchema& schema
   return Reply::Ok();
 }
 
-Reply Datanode::HandleOpenRegion(RegionId region_id, const ObjectStore& store) {
+Reply Datanode::HandleOpenRegion(RegionId region_id, const ObjectStore& store,
+                                 const Protocol& protocol) {
   REPARTSIM_ASSERT(up_);
   if (regions_.count(region_id) != 0) return Reply::Ok();
   const RegionManifest* manifest = store.Manifest(region_id);
   if (manifest == nullptr) return RegionNotFoundReply(region_id);
-  OpenFromManifest(*manifest, RegionState::kFollower);
+  // Staging is not restored in greptime (manager.rs: "TODO(weny): open the staging manifest if
+  // exists"); durable staging restores it, suspended.
+  const std::vector<StagingAction>* staged =
+      protocol.On(Rule::kDurableStaging) ? store.Staging(region_id) : nullptr;
+  OpenFromManifest(*manifest, RegionState::kFollower, staged);
   return Reply::Ok();
+}
+
+Reply Datanode::HandleOpenRegion(RegionId region_id, const ObjectStore& store) {
+  return HandleOpenRegion(region_id, store, Protocol::Greptime());
 }
 
 Reply Datanode::HandleCloseRegion(RegionId region_id) {
@@ -198,11 +261,17 @@ Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& c
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
   if (!region->is_flushable()) return RegionNotReadyReply(region_id, RegionStateName(region->state()));
-  if (region->memtable().empty()) return Reply::Ok();
-  const TableSchema& schema = region->schema();
+  if (!FlushMemtable(*region, store, &crash)) return Reply::Crashed();
+  return Reply::Ok();
+}
+
+bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash) {
+  if (region.memtable().empty()) return true;
+  const RegionId region_id = region.id();
+  const TableSchema& schema = region.schema();
   std::vector<SeqRowRef> refs;
-  refs.reserve(region->memtable_rows());
-  for (const WriteBatchPtr& batch : region->memtable()) {
+  refs.reserve(region.memtable_rows());
+  for (const WriteBatchPtr& batch : region.memtable()) {
     for (size_t i = 0; i < batch->rows.size(); ++i) {
       refs.push_back(SeqRowRef{&batch->rows[i], batch->sequence_first + i});
     }
@@ -211,11 +280,11 @@ Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& c
   std::vector<SstRow> rows;
   rows.reserve(refs.size());
   for (const SeqRowRef& ref : refs) rows.push_back(SstRow{ref.sequence, *ref.row});
-  const FileId file = store.AddFile(region_id, region->FlushExpr(), std::move(rows));
-  if (crash.ShouldCrash("datanode.flush.after_sst")) return Reply::Crashed();
-  const uint64_t flushed_entry_id = region->last_entry_id();
-  const uint64_t flushed_sequence = region->last_sequence();
-  if (region->state() == RegionState::kStaging) {
+  const FileId file = store.AddFile(region_id, region.FlushExpr(), std::move(rows));
+  if (crash != nullptr && crash->ShouldCrash("datanode.flush.after_sst")) return false;
+  const uint64_t flushed_entry_id = region.last_entry_id();
+  const uint64_t flushed_sequence = region.last_sequence();
+  if (region.staging().has_value()) {
     // handle_flush_finished in staging: the file goes to the staging manifest only and is not
     // added to the visible version; the WAL is still obsoleted below.
     StagingAction edit;
@@ -225,93 +294,18 @@ Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& c
     edit.flushed_sequence = flushed_sequence;
     store.AppendStagingAction(region_id, std::move(edit));
   } else {
-    RegionManifest manifest = region->version();
+    RegionManifest manifest = region.version();
     manifest.files.insert(file);
     manifest.flushed_entry_id = flushed_entry_id;
     manifest.flushed_sequence = flushed_sequence;
     manifest.manifest_version += 1;
     store.PutManifest(manifest);
-    region->set_version(std::move(manifest));
+    region.set_version(std::move(manifest));
   }
-  if (crash.ShouldCrash("datanode.flush.after_manifest")) return Reply::Crashed();
+  if (crash != nullptr && crash->ShouldCrash("datanode.flush.after_manifest")) return false;
   wals_[region_id].Truncate(flushed_entry_id);
-  region->ClearMemtable();
-  return Reply::Ok();
-}
-
-void Datanode::LeaveStagingWithoutMerge(Region& region) {
-  // exit_staging: the staging info is dropped and the staged manifests stay hidden.
-  if (region.state() == RegionState::kStaging) region.ExitStaging();
-}
-
-bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime deadline,
-                          const Protocol& protocol) {
-  REPARTSIM_ASSERT(up_);
-  Region* region = FindMutable(region_id);
-  if (region == nullptr) return false;
-  region->set_lease_deadline(deadline);
-  switch (role) {
-    case RegionRole::kStagingLeader:
-      // Ignored: a region enters staging only through EnterStaging. With the P11 rule a
-      // demoted staging region is promoted back so the group can proceed.
-      if (protocol.On(Rule::kLeasePromotesStaging) && region->state() == RegionState::kFollower) {
-        region->set_state(RegionState::kWritable);
-      }
-      return true;
-    case RegionRole::kLeader:
-      LeaveStagingWithoutMerge(*region);
-      region->set_state(RegionState::kWritable);
-      return true;
-    case RegionRole::kFollower:
-      LeaveStagingWithoutMerge(*region);
-      region->set_state(RegionState::kFollower);
-      return true;
-    case RegionRole::kDowngradingLeader:
-      LeaveStagingWithoutMerge(*region);
-      region->set_state(RegionState::kDowngrading);
-      return true;
-  }
-  REPARTSIM_UNREACHABLE();
-}
-
-std::vector<RegionId> Datanode::ExpireLeases(sim::SimTime now) {
-  REPARTSIM_ASSERT(up_);
-  std::vector<RegionId> demoted;
-  for (auto& [id, region] : regions_) {
-    if (!region.lease_deadline() || *region.lease_deadline() > now) continue;
-    LeaveStagingWithoutMerge(region);
-    region.set_state(RegionState::kFollower);
-    region.set_lease_deadline(std::nullopt);
-    demoted.push_back(id);
-  }
-  return demoted;
-}
-
-std::optional<sim::SimTime> Datanode::NextLeaseDeadline() const {
-  std::optional<sim::SimTime> earliest;
-  for (const auto& [id, region] : regions_) {
-    if (!region.lease_deadline()) continue;
-    if (!earliest || *region.lease_deadline() < *earliest) earliest = region.lease_deadline();
-  }
-  return earliest;
-}
-
-void Datanode::Crash() {
-  up_ = false;
-  regions_.clear();
-}
-
-void Datanode::Reopen(const ObjectStore& store) {
-  REPARTSIM_ASSERT(!up_);
-  REPARTSIM_ASSERT(regions_.empty());
-  up_ = true;
-  // Staging is not restored (manager.rs: "TODO(weny): open the staging manifest if exists").
-  const std::set<RegionId> hosted = hosted_;
-  for (RegionId id : hosted) {
-    const RegionManifest* manifest = store.Manifest(id);
-    if (manifest == nullptr) continue;
-    OpenFromManifest(*manifest, RegionState::kFollower);
-  }
+  region.ClearMemtable();
+  return true;
 }
 
 void Datanode::Hash(sim::Hasher& h) const {

@@ -6,6 +6,32 @@
 // shared ObjectStore passed to each handler. REQUIRES: is_up() for every handler.
 // Write acceptance follows reference 3.2 exactly; leases follow 5.4. Plain value: copy =
 // snapshot; Hash covers all state that affects future behaviour.
+//
+// Durable staging (Rule::kDurableStaging; off = greptime, where a role change out of staging
+// drops the staging info, staged flushes stay hidden for good and reopen forgets staging):
+// - The directive is durable: UpdatePartitionExpr by its PartitionExprChange action (as in
+//   mito), RejectAllWrites by a kRejectAllWrites marker. The staging directory of a region is
+//   non-empty exactly while the region is staging, because every exit clears it.
+// - Losing the lease (Follower, DowngradingLeader, expiry) only suspends staging: the role
+//   changes, the staging info, memtable and staged files stay. A reopen (crash, or open on
+//   another node) restores the same suspended state from the staging directory, and replays
+//   only the WAL entries after the staged flushes (which truncated the WAL), so nothing is lost
+//   or replayed twice. A StagingLeader lease resumes it under Rule::kLeasePromotesStaging (P11
+//   stays a separate switch), after which the re-sent EnterStaging is an idempotent Ok.
+// - Only a Leader lease (the route says the region is no longer staging: rolled back, or a
+//   stale lease) ends it without the group: the memtable is flushed as a staged file under the
+//   staging expression, then the region's own staged flushes are merged into its normal
+//   manifest (files, flushed entry id, sequence), the expression change is NOT applied, and the
+//   staging directory is cleared. Files keep their staging expression, so the per-file filter
+//   shows exactly the rows inside the committed expression: no row is exposed outside it (none
+//   misplaced or duplicated against the region that owns it under the old rule), and rows
+//   outside it are hidden, not deleted: the files stay referenced, and they reappear if the
+//   region later commits a covering expression (the re-dispatched group's remap copies them).
+// - While staging, scans also read the region's own staged flushes, filtered by the committed
+//   expression like any file written under another expression, so a staging flush no longer
+//   causes the transient omission of reference 4.3 (the region serves reads with its committed
+//   expression). Remap edits of an interrupted ApplyStagingManifest are never read or merged
+//   on exit: they only copy references the next apply rebuilds.
 #pragma once
 
 #include <cstdint>
@@ -40,26 +66,35 @@ class Datanode {
   Reply HandleWrite(RegionId region, std::vector<Row> rows, std::optional<uint64_t> version,
                     const Protocol& protocol, CrashHook& crash);
   // Memtable + visible files; files whose expression differs from the region's committed one
-  // are row-filtered by it (filter-path semantics); dedup unless append mode. Under
-  // Rule::kFencedReads a planned version that is neither the committed nor the staging version
-  // is rejected with kPartitionExprVersionMismatch.
+  // are row-filtered by it (filter-path semantics); dedup unless append mode. A region serves
+  // reads with its committed expression even while staging, so under Rule::kFencedReads a
+  // planned version other than the committed one (e.g. the staging version a frontend planned
+  // with from the new route) is rejected with kPartitionExprVersionMismatch and the frontend
+  // re-plans. Under Rule::kDurableStaging a staging region also reads its staged flushes.
   ScanReply HandleScan(RegionId region, std::optional<uint64_t> planned_version,
                        const Protocol& protocol, const ObjectStore& store) const;
   // Creates the region (or adopts an existing manifest) and opens it Writable. Idempotent.
   Reply HandleCreateRegion(RegionId region, const TableSchema& schema,
                            std::optional<PartitionExpr> expr, ObjectStore& store,
                            CrashHook& crash);
-  // Opens a region from its manifest as a Follower, replaying the WAL. Idempotent.
+  // Opens a region from its manifest as a Follower, replaying the WAL. Idempotent. Under
+  // Rule::kDurableStaging a staging directory restores suspended staging (see above).
+  Reply HandleOpenRegion(RegionId region, const ObjectStore& store, const Protocol& protocol);
+  // The greptime form (staging is not restored).
   Reply HandleOpenRegion(RegionId region, const ObjectStore& store);
   // Closes the region here (volatile state dropped; WAL and manifest stay). Idempotent.
   Reply HandleCloseRegion(RegionId region);
   // Deletes the manifest, staging area and WAL. Ok when the region is not here (idempotent).
   Reply HandleDropRegion(RegionId region, ObjectStore& store, CrashHook& crash);
-  // Flushes the memtable to an SST: normal manifest edit (or a staged edit while Staging),
-  // then WAL truncation. Ok with no file when the memtable is empty.
+  // Flushes the memtable to an SST: normal manifest edit (or a staged edit while the region has
+  // staging info), then WAL truncation. Ok with no file when the memtable is empty.
   Reply HandleFlush(RegionId region, ObjectStore& store, CrashHook& crash);
 
   // ---- staging (reference 5.4) -----------------------------------------------------------
+  // Under Rule::kDurableStaging a RejectAllWrites directive is also recorded durably.
+  Reply HandleEnterStaging(RegionId region, const StagingInfo& directive,
+                           const Protocol& protocol, ObjectStore& store, CrashHook& crash);
+  // The greptime form.
   Reply HandleEnterStaging(RegionId region, const StagingInfo& directive, ObjectStore& store,
                            CrashHook& crash);
   // Central region: remaps the persisted normal manifests of `inputs` into one manifest per
@@ -73,11 +108,19 @@ class Datanode {
 
   // ---- leases (reference 5.4) ------------------------------------------------------------
   // Applies the lease role granted for `region` and renews its deadline. Returns false when the
-  // region is not open here.
+  // region is not open here. A Leader lease ends staging (under Rule::kDurableStaging by
+  // merging the staged flushes into the normal manifest in `store`); Follower and
+  // DowngradingLeader leave it (greptime) or suspend it (durable staging).
+  bool ApplyLease(RegionId region, RegionRole role, sim::SimTime deadline,
+                  const Protocol& protocol, ObjectStore& store);
+  // The form without the store: REQUIRES that it does not have to merge staged flushes (it
+  // asserts when a Leader lease ends staging under Rule::kDurableStaging).
   bool ApplyLease(RegionId region, RegionRole role, sim::SimTime deadline,
                   const Protocol& protocol);
-  // Every region whose lease deadline is <= now becomes a Follower (leaving staging).
-  // Returns the regions demoted.
+  // Every region whose lease deadline is <= now becomes a Follower (leaving staging, or
+  // suspending it under Rule::kDurableStaging). Returns the regions demoted.
+  std::vector<RegionId> ExpireLeases(sim::SimTime now, const Protocol& protocol);
+  // The greptime form.
   std::vector<RegionId> ExpireLeases(sim::SimTime now);
   // The earliest lease deadline of an open region, if any.
   std::optional<sim::SimTime> NextLeaseDeadline() const;
@@ -85,7 +128,10 @@ class Datanode {
   // ---- faults ----------------------------------------------------------------------------
   // Loses every open region (memtables, roles, staging info). WAL and registry stay.
   void Crash();
-  // Comes back up and opens every hosted region that still has a manifest, as a Follower.
+  // Comes back up and opens every hosted region that still has a manifest, as a Follower;
+  // under Rule::kDurableStaging staging is restored (suspended) as in HandleOpenRegion.
+  void Reopen(const ObjectStore& store, const Protocol& protocol);
+  // The greptime form (staging is not restored).
   void Reopen(const ObjectStore& store);
 
   const Region* FindRegion(RegionId region) const;
@@ -98,8 +144,15 @@ class Datanode {
 
  private:
   Region* FindMutable(RegionId region);
-  void OpenFromManifest(const RegionManifest& manifest, RegionState state);
-  void LeaveStagingWithoutMerge(Region& region);
+  void OpenFromManifest(const RegionManifest& manifest, RegionState state,
+                        const std::vector<StagingAction>* restore_staging = nullptr);
+  // Flushes the memtable into an SST and records the edit (normal or staged); no crash points
+  // when `crash` is nullptr. Returns false when a crash point fired.
+  bool FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash);
+  // A lease demoted the region to `state` (Follower or Downgrading).
+  void DemoteOutOfStaging(Region& region, RegionState state, const Protocol& protocol);
+  // A Leader lease ends staging: greptime drops it; durable staging merges staged flushes.
+  void EndStagingByLease(Region& region, const Protocol& protocol, ObjectStore* store);
 
   NodeId id_;
   bool up_ = true;
@@ -107,5 +160,12 @@ class Datanode {
   std::map<RegionId, RegionWal> wals_;
   std::set<RegionId> hosted_;
 };
+
+// Files of `region`'s staged edits that the region flushed itself and that are not yet in its
+// version, in staging order (missing files included, so that a reader reports them).
+std::vector<FileId> OwnStagedFiles(const Region& region, const ObjectStore& store);
+// The directive a staging directory records in its first action (kPartitionExprChange or
+// kRejectAllWrites); nullopt when it records none.
+std::optional<StagingInfo> StagingInfoFromActions(const std::vector<StagingAction>& actions);
 
 }  // namespace repartsim::model

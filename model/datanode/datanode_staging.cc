@@ -31,6 +31,12 @@ std::string DirectiveText(const StagingInfo& info) {
 
 Reply Datanode::HandleEnterStaging(RegionId region_id, const StagingInfo& directive,
                                    ObjectStore& store, CrashHook& crash) {
+  return HandleEnterStaging(region_id, directive, Protocol::Greptime(), store, crash);
+}
+
+Reply Datanode::HandleEnterStaging(RegionId region_id, const StagingInfo& directive,
+                                   const Protocol& protocol, ObjectStore& store,
+                                   CrashHook& crash) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
@@ -53,6 +59,11 @@ Reply Datanode::HandleEnterStaging(RegionId region_id, const StagingInfo& direct
     change.kind = StagingAction::Kind::kPartitionExprChange;
     change.partition_expr = directive.partition_expr;
     store.AppendStagingAction(region_id, std::move(change));
+  } else if (protocol.On(Rule::kDurableStaging)) {
+    // Not a mito action: it makes the RejectAllWrites directive restorable on reopen.
+    StagingAction marker;
+    marker.kind = StagingAction::Kind::kRejectAllWrites;
+    store.AppendStagingAction(region_id, std::move(marker));
   }
   region->EnterStaging(directive);
   return Reply::Ok();
@@ -155,6 +166,7 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
   int changes = 0;
   int edits = 0;
   for (const StagingAction& a : *actions) {
+    if (a.kind == StagingAction::Kind::kRejectAllWrites) continue;  // never with this directive
     if (a.kind == StagingAction::Kind::kPartitionExprChange) {
       ++changes;
       merged.partition_expr = a.partition_expr;

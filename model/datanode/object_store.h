@@ -60,9 +60,11 @@ struct RegionManifest {
   void Hash(sim::Hasher& h) const;
 };
 
-// An action in a staging manifest (mito RegionMetaAction subset).
+// An action in a staging manifest (mito RegionMetaAction subset). kRejectAllWrites is not a
+// mito action: under Rule::kDurableStaging it records the RejectAllWrites directive so that a
+// reopen can restore it (UpdatePartitionExpr is recorded by its kPartitionExprChange).
 struct StagingAction {
-  enum class Kind : uint8_t { kPartitionExprChange, kEdit };
+  enum class Kind : uint8_t { kPartitionExprChange, kEdit, kRejectAllWrites };
   Kind kind = Kind::kEdit;
   std::optional<PartitionExpr> partition_expr;  // kPartitionExprChange
   std::vector<FileId> files_to_add;             // kEdit
@@ -91,11 +93,16 @@ class ObjectStore {
   void AppendStagingAction(RegionId region, StagingAction action);
   // nullptr when the region has no staged actions.
   const std::vector<StagingAction>* Staging(RegionId region) const;
+  const std::map<RegionId, std::vector<StagingAction>>& staging() const { return staging_; }
 
   // Remapped manifests stored in `central`'s staging blob storage ("remap_manifest_{target}").
   void PutRemapBlob(RegionId central, RegionManifest manifest);
   const RegionManifest* RemapBlob(RegionId central, RegionId target) const;
   void ClearRemapBlobs(RegionId central);
+  // central -> (target -> remapped manifest).
+  const std::map<RegionId, std::map<RegionId, RegionManifest>>& remap_blobs() const {
+    return remap_blobs_;
+  }
 
   uint64_t next_file_id() const { return next_file_id_; }
   void Hash(sim::Hasher& h) const;

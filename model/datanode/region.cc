@@ -62,10 +62,23 @@ void Region::EnterStaging(StagingInfo info) {
 }
 
 void Region::ExitStaging() {
-  REPARTSIM_ASSERT(state_ == RegionState::kStaging);
   REPARTSIM_ASSERT(staging_.has_value());
   staging_.reset();
-  state_ = RegionState::kWritable;
+  if (state_ == RegionState::kStaging) state_ = RegionState::kWritable;
+}
+
+void Region::ResumeStaging() {
+  REPARTSIM_ASSERT(staging_suspended());
+  state_ = RegionState::kStaging;
+}
+
+void Region::RestoreStaging(StagingInfo info, uint64_t staged_flushed_entry_id,
+                            uint64_t staged_flushed_sequence) {
+  REPARTSIM_ASSERT(memtable_.empty());
+  REPARTSIM_ASSERT(state_ != RegionState::kStaging && state_ != RegionState::kEnteringStaging);
+  staging_ = std::move(info);
+  if (staged_flushed_entry_id > last_entry_id_) last_entry_id_ = staged_flushed_entry_id;
+  if (staged_flushed_sequence > last_sequence_) last_sequence_ = staged_flushed_sequence;
 }
 
 uint64_t Region::ExpectedVersion() const {
@@ -77,8 +90,7 @@ uint64_t Region::ExpectedVersion() const {
 }
 
 const std::optional<PartitionExpr>& Region::FlushExpr() const {
-  if (state_ == RegionState::kStaging && staging_ &&
-      staging_->directive == StagingDirective::kUpdatePartitionExpr) {
+  if (staging_ && staging_->directive == StagingDirective::kUpdatePartitionExpr) {
     return staging_->partition_expr;
   }
   return version_.partition_expr;

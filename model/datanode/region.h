@@ -3,6 +3,9 @@
 // staging (reference 5.4), the memtable (write batches after the flushed entry) and the lease
 // deadline. Everything here is lost when the datanode crashes; the manifest, files and WAL are
 // durable elsewhere. EnteringStaging never outlives a handler in this synchronous model.
+// Under Rule::kDurableStaging the staging info may be kept while the region is a Follower or
+// Downgrading ("suspended staging", see datanode.h): staging() is then set but state() is not
+// kStaging, writes are refused by the role and flushes still go to the staging manifest.
 #pragma once
 
 #include <cstdint>
@@ -61,13 +64,23 @@ class Region {
   const std::optional<StagingInfo>& staging() const { return staging_; }
   // Writable -> Staging with `info`.
   void EnterStaging(StagingInfo info);
-  // Drops the staging info; staged manifests stay in the object store. Staging -> Writable.
+  // Drops the staging info; staged manifests stay in the object store. Staging -> Writable;
+  // a suspended staging region keeps its role state.
   void ExitStaging();
+  // Suspended staging (Follower or Downgrading with staging info) -> Staging.
+  void ResumeStaging();
+  // Reopen under Rule::kDurableStaging: restores the staging info of a region just opened from
+  // its manifest (memtable empty, not Staging), and moves the WAL/sequence positions past the
+  // staged flushes so replay skips the entries they already hold.
+  void RestoreStaging(StagingInfo info, uint64_t staged_flushed_entry_id,
+                      uint64_t staged_flushed_sequence);
+  bool staging_suspended() const { return staging_.has_value() && state_ != RegionState::kStaging; }
   // The version the write fence compares against: the staging directive's version while
   // Staging, else the committed version (region.rs expected_partition_expr_version).
   uint64_t ExpectedVersion() const;
   // The expression a flush records on its file: the staging expression under
-  // UpdatePartitionExpr, else the committed one (maybe_staging_partition_expr_str).
+  // UpdatePartitionExpr (also while suspended), else the committed one
+  // (maybe_staging_partition_expr_str).
   const std::optional<PartitionExpr>& FlushExpr() const;
 
   const std::vector<WriteBatchPtr>& memtable() const { return memtable_; }

@@ -96,5 +96,27 @@ TEST_F(PartitionFilterTest, FencedReadsRejectAPlanUnderAnotherVersion) {
                                std::to_string(V(Range(50, 100))));
 }
 
+TEST_F(PartitionFilterTest, FencedReadsServeTheCommittedVersionWhileStaging) {
+  FlushUnpartitioned({R(60, 1, 2)});
+  OpenSharing(kR3, Range(50, 100));
+  ASSERT_TRUE(dn_.HandleEnterStaging(kR3, StagingInfo::UpdatePartitionExpr(Range(50, 75)), store_,
+                                     no_crash_)
+                  .ok());
+  Protocol fenced = Protocol::Greptime();
+  fenced.Set(Rule::kFencedReads, true);
+  // A frontend that planned with the new route (the staging version) must re-plan: the region
+  // still serves reads with its committed expression.
+  ScanReply planned_new = dn_.HandleScan(kR3, V(Range(50, 75)), fenced, store_);
+  EXPECT_EQ(planned_new.code, ReplyCode::kPartitionExprVersionMismatch);
+  EXPECT_EQ(planned_new.message, "Partition expr version mismatch for region 4398046511107(1024, 3): request " +
+                                     std::to_string(V(Range(50, 75))) + ", expected " +
+                                     std::to_string(V(Range(50, 100))));
+  ScanReply planned_old = dn_.HandleScan(kR3, V(Range(50, 100)), fenced, store_);
+  ASSERT_TRUE(planned_old.ok());
+  EXPECT_EQ(planned_old.rows, (std::vector<Row>{R(60, 1, 2)}));
+  // greptime does not fence reads at all.
+  EXPECT_TRUE(dn_.HandleScan(kR3, V(Range(50, 75)), Protocol::Greptime(), store_).ok());
+}
+
 }  // namespace
 }  // namespace repartsim::model

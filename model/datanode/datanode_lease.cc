@@ -1,0 +1,149 @@
+// Lease handling of Datanode (reference 5.4) and crash/reopen, with the durable-staging exits
+// described in datanode.h: suspension on Follower/Downgrading/expiry, resumption on a
+// StagingLeader lease, and the merge of staged flushes when a Leader lease ends staging.
+#include <algorithm>
+#include <utility>
+
+#include "model/datanode/datanode.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+void Datanode::DemoteOutOfStaging(Region& region, RegionState state, const Protocol& protocol) {
+  // greptime: exit_staging, the staging info is dropped and the staged manifests stay hidden.
+  // Durable staging: the staging info stays (suspended) so a StagingLeader lease can resume it.
+  if (region.state() == RegionState::kStaging && !protocol.On(Rule::kDurableStaging)) {
+    region.ExitStaging();
+  }
+  region.set_state(state);
+}
+
+void Datanode::EndStagingByLease(Region& region, const Protocol& protocol, ObjectStore* store) {
+  if (!region.staging().has_value()) return;
+  if (!protocol.On(Rule::kDurableStaging)) {
+    region.ExitStaging();
+    return;
+  }
+  REPARTSIM_ASSERT_MSG(store != nullptr,
+                       "durable staging: a Leader lease that ends staging needs the object store");
+  // The memtable holds only rows accepted under the staging directive (EnterStaging flushed
+  // first), so it is flushed as a staged file under the staging expression.
+  const bool flushed = FlushMemtable(region, *store, /*crash=*/nullptr);
+  REPARTSIM_ASSERT(flushed);
+  std::vector<FileId> staged = OwnStagedFiles(region, *store);
+  uint64_t entry = 0;
+  uint64_t sequence = 0;
+  if (const std::vector<StagingAction>* actions = store->Staging(region.id())) {
+    for (const StagingAction& a : *actions) {
+      entry = std::max(entry, a.flushed_entry_id);
+      sequence = std::max(sequence, a.flushed_sequence);
+    }
+  }
+  if (!staged.empty() || entry > region.version().flushed_entry_id) {
+    RegionManifest merged = region.version();
+    merged.files.insert(staged.begin(), staged.end());
+    merged.flushed_entry_id = std::max(merged.flushed_entry_id, entry);
+    merged.flushed_sequence = std::max(merged.flushed_sequence, sequence);
+    merged.manifest_version += 1;
+    store->PutManifest(merged);
+    region.set_version(std::move(merged));
+  }
+  store->ClearStaging(region.id());
+  region.ExitStaging();
+}
+
+bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime deadline,
+                          const Protocol& protocol, ObjectStore& store) {
+  REPARTSIM_ASSERT(up_);
+  Region* region = FindMutable(region_id);
+  if (region == nullptr) return false;
+  region->set_lease_deadline(deadline);
+  switch (role) {
+    case RegionRole::kStagingLeader:
+      // Ignored: a region enters staging only through EnterStaging. With the P11 rule a
+      // demoted staging region is promoted back so the group can proceed: into Staging when
+      // durable staging kept (or a reopen restored) its staging info, else Writable.
+      if (protocol.On(Rule::kLeasePromotesStaging) && region->state() == RegionState::kFollower) {
+        if (region->staging_suspended()) {
+          region->ResumeStaging();
+        } else {
+          region->set_state(RegionState::kWritable);
+        }
+      }
+      return true;
+    case RegionRole::kLeader:
+      EndStagingByLease(*region, protocol, &store);
+      region->set_state(RegionState::kWritable);
+      return true;
+    case RegionRole::kFollower:
+      DemoteOutOfStaging(*region, RegionState::kFollower, protocol);
+      return true;
+    case RegionRole::kDowngradingLeader:
+      DemoteOutOfStaging(*region, RegionState::kDowngrading, protocol);
+      return true;
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime deadline,
+                          const Protocol& protocol) {
+  REPARTSIM_ASSERT(up_);
+  Region* region = FindMutable(region_id);
+  if (region == nullptr) return false;
+  if (role == RegionRole::kLeader && region->staging().has_value() &&
+      protocol.On(Rule::kDurableStaging)) {
+    REPARTSIM_ASSERT_MSG(false, "durable staging: call ApplyLease with the object store");
+  }
+  ObjectStore unused;
+  return ApplyLease(region_id, role, deadline, protocol, unused);
+}
+
+std::vector<RegionId> Datanode::ExpireLeases(sim::SimTime now, const Protocol& protocol) {
+  REPARTSIM_ASSERT(up_);
+  std::vector<RegionId> demoted;
+  for (auto& [id, region] : regions_) {
+    if (!region.lease_deadline() || *region.lease_deadline() > now) continue;
+    DemoteOutOfStaging(region, RegionState::kFollower, protocol);
+    region.set_lease_deadline(std::nullopt);
+    demoted.push_back(id);
+  }
+  return demoted;
+}
+
+std::vector<RegionId> Datanode::ExpireLeases(sim::SimTime now) {
+  return ExpireLeases(now, Protocol::Greptime());
+}
+
+std::optional<sim::SimTime> Datanode::NextLeaseDeadline() const {
+  std::optional<sim::SimTime> earliest;
+  for (const auto& [id, region] : regions_) {
+    if (!region.lease_deadline()) continue;
+    if (!earliest || *region.lease_deadline() < *earliest) earliest = region.lease_deadline();
+  }
+  return earliest;
+}
+
+void Datanode::Crash() {
+  up_ = false;
+  regions_.clear();
+}
+
+void Datanode::Reopen(const ObjectStore& store, const Protocol& protocol) {
+  REPARTSIM_ASSERT(!up_);
+  REPARTSIM_ASSERT(regions_.empty());
+  up_ = true;
+  // greptime: staging is not restored (manager.rs: "TODO(weny): open the staging manifest if
+  // exists"). Durable staging restores it, suspended, from the staging directory.
+  const std::set<RegionId> hosted = hosted_;
+  for (RegionId id : hosted) {
+    const RegionManifest* manifest = store.Manifest(id);
+    if (manifest == nullptr) continue;
+    const std::vector<StagingAction>* staged =
+        protocol.On(Rule::kDurableStaging) ? store.Staging(id) : nullptr;
+    OpenFromManifest(*manifest, RegionState::kFollower, staged);
+  }
+}
+
+void Datanode::Reopen(const ObjectStore& store) { Reopen(store, Protocol::Greptime()); }
+
+}  // namespace repartsim::model
