@@ -87,6 +87,16 @@ Fields::Fields(const YAML::Node& node, LoadContext& ctx, std::string path)
   if (!node.IsMap()) {
     ctx_.Fail(node, path_.empty() ? "<top>" : path_,
               std::string("expected a mapping, got ") + Quote(node));
+    return;
+  }
+  std::vector<std::string> keys;
+  for (const auto& item : node) {
+    const std::string key = item.first.IsScalar() ? item.first.Scalar() : "?";
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+      ctx_.Fail(item.first, PathOf(key), "duplicate key '" + key + "'");
+      return;
+    }
+    keys.push_back(key);
   }
 }
 

@@ -1,0 +1,141 @@
+// Goal: the scenario loader is strict and precise: every kind of bad input in
+// tests/data/bad_input/ yields exactly the error its first line states (file:line:col and
+// message), and good scenarios load into the expected values.
+// Method: load each fixture with LoadScenarioFile and compare Error::Format() with the
+// fixture's "# expect:" (exact) or "# expect-prefix:" line; parse small inline scenarios.
+#include "model/scenario/loader.h"
+
+#include "model/sql/parser.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace repartsim::scenario {
+namespace {
+
+const std::string kDir = std::string(REPARTSIM_SOURCE_DIR) + "/tests/data/bad_input/";
+
+std::string FirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+TEST(ScenarioLoaderTest, EveryBadInputFixtureGivesItsStatedError) {
+  size_t count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
+    const std::string path = entry.path().string();
+    if (entry.path().extension() != ".yaml") continue;
+    ++count;
+    const std::string first = FirstLine(path);
+    auto result = LoadScenarioFile(path);
+    ASSERT_FALSE(result.ok()) << path;
+    const std::string actual = result.error().Format();
+    if (first.rfind("# expect: ", 0) == 0) {
+      EXPECT_EQ(actual, kDir + first.substr(10)) << path;
+    } else {
+      ASSERT_EQ(first.rfind("# expect-prefix: ", 0), 0u) << path;
+      EXPECT_EQ(actual.rfind(kDir + first.substr(17), 0), 0u) << actual;
+    }
+  }
+  EXPECT_GE(count, 14u);
+}
+
+TEST(ScenarioLoaderTest, MissingFileIsAnError) {
+  auto result = LoadScenarioFile("/nonexistent/x.yaml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().Format(), "/nonexistent/x.yaml: error: cannot read scenario file");
+}
+
+constexpr char kGood[] = R"yaml(name: good
+tags: [a, b]
+profile: greptime
+rules: {fenced-reads: on}
+cluster: {datanodes: 2, frontends: 3, placement: [dn2, 0]}
+table: |
+  CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h))
+  PARTITION ON COLUMNS (a) (a < 10, a >= 10)
+setup:
+  - sql: "INSERT INTO t VALUES ('x', 1, 5)"
+    frontend: fe3
+  - flush: all
+steps:
+  - {at_ms: 2000, crash: dn1}
+  - {at_ms: 2500, restart: dn1}
+  - {at_ms: 3000, sql: "SELECT count(*) FROM t WHERE a > 3", frontend: 1}
+  - {at_ms: 3100, partition: {a: [metasrv], b: [dn1, fe1], symmetric: false}}
+  - {at_ms: 3200, heal: true}
+  - {at_ms: 3300, stale_cache: 2}
+workload:
+  writers: 2
+  readers: 1
+  bulk: "1/3"
+  columns: {a: {min: -5, max: 25, nulls: "1/10"}, h: {values: [p, q]}}
+  queries: [point, range]
+faults: {drop: "1/100", delay: "1/10", delay_ms_max: 50, crash: "1/1000", swarm: true,
+         crash_sites: {datanode.flush.after_sst: "1/2"}}
+limits: {steps_max: 5000, time_ms_max: 8000, liveness_ms: 20000, settle_ms: 5000}
+seeds: "5..7"
+expect: {reference: pass, greptime: {violation: INV-NOOMIT}}
+)yaml";
+
+TEST(ScenarioLoaderTest, GoodScenarioLoadsEveryField) {
+  auto result = ParseScenario(kGood, "good.yaml");
+  ASSERT_TRUE(result.ok()) << result.error().Format();
+  const Scenario& s = result.value();
+  EXPECT_EQ(s.name, "good");
+  EXPECT_EQ(s.tags, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(s.profile, "greptime");
+  ASSERT_EQ(s.rules.size(), 1u);
+  EXPECT_EQ(s.rules[0], std::make_pair(std::string("fenced-reads"), true));
+  EXPECT_EQ(s.datanode_count, 2u);
+  EXPECT_EQ(s.frontend_count, 3u);
+  EXPECT_EQ(s.placement, (std::vector<uint32_t>{1, 0}));
+  ASSERT_EQ(s.setup.size(), 3u);  // one insert, two flushes (one per region)
+  const auto& insert = std::get<model::InsertOp>(s.setup[0].op);
+  EXPECT_EQ(insert.frontend_index, 2u);
+  EXPECT_EQ(s.setup[0].at_ms, 1000);
+  EXPECT_EQ(std::get<model::FlushOp>(s.setup[1].op).node, model::NodeId{2});  // dn2
+  ASSERT_EQ(s.steps.size(), 6u);
+  EXPECT_EQ(std::get<model::CrashNodeOp>(s.steps[0].op).node, model::NodeId{1});
+  const auto& query = std::get<model::QueryOp>(s.steps[2].op);
+  EXPECT_TRUE(query.count_star);
+  EXPECT_EQ(query.frontend_index, 1u);
+  const auto& partition = std::get<model::PartitionOp>(s.steps[3].op);
+  EXPECT_EQ(partition.side_b, (std::vector<model::NodeId>{model::NodeId{1}, model::NodeId{3}}));
+  EXPECT_FALSE(partition.symmetric);
+  EXPECT_EQ(s.stale_frontends, std::vector<uint32_t>{2});
+  EXPECT_EQ(s.workload.writers_per_frontend, 2u);
+  EXPECT_EQ(s.workload.end_ms, 8000);
+  EXPECT_EQ(s.workload.columns.at("a").min, -5);
+  EXPECT_EQ(s.workload.columns.at("a").null, (sim::Ratio{1, 10}));
+  EXPECT_EQ(s.faults.drop, (sim::Ratio{1, 100}));
+  EXPECT_TRUE(s.faults.swarm);
+  EXPECT_EQ(s.faults.crash_sites.at("datanode.flush.after_sst"), (sim::Ratio{1, 2}));
+  EXPECT_EQ(s.limits.settle_ms, 5000);
+  EXPECT_EQ(s.seed_first, 5u);
+  EXPECT_EQ(s.seed_last, 7u);
+  EXPECT_TRUE(s.ExpectationFor("reference")->pass);
+  EXPECT_EQ(s.ExpectationFor("greptime")->invariant, "INV-NOOMIT");
+}
+
+TEST(ScenarioLoaderTest, SqlErrorInsideQuotedStepIsRelocatedToTheYamlColumn) {
+  std::string text = kGood;
+  text.replace(text.find("SELECT count(*) FROM t WHERE a > 3"), 34, "SELECT * FROM t WHERE a >");
+  auto result = ParseScenario(text, "q.yaml");
+  ASSERT_FALSE(result.ok());
+  // `  - {at_ms: 3000, sql: "` puts the SQL's first character (column 1) at column 26.
+  auto direct = model::sql::ParseStatements("SELECT * FROM t WHERE a >", "sql");
+  ASSERT_FALSE(direct.ok());
+  EXPECT_EQ(result.error().location.line, 16u);
+  EXPECT_EQ(result.error().location.column, 25u + direct.error().location.column);
+  EXPECT_EQ(result.error().location.file, "q.yaml");
+  EXPECT_NE(result.error().message.find("(at steps[2].sql)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace repartsim::scenario
