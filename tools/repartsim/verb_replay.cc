@@ -33,7 +33,12 @@ struct ReplayArgs {
 int Mismatch(const std::string& what, const std::vector<std::string>& a,
              const std::vector<std::string>& b) {
   std::printf("NONDETERMINISM: %s\n", what.c_str());
-  if (auto d = sim::FirstDivergence(a, b)) std::printf("%s\n", d->ToString().c_str());
+  if (auto d = sim::FirstDivergence(a, b)) {
+    std::printf("%s\n", d->ToString().c_str());
+  } else {
+    std::printf("this binary reproduces the run identically on its own (replay == fresh run);\n"
+                "the recorded run came from a different binary, scenario or seed\n");
+  }
   return kExitNondeterminism;
 }
 
