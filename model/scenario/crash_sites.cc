@@ -22,7 +22,8 @@ std::vector<std::string> BuildSites() {
   const std::vector<ProcedureStates> procedures = {
       {"CreateTable", {"Prepare", "DatanodeCreateRegions", "CreateMetadata"}},
       {"Repartition",
-       {"RepartitionStart", "UpdatePartitionMetadata", "AllocateRegion", "Dispatch", "Collect",
+       {"RepartitionStart", "UpdatePartitionMetadata", "AllocateRegion.Build",
+        "AllocateRegion.Execute", "Dispatch", "Collect",
         "DeallocateRegion", "RepartitionEnd"}},
       {"RepartitionGroup",
        {"RepartitionStart", "SyncRegion", "ApplyStaging", "EnterStagingRegion", "RemapManifest",
