@@ -1,9 +1,48 @@
+// `repartsim rules`: the protocol rule switches (model::AllRules(), DESIGN.md section 4), one
+// row each in Rule order: name, default in `greptime`, default in `reference`, description.
+// `--json` prints an array of {name, description, greptime, reference} (keys in that order).
+// Exit 0; 64 on bad flags.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "model/protocol.h"
+#include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
 
+namespace {
+
+const char* OnOff(bool on) { return on ? "on" : "off"; }
+
+int RunRules(bool json) {
+  if (json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const model::RuleInfo& info : model::AllRules()) {
+      out.push_back({{"name", info.name},
+                     {"description", info.description},
+                     {"greptime", info.greptime},
+                     {"reference", info.reference}});
+    }
+    std::printf("%s\n", out.dump(2).c_str());
+    return kExitPass;
+  }
+  std::printf("%-30s %-9s %-10s %s\n", "rule", "greptime", "reference", "description");
+  for (const model::RuleInfo& info : model::AllRules()) {
+    std::printf("%-30s %-9s %-10s %s\n", info.name, OnOff(info.greptime), OnOff(info.reference),
+                info.description);
+  }
+  return kExitPass;
+}
+
+}  // namespace
+
 void AddRulesVerb(CLI::App& app, int* exit_code) {
-  AddUnbuiltVerb(app, "rules", "List the protocol rule switches and their defaults per profile", exit_code);
+  auto json = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand(
+      "rules", "List the protocol rule switches and their defaults per profile");
+  sub->add_flag("--json", *json, "Print a JSON array of {name, description, greptime, reference}");
+  sub->callback([json, exit_code] { *exit_code = RunRules(*json); });
 }
 
 }  // namespace repartsim::tools

@@ -1,0 +1,90 @@
+// Goal: `repartsim rules` prints the switch table of model::AllRules(): a header, then one row
+// per rule (name, greptime default, reference default, description), and `--json` the same as
+// an array of objects. Method: run the built binary through popen; pin the header and two rows
+// literally, count the rows against kRuleCount, and compare the JSON with AllRules().
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/protocol.h"
+
+namespace {
+
+struct Outcome {
+  int exit_code;
+  std::string output;  // stdout and stderr, interleaved
+};
+
+Outcome RunRepartsim(const std::string& args) {
+  std::string command = std::string(REPARTSIM_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  EXPECT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[4096];
+  size_t read_count;
+  while ((read_count = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, read_count);
+  int status = pclose(pipe);
+  return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(RulesVerbTest, PrintsHeaderAndOneRowPerRule) {
+  Outcome outcome = RunRepartsim("rules");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  std::vector<std::string> lines = Lines(outcome.output);
+  ASSERT_EQ(lines.size(), repartsim::model::kRuleCount + 1) << outcome.output;
+  EXPECT_EQ(lines[0], "rule                           greptime  reference  description");
+  EXPECT_EQ(lines[1],
+            "version-fence-unversioned      off       on         datanodes reject writes that "
+            "carry no expression version");
+  const std::string gc =
+      "gc-positive-proof              off       on         GC deletes a file only with positive "
+      "proof that no region references it";
+  EXPECT_NE(std::find(lines.begin(), lines.end(), gc), lines.end()) << outcome.output;
+  // Row i + 1 is rule i, in Rule order.
+  for (size_t i = 0; i < repartsim::model::kRuleCount; ++i) {
+    const repartsim::model::RuleInfo& info = repartsim::model::AllRules()[i];
+    EXPECT_EQ(lines[i + 1].rfind(info.name, 0), 0u) << lines[i + 1];
+  }
+}
+
+TEST(RulesVerbTest, JsonIsAnArrayOfEveryRule) {
+  Outcome outcome = RunRepartsim("rules --json");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  nlohmann::json out = nlohmann::json::parse(outcome.output);
+  ASSERT_TRUE(out.is_array());
+  ASSERT_EQ(out.size(), repartsim::model::kRuleCount);
+  EXPECT_EQ(out[0], (nlohmann::json{{"name", "version-fence-unversioned"},
+                                    {"description",
+                                     "datanodes reject writes that carry no expression version"},
+                                    {"greptime", false},
+                                    {"reference", true}}));
+  for (size_t i = 0; i < repartsim::model::kRuleCount; ++i) {
+    const repartsim::model::RuleInfo& info = repartsim::model::AllRules()[i];
+    EXPECT_EQ(out[i]["name"], info.name);
+    EXPECT_EQ(out[i]["description"], info.description);
+    EXPECT_EQ(out[i]["greptime"], info.greptime);
+    EXPECT_EQ(out[i]["reference"], info.reference);
+    EXPECT_EQ(out[i].size(), 4u);
+  }
+}
+
+TEST(RulesVerbTest, UnknownFlagIsUsageError) {
+  Outcome outcome = RunRepartsim("rules --bogus");
+  EXPECT_EQ(outcome.exit_code, 64);
+  EXPECT_EQ(outcome.output.rfind("<command line>:1:7: error: ", 0), 0u) << outcome.output;
+}
+
+}  // namespace
