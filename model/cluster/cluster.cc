@@ -163,7 +163,7 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
     }
     case kLeaseExpiry: {
       Datanode& dn = datanodes_[event.ref];
-      for (RegionId region : dn.ExpireLeases(step.now)) {
+      for (RegionId region : dn.ExpireLeases(step.now, protocol_)) {
         step.Log(dn.id().value, "dn.lease_expired", region.ToString());
       }
       return;
@@ -219,7 +219,7 @@ void Cluster::HandleDatanodeMessage(NodeId node, NodeId from, const Message& mes
   }
   if (const auto* m = std::get_if<HeartbeatReply>(&message.body)) {
     for (const RegionLease& lease : m->leases) {
-      dn.ApplyLease(lease.region, lease.role, m->lease_deadline, protocol_);
+      dn.ApplyLease(lease.region, lease.role, m->lease_deadline, protocol_, object_store_);
     }
     for (RegionId region : m->closeable) {
       dn.HandleCloseRegion(region);
@@ -252,14 +252,15 @@ void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest
           // The region alive keeper starts a lease countdown for a newly opened region.
           if (result.ok()) {
             dn.ApplyLease(request.region, RegionRole::kLeader,
-                          ctx.now() + config_.metasrv.region_lease, protocol_);
+                          ctx.now() + config_.metasrv.region_lease, protocol_, object_store_);
           }
         } else if constexpr (std::is_same_v<T, DropRegionOp>) {
           result = dn.HandleDropRegion(request.region, object_store_, ctx);
         } else if constexpr (std::is_same_v<T, FlushRegionOp>) {
           result = dn.HandleFlush(request.region, object_store_, ctx);
         } else if constexpr (std::is_same_v<T, EnterStagingOp>) {
-          result = dn.HandleEnterStaging(request.region, op.directive, object_store_, ctx);
+          result =
+              dn.HandleEnterStaging(request.region, op.directive, protocol_, object_store_, ctx);
         } else if constexpr (std::is_same_v<T, RemapManifestOp>) {
           result = dn.HandleRemapManifest(request.region, op.inputs, op.mapping, op.target_exprs,
                                           object_store_, ctx);
@@ -485,7 +486,7 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
     UpdateDdlOutcomes(step);
   } else if (IsDatanode(node)) {
     Datanode& dn = mutable_datanode(node);
-    dn.Reopen(object_store_);
+    dn.Reopen(object_store_, protocol_);
     next_heartbeat_[DatanodeIndex(node)] = step.now;
   } else {
     frontends_[node.value - 1 - config_.datanode_count].Restart();

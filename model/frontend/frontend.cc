@@ -122,8 +122,13 @@ void Frontend::DispatchInsert(Statement& statement, const CachedTable& table, No
     }
     RegionWrite write{route->region_id, std::move(rows), std::nullopt};
     // Bulk writes go through the pending-rows batcher, which never stamps a version (P10).
+    // Under the unversioned fence every write is stamped, 0 for a region without expression.
     auto version = view.versions.find(number);
-    if (!statement.bulk && version != view.versions.end()) write.version = version->second;
+    if (ctx.protocol.On(Rule::kVersionFenceUnversioned)) {
+      write.version = version != view.versions.end() ? version->second : 0;
+    } else if (!statement.bulk && version != view.versions.end()) {
+      write.version = version->second;
+    }
     by_node[*route->leader].push_back(std::move(write));
   }
   for (auto& [node, writes] : by_node) {
@@ -137,13 +142,23 @@ void Frontend::DispatchInsert(Statement& statement, const CachedTable& table, No
 void Frontend::DispatchQuery(Statement& statement, const CachedTable& table, NodeContext& ctx) {
   const PartitionView view = BuildPartitionView(table.route, table.info, ctx.protocol);
   const QueryRecord& record = ctx.history.Query(statement.id);
+  statement.schema = table.info.schema;
   std::vector<RegionId> regions = view.read_regions;
+  if (ctx.protocol.On(Rule::kFencedReads)) {
+    // A merged-away or not yet applied region (IgnoreAllWrites) holds rows another region
+    // serves, or will serve, under a fenced version: reading it too could duplicate rows.
+    std::erase_if(regions, [&](RegionId region) {
+      const RegionRoute* r = table.route.Find(region);
+      return r != nullptr && r->ignores_writes();
+    });
+  }
   if (record.where.has_value() && table.info.is_partitioned()) {
     // Prune over the read-side partitions (every route, IgnoreAllWrites and Staging included).
     PartitionRule read_rule;
     read_rule.columns = table.info.PartitionColumnNames();
     bool all_have_expr = true;
     for (const RegionRoute& r : table.route.region_routes) {
+      if (std::find(regions.begin(), regions.end(), r.region_id) == regions.end()) continue;
       if (!r.partition_expr.has_value()) {
         all_have_expr = false;
         break;
@@ -294,12 +309,8 @@ void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
   if (reply.code == ReplyCode::kOk) {
     ++statement.ok_count;
     const QueryRecord& record = ctx.history.Query(statement.id);
-    const CachedTable* table = nullptr;
-    auto cached = cache_.find(statement.table);
-    if (cached != cache_.end()) table = &cached->second;
     for (const Row& row : reply.rows) {
-      if (record.where.has_value() && table != nullptr &&
-          !EvaluatePredicate(*record.where, table->info.schema, row)) {
+      if (record.where.has_value() && !EvaluatePredicate(*record.where, statement.schema, row)) {
         continue;
       }
       statement.result_rows.push_back(row);

@@ -98,6 +98,7 @@ class Frontend {
     uint32_t unknown_count = 0;
     std::string error;
     std::vector<Row> result_rows;  // queries
+    TableSchema schema;             // queries: the schema the query was planned with
     std::vector<RegionId> scanned;
     bool replan = false;
   };
