@@ -56,6 +56,10 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "AllocateRegion re-executed after its route commit keeps the allocated routes instead of "
      "failing the WAL-option check (P12)",
      false, true},
+    {Rule::kTimeOrderedSequences, "time-ordered-sequences",
+     "write sequences carry the virtual time (a hybrid logical clock), so rows a region adopts "
+     "through a remap never shadow newer writes to the same key (N1, found by this model)",
+     false, true},
 }};
 
 uint32_t DefaultBits(ProfileKind kind) {

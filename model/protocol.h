@@ -34,6 +34,7 @@ enum class Rule : uint8_t {
   kExactRuleChecker,          // the rule checker knows integer domains are discrete
   kDeallocateMergedAway,      // partial success still drops merged-away regions (P8)
   kIdempotentAllocate,        // re-executing AllocateRegion after its route commit resumes (P12)
+  kTimeOrderedSequences,      // write sequences follow virtual time across regions (N1)
   kCount,
 };
 

@@ -234,7 +234,8 @@ void Cluster::HandleWrite(Datanode& dn, NodeId from, const WriteRequest& request
                           NodeContext& ctx) {
   WriteReply reply{request.corr, {}};
   for (const RegionWrite& write : request.writes) {
-    Reply result = dn.HandleWrite(write.region, write.rows, write.version, protocol_, ctx);
+    Reply result =
+        dn.HandleWrite(write.region, write.rows, write.version, protocol_, ctx, ctx.now());
     if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
     reply.results.push_back(RegionWriteResult{write.region, result.code, result.message});
   }

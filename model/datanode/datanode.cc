@@ -70,7 +70,7 @@ const RegionWal* Datanode::Wal(RegionId region) const {
 
 Reply Datanode::HandleWrite(RegionId region_id, std::vector<Row> rows,
                             std::optional<uint64_t> version, const Protocol& protocol,
-                            CrashHook& crash) {
+                            CrashHook& crash, sim::SimTime now) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
@@ -81,8 +81,12 @@ Reply Datanode::HandleWrite(RegionId region_id, std::vector<Row> rows,
   for (const Row& row : rows) {
     REPARTSIM_ASSERT_MSG(row.size() == region->schema().columns.size(), "row width != schema");
   }
-  WriteBatchPtr batch =
-      MakeWriteBatch(region->last_entry_id() + 1, region->last_sequence() + 1, std::move(rows));
+  uint64_t sequence = region->last_sequence() + 1;
+  if (protocol.On(Rule::kTimeOrderedSequences)) {
+    REPARTSIM_ASSERT(now.ms >= 0);
+    sequence = std::max(sequence, static_cast<uint64_t>(now.ms) << kSequenceTimeShift);
+  }
+  WriteBatchPtr batch = MakeWriteBatch(region->last_entry_id() + 1, sequence, std::move(rows));
   auto wal = wals_.find(region_id);
   REPARTSIM_ASSERT(wal != wals_.end());
   wal->second.Append(batch);

@@ -63,8 +63,12 @@ class Datanode {
 
   // ---- region requests -------------------------------------------------------------------
   // Write `rows` (one Value per schema column) stamped with the frontend's expression version.
+  // `now` matters only under Rule::kTimeOrderedSequences: the batch's first sequence is at
+  // least now_ms << kSequenceTimeShift, so sequences follow virtual time across regions (a
+  // hybrid logical clock) and a row adopted through a remap never shadows a newer write.
   Reply HandleWrite(RegionId region, std::vector<Row> rows, std::optional<uint64_t> version,
-                    const Protocol& protocol, CrashHook& crash);
+                    const Protocol& protocol, CrashHook& crash, sim::SimTime now = {});
+  static constexpr uint32_t kSequenceTimeShift = 20;
   // Memtable + visible files; files whose expression differs from the region's committed one
   // are row-filtered by it (filter-path semantics); dedup unless append mode. A region serves
   // reads with its committed expression even while staging, so under Rule::kFencedReads a

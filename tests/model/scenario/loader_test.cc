@@ -128,11 +128,11 @@ TEST(ScenarioLoaderTest, SqlErrorInsideQuotedStepIsRelocatedToTheYamlColumn) {
   text.replace(text.find("SELECT count(*) FROM t WHERE a > 3"), 34, "SELECT * FROM t WHERE a >");
   auto result = ParseScenario(text, "q.yaml");
   ASSERT_FALSE(result.ok());
-  // `  - {at_ms: 3000, sql: "` puts the SQL's first character (column 1) at column 26.
+  // `  - {at_ms: 3000, sql: "` puts the SQL's first character (column 1) at column 25.
   auto direct = model::sql::ParseStatements("SELECT * FROM t WHERE a >", "sql");
   ASSERT_FALSE(direct.ok());
   EXPECT_EQ(result.error().location.line, 16u);
-  EXPECT_EQ(result.error().location.column, 25u + direct.error().location.column);
+  EXPECT_EQ(result.error().location.column, 24u + direct.error().location.column);
   EXPECT_EQ(result.error().location.file, "q.yaml");
   EXPECT_NE(result.error().message.find("(at steps[2].sql)"), std::string::npos);
 }
