@@ -117,9 +117,16 @@ void Metasrv::OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& 
   // Every route of every table, to find the role of each reported region.
   std::map<RegionId, RegionRole> roles;
   for (const auto& [key, bytes] : kv_.Range(kTableRoutePrefix)) {
-    sim::Result<TableRoute> route = DecodeTableRoute(bytes);
-    REPARTSIM_ASSERT_MSG(route.ok(), "stored table route does not decode");
-    for (const RegionRoute& r : route.value().region_routes) {
+    // Decoding a route is the costliest part of a heartbeat; reuse the last decode while the
+    // stored bytes are unchanged (a derived cache: not state, not fingerprinted).
+    DecodedRoute& cached = decoded_routes_[key];
+    if (cached.raw != bytes) {
+      sim::Result<TableRoute> route = DecodeTableRoute(bytes);
+      REPARTSIM_ASSERT_MSG(route.ok(), "stored table route does not decode");
+      cached.raw = bytes;
+      cached.route = std::move(route).value();
+    }
+    for (const RegionRoute& r : cached.route.region_routes) {
       std::optional<RegionRole> role = RegionRoleOf(r, from);
       if (role.has_value()) roles[r.region_id] = *role;
     }

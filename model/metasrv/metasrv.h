@@ -89,6 +89,12 @@ class Metasrv {
   std::set<RegionId> operating_regions_;
   std::map<std::pair<NodeId, TableId>, uint64_t> pending_acks_;  // frontend, table -> epoch
   sim::SimTime next_resend_;
+  // Derived: the last decode of each stored route, keyed by kv key (see OnHeartbeat).
+  struct DecodedRoute {
+    std::string raw;
+    TableRoute route;
+  };
+  std::map<std::string, DecodedRoute> decoded_routes_;
 };
 
 }  // namespace repartsim::model
