@@ -45,12 +45,12 @@ const Scenario kSplit{"split", "PARTITION ON COLUMNS (a) (a < 100, a >= 100)",
 const Scenario kMerge{"merge", "PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)",
                       "ALTER TABLE t MERGE PARTITION (a >= 10 AND a < 20, a >= 20)", 20, 1000};
 const Scenario kUnpartitioned{"unpartitioned", "",
-                              "ALTER TABLE t PARTITION ON COLUMNS (a) (a < 50, a >= 50)", 50,
-                              1000};
+                              "ALTER TABLE t PARTITION ON COLUMNS (a) (a < 50, a >= 50)", 50, 1000};
 
 struct CrashCase {
-  const char* after;  // the state that ran before the crash
-  const char* site;   // crash point; "" = crash right after the state ran
+  const char* after;    // the state that ran before the crash
+  const char* site;     // crash point; "" = crash right after the state ran
+  const char* resumes;  // the parent state recovery resumes at ("<none>": nothing recovered)
   // For site == "": crash as soon as the parent (or group 0) reaches this state.
   std::optional<ParentState> parent_reaches;
   std::optional<GroupState> group_reaches;
@@ -108,7 +108,8 @@ bool DatanodesMatchRoute(const RepartitionHarness& h, std::string* why) {
     uint32_t n = r.region_id.region_number().value;
     std::string route_expr = r.partition_expr ? r.partition_expr->ToSql() : "";
     if (DnExpr(h, n) != route_expr) {
-      *why += "R" + std::to_string(n) + " route '" + route_expr + "' datanode '" + DnExpr(h, n) + "'; ";
+      *why +=
+          "R" + std::to_string(n) + " route '" + route_expr + "' datanode '" + DnExpr(h, n) + "'; ";
       match = false;
     }
   }
@@ -123,6 +124,7 @@ struct RunResult {
   bool datanodes_match = false;
   size_t records = 0;
   std::string trace;
+  std::string resumed;  // parent state right after the restart
 };
 
 // One run of `s` with a metasrv crash at `c` (nullptr: no crash), restarted 1 s later.
@@ -135,6 +137,7 @@ RunResult Run(const Scenario& s, Protocol protocol, const CrashCase* c,
   p.RunUntil(2500);
   if (original_route != nullptr) *original_route = RouteShape(h);
   int64_t crash_ms = 3000;
+  std::string resumed;
   if (c != nullptr) {
     bool crashed = false;
     if (std::string(c->site).empty()) {
@@ -150,6 +153,9 @@ RunResult Run(const Scenario& s, Protocol protocol, const CrashCase* c,
     EXPECT_TRUE(crashed) << c->site << " never reached";
     crash_ms = p.now_ms();
     p.RestartMetasrvAt(crash_ms + 1000);
+    EXPECT_TRUE(p.StepUntil([&] { return p.MetasrvUp(); }));
+    const RepartitionProcedure* parent = p.Parent();
+    resumed = parent == nullptr ? "<none>" : parent->state_name();
   }
   h.Query(crash_ms + 30000, 1);
   p.RunUntil(crash_ms + 40000);
@@ -160,6 +166,7 @@ RunResult Run(const Scenario& s, Protocol protocol, const CrashCase* c,
   r.datanodes_match = DatanodesMatchRoute(h, &r.datanode_mismatch);
   r.records = p.RecordCount();
   r.trace = h.TraceText();
+  r.resumed = resumed;
   return r;
 }
 
@@ -170,6 +177,7 @@ void Check(const Scenario& s, Protocol protocol, const CrashCase& c, const Outco
   RunResult clean = Run(s, protocol, nullptr, &original);
   ASSERT_EQ(clean.ddl.status, DdlStatus::kDone) << clean.ddl.error;
   RunResult r = Run(s, protocol, &c);
+  EXPECT_EQ(r.resumed, c.resumes);
   EXPECT_EQ(r.ddl.status, want.status) << r.ddl.error;
   EXPECT_EQ(r.ddl.error, want.error);
   EXPECT_EQ(r.route, want.route == Route::kTarget ? clean.route : original);
@@ -184,50 +192,150 @@ void Check(const Scenario& s, Protocol protocol, const CrashCase& c, const Outco
 const std::vector<CrashCase>& SplitCases() {
   static const std::vector<CrashCase> cases = {
       // P0 does not persist: the next persist point is Build's, before the first record.
-      {"RepartitionStart", "Repartition.AllocateRegion.Execute.before_persist", {}, {},
-       Lost(Route::kOriginal), Lost(Route::kOriginal)},
-      {"RepartitionStart", "", ParentState::kAllocateRegionBuild, {}, Lost(Route::kOriginal),
+      {"RepartitionStart",
+       "Repartition.AllocateRegion.Execute.before_persist",
+       "<none>",
+       {},
+       {},
+       Lost(Route::kOriginal),
        Lost(Route::kOriginal)},
-      {"AllocateRegion.Build", "Repartition.AllocateRegion.Execute.after_persist", {}, {}, Done(),
+      {"RepartitionStart",
+       "",
+       "<none>",
+       ParentState::kAllocateRegionBuild,
+       {},
+       Lost(Route::kOriginal),
+       Lost(Route::kOriginal)},
+      {"AllocateRegion.Build",
+       "Repartition.AllocateRegion.Execute.after_persist",
+       "AllocateRegion.Execute",
+       {},
+       {},
+       Done(),
        Done()},
       // P2b after the route commit, before the Dispatch record (P12).
-      {"AllocateRegion.Execute (route committed)", "Repartition.Dispatch.before_persist", {}, {},
-       Outcome{DdlStatus::kFailed,
-               "Unexpected: WAL options of region " + R(2) +
-                   " already exist and cannot be overwritten",
-               Route::kOriginal, Rows::kAll, true},
+      {"AllocateRegion.Execute (route committed)",
+       "Repartition.Dispatch.before_persist",
+       "AllocateRegion.Execute",
+       {},
+       {},
+       Outcome{
+           DdlStatus::kFailed,
+           "Unexpected: WAL options of region " + R(2) + " already exist and cannot be overwritten",
+           Route::kOriginal, Rows::kAll, true},
        Done()},
-      {"AllocateRegion.Execute", "Repartition.Dispatch.after_persist", {}, {}, Done(), Done()},
+      {"AllocateRegion.Execute",
+       "Repartition.Dispatch.after_persist",
+       "Dispatch",
+       {},
+       {},
+       Done(),
+       Done()},
       // Dispatch does not persist: crash now, or at the group's first persist point.
-      {"Dispatch", "", ParentState::kCollect, {}, Done(), Done()},
-      {"Dispatch", "RepartitionGroup.ApplyStaging.before_persist", {}, {}, Done(), Done()},
-      {"group RepartitionStart", "RepartitionGroup.ApplyStaging.after_persist", {}, {}, Done(),
+      {"Dispatch", "", "Dispatch", ParentState::kCollect, {}, Done(), Done()},
+      {"Dispatch",
+       "RepartitionGroup.ApplyStaging.before_persist",
+       "Dispatch",
+       {},
+       {},
+       Done(),
+       Done()},
+      {"group RepartitionStart",
+       "RepartitionGroup.ApplyStaging.after_persist",
+       "Dispatch",
+       {},
+       {},
+       Done(),
        Done()},
       // ApplyStaging does not persist: crash now (datanodes not staged yet) or at the next
       // persist point (after EnterStagingRegion).
-      {"group ApplyStaging", "", {}, GroupState::kEnterStagingRegion, RolledBack(), Done()},
-      {"group ApplyStaging", "RepartitionGroup.RemapManifest.before_persist", {}, {},
-       RolledBack(), Done()},
-      {"group EnterStagingRegion", "RepartitionGroup.RemapManifest.after_persist", {}, {},
-       RolledBack(), Done()},
-      {"group RemapManifest", "RepartitionGroup.ApplyStagingManifest.after_persist", {}, {},
-       RolledBack(), Done()},
-      {"group ApplyStagingManifest", "RepartitionGroup.ExitStaging.after_persist", {}, {},
-       Diverged(Rows::kMovedInvisible), Done()},
-      // ExitStaging does not persist: crash now, or at the group's commit.
-      {"group ExitStaging", "", {}, GroupState::kRepartitionEnd, Diverged(Rows::kMovedInvisible),
+      {"group ApplyStaging",
+       "",
+       "Dispatch",
+       {},
+       GroupState::kEnterStagingRegion,
+       RolledBack(),
        Done()},
-      {"group ExitStaging", "RepartitionGroup.RepartitionEnd.before_persist", {}, {},
-       Diverged(Rows::kMovedInvisible), Done()},
-      {"group RepartitionEnd", "RepartitionGroup.RepartitionEnd.after_persist", {}, {},
-       Diverged(Rows::kMovedInvisible), Done()},
-      {"Collect", "Repartition.DeallocateRegion.before_persist", {}, {},
-       Diverged(Rows::kMovedInvisible), Done()},
-      {"Collect", "Repartition.DeallocateRegion.after_persist", {}, {}, Done(), Done()},
+      {"group ApplyStaging",
+       "RepartitionGroup.RemapManifest.before_persist",
+       "Dispatch",
+       {},
+       {},
+       RolledBack(),
+       Done()},
+      {"group EnterStagingRegion",
+       "RepartitionGroup.RemapManifest.after_persist",
+       "Dispatch",
+       {},
+       {},
+       RolledBack(),
+       Done()},
+      {"group RemapManifest",
+       "RepartitionGroup.ApplyStagingManifest.after_persist",
+       "Dispatch",
+       {},
+       {},
+       RolledBack(),
+       Done()},
+      {"group ApplyStagingManifest",
+       "RepartitionGroup.ExitStaging.after_persist",
+       "Dispatch",
+       {},
+       {},
+       Diverged(Rows::kMovedInvisible),
+       Done()},
+      // ExitStaging does not persist: crash now, or at the group's commit.
+      {"group ExitStaging",
+       "",
+       "Dispatch",
+       {},
+       GroupState::kRepartitionEnd,
+       Diverged(Rows::kMovedInvisible),
+       Done()},
+      {"group ExitStaging",
+       "RepartitionGroup.RepartitionEnd.before_persist",
+       "Dispatch",
+       {},
+       {},
+       Diverged(Rows::kMovedInvisible),
+       Done()},
+      {"group RepartitionEnd",
+       "RepartitionGroup.RepartitionEnd.after_persist",
+       "Dispatch",
+       {},
+       {},
+       Diverged(Rows::kMovedInvisible),
+       Done()},
+      {"Collect",
+       "Repartition.DeallocateRegion.before_persist",
+       "Dispatch",
+       {},
+       {},
+       Diverged(Rows::kMovedInvisible),
+       Done()},
+      {"Collect",
+       "Repartition.DeallocateRegion.after_persist",
+       "DeallocateRegion",
+       {},
+       {},
+       Done(),
+       Done()},
       // DeallocateRegion has nothing to drop in a split and does not persist: crash now, or
       // at the commit point.
-      {"DeallocateRegion", "", ParentState::kRepartitionEnd, {}, Done(), Done()},
-      {"DeallocateRegion", "Repartition.RepartitionEnd.before_persist", {}, {}, Done(), Done()},
+      {"DeallocateRegion",
+       "",
+       "DeallocateRegion",
+       ParentState::kRepartitionEnd,
+       {},
+       Done(),
+       Done()},
+      {"DeallocateRegion",
+       "Repartition.RepartitionEnd.before_persist",
+       "DeallocateRegion",
+       {},
+       {},
+       Done(),
+       Done()},
   };
   return cases;
 }
@@ -249,8 +357,13 @@ TEST(CrashRecoveryTest, CrashAfterTheCommitRecordDoesNotResumeTheProcedure) {
                   "its previous step record, so a committed Repartition re-runs "
                   "DeallocateRegion/RepartitionEnd and reports Done (expected: not resubmitted, "
                   "records deleted, DDL outcome lost)";
-  const CrashCase c{"RepartitionEnd", "Repartition.RepartitionEnd.after_persist", {}, {},
-                    Lost(Route::kTarget), Lost(Route::kTarget)};
+  const CrashCase c{"RepartitionEnd",
+                    "Repartition.RepartitionEnd.after_persist",
+                    "<none>",
+                    {},
+                    {},
+                    Lost(Route::kTarget),
+                    Lost(Route::kTarget)};
   Check(kSplit, Protocol::Greptime(), c, c.greptime);
   Check(kSplit, Protocol::Reference(), c, c.reference);
 }
@@ -259,16 +372,49 @@ TEST(CrashRecoveryTest, CrashAfterTheCommitRecordDoesNotResumeTheProcedure) {
 
 const std::vector<CrashCase>& MergeCases() {
   static const std::vector<CrashCase> cases = {
-      {"AllocateRegion.Build", "Repartition.Dispatch.after_persist", {}, {}, Done(), Done()},
-      {"group EnterStagingRegion", "RepartitionGroup.RemapManifest.after_persist", {}, {},
-       RolledBack(), Done()},
-      {"group ApplyStagingManifest", "RepartitionGroup.ExitStaging.after_persist", {}, {},
-       Diverged(Rows::kMergedDuplicated), Done()},
-      {"Collect", "Repartition.DeallocateRegion.after_persist", {}, {}, Done(), Done()},
+      {"AllocateRegion.Build",
+       "Repartition.Dispatch.after_persist",
+       "Dispatch",
+       {},
+       {},
+       Done(),
+       Done()},
+      {"group EnterStagingRegion",
+       "RepartitionGroup.RemapManifest.after_persist",
+       "Dispatch",
+       {},
+       {},
+       RolledBack(),
+       Done()},
+      {"group ApplyStagingManifest",
+       "RepartitionGroup.ExitStaging.after_persist",
+       "Dispatch",
+       {},
+       {},
+       Diverged(Rows::kMergedDuplicated),
+       Done()},
+      {"Collect",
+       "Repartition.DeallocateRegion.after_persist",
+       "DeallocateRegion",
+       {},
+       {},
+       Done(),
+       Done()},
       // During DeallocateRegion, after the drop: recovered at DeallocateRegion, dropped again.
-      {"DeallocateRegion (drop sent)", "Repartition.RepartitionEnd.before_persist", {}, {},
-       Done(), Done()},
-      {"DeallocateRegion", "Repartition.RepartitionEnd.after_persist", {}, {}, Done(), Done()},
+      {"DeallocateRegion (drop sent)",
+       "Repartition.RepartitionEnd.before_persist",
+       "DeallocateRegion",
+       {},
+       {},
+       Done(),
+       Done()},
+      {"DeallocateRegion",
+       "Repartition.RepartitionEnd.after_persist",
+       "RepartitionEnd",
+       {},
+       {},
+       Done(),
+       Done()},
   };
   return cases;
 }
@@ -285,14 +431,34 @@ TEST(CrashRecoveryTest, MergeReferenceEndsCleanAfterEveryCrash) {
 
 const std::vector<CrashCase>& UnpartitionedCases() {
   static const std::vector<CrashCase> cases = {
-      {"RepartitionStart", "Repartition.UpdatePartitionMetadata.before_persist", {}, {},
-       Lost(Route::kOriginal), Lost(Route::kOriginal)},
-      {"RepartitionStart", "Repartition.UpdatePartitionMetadata.after_persist", {}, {}, Done(),
+      {"RepartitionStart",
+       "Repartition.UpdatePartitionMetadata.before_persist",
+       "<none>",
+       {},
+       {},
+       Lost(Route::kOriginal),
+       Lost(Route::kOriginal)},
+      {"RepartitionStart",
+       "Repartition.UpdatePartitionMetadata.after_persist",
+       "UpdatePartitionMetadata",
+       {},
+       {},
+       Done(),
        Done()},
-      {"UpdatePartitionMetadata", "Repartition.AllocateRegion.Build.after_persist", {}, {}, Done(),
+      {"UpdatePartitionMetadata",
+       "Repartition.AllocateRegion.Build.after_persist",
+       "AllocateRegion.Build",
+       {},
+       {},
+       Done(),
        Done()},
-      {"group ApplyStagingManifest", "RepartitionGroup.ExitStaging.after_persist", {}, {},
-       Diverged(Rows::kMovedInvisible), Done()},
+      {"group ApplyStagingManifest",
+       "RepartitionGroup.ExitStaging.after_persist",
+       "Dispatch",
+       {},
+       {},
+       Diverged(Rows::kMovedInvisible),
+       Done()},
   };
   return cases;
 }

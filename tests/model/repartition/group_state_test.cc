@@ -24,8 +24,7 @@ std::string Request(const char* op, uint32_t region, uint32_t node) {
 
 // A split harness with rows in R0's memtable (a < 100) and R1's, about to run `state`.
 struct SplitAt {
-  explicit SplitAt(GroupState state, Protocol protocol = Protocol::Greptime())
-      : h(protocol), p(h) {
+  explicit SplitAt(GroupState state, Protocol protocol = Protocol::Greptime()) : h(protocol), p(h) {
     h.Insert(2000, 0, {MakeRow(10, 1), MakeRow(60, 2), MakeRow(120, 3)});
     h.Alter(3000, kSplit);
     ok = p.ToGroup(state);
@@ -166,9 +165,9 @@ TEST(GroupStateTest, EnterStagingRegionStagesEveryTargetAfterFlushingIt) {
   ASSERT_TRUE(s.p.PastGroup(GroupState::kEnterStagingRegion));
   EXPECT_EQ(s.p.GroupStateNow(), GroupState::kRemapManifest);
   EXPECT_EQ(s.p.LatestRecord(s.p.GroupSlots()[0]->id), "step RemapManifest");
-  EXPECT_EQ(s.p.LinesSince(mark, "ms.region_request"),
-            (std::vector<std::string>{Request("EnterStaging", 0, 1),
-                                      Request("EnterStaging", 2, 3)}));
+  EXPECT_EQ(
+      s.p.LinesSince(mark, "ms.region_request"),
+      (std::vector<std::string>{Request("EnterStaging", 0, 1), Request("EnterStaging", 2, 3)}));
   for (uint32_t n : {0u, 2u}) {
     EXPECT_EQ(s.h.DatanodeRegion(RegionN(n))->state(), RegionState::kStaging) << n;
   }
@@ -191,8 +190,7 @@ TEST(GroupStateTest, EnterStagingRegionFlushesTheMergedAwaySourceFirst) {
   size_t mark = s.p.Mark();
   ASSERT_TRUE(s.p.PastGroup(GroupState::kEnterStagingRegion));
   EXPECT_EQ(s.p.LinesSince(mark, "ms.region_request"),
-            (std::vector<std::string>{Request("FlushRegion", 2, 3),
-                                      Request("EnterStaging", 1, 2),
+            (std::vector<std::string>{Request("FlushRegion", 2, 3), Request("EnterStaging", 1, 2),
                                       Request("EnterStaging", 2, 3)}));
   EXPECT_EQ(DnStaging(s.h, 1), "a >= 10");
   EXPECT_EQ(DnStaging(s.h, 2), "<reject>");

@@ -113,7 +113,8 @@ class ProcedureProbe {
       size_t pos = lines[i].find(" " + kind + " ");
       if (pos == std::string::npos) {
         if (lines[i].size() > kind.size() + 1 &&
-            lines[i].compare(lines[i].size() - kind.size() - 1, std::string::npos, " " + kind) == 0) {
+            lines[i].compare(lines[i].size() - kind.size() - 1, std::string::npos, " " + kind) ==
+                0) {
           out.push_back(kind);
         }
         continue;

@@ -101,9 +101,8 @@ TEST(ParentStateTest, RepartitionStartAbortsWhenASourceExpressionIsNotInTheRoute
   ctx.from_exprs = {Expr("a < 77")};
   ctx.to_exprs = {Expr("a < 7"), Expr("a >= 7 AND a < 77")};
   ProcedureId id = h.cluster.mutable_metasrv().Submit(RepartitionProcedure(ctx), sim::AtMs(1000));
-  ASSERT_TRUE(p.StepUntil([&] {
-    return p.procedures().Find(id)->status == ProcedureStatus::kFailed;
-  }));
+  ASSERT_TRUE(
+      p.StepUntil([&] { return p.procedures().Find(id)->status == ProcedureStatus::kFailed; }));
   EXPECT_EQ(p.procedures().Find(id)->error,
             "RepartitionSourceExprMismatch: source expression a < 77 does not exist in the "
             "route of table 1024");
