@@ -348,6 +348,39 @@ TEST(CrashRecoveryTest, SplitReferenceEndsCleanAfterEveryCrash) {
   for (const CrashCase& c : SplitCases()) Check(kSplit, Protocol::Reference(), c, c.reference);
 }
 
+// 5.6 "P2b before the route commit": the new region exists on its datanode but not in the
+// route; recovery re-runs AllocateRegion::Execute, re-creates the region (same peer: placement
+// is stable) and the procedure completes in both profiles.
+TEST(CrashRecoveryTest, CrashAfterTheRegionCreateBeforeTheRouteCommitResumes) {
+  for (Protocol protocol : {Protocol::Greptime(), Protocol::Reference()}) {
+    SCOPED_TRACE(protocol.base_name());
+    RepartitionHarness h(protocol, kSplit.partition);
+    h.Insert(2000, 0, RowsBefore());
+    h.Alter(3000, kSplit.alter);
+    ProcedureProbe p(h);
+    const std::string created = "dn.region_op CreateRegion " + R(2) + " Ok";
+    ASSERT_TRUE(p.StepUntil([&] { return !p.LinesSince(0, created).empty(); }));
+    EXPECT_EQ(h.Route().Find(RegionN(2)), nullptr);
+    p.CrashMetasrvNow();
+    size_t mark = p.Mark();
+    p.RestartMetasrvAt(p.now_ms() + 1000);
+    ASSERT_TRUE(p.StepUntil([&] { return p.MetasrvUp(); }));
+    EXPECT_EQ(p.Parent()->state_name(), "AllocateRegion.Execute");
+    h.Query(p.now_ms() + 30000, 1);
+    p.RunUntil(p.now_ms() + 40000);
+    EXPECT_EQ(p.LinesSince(mark, "ms.region_request CreateRegion"),
+              std::vector<std::string>{"ms.region_request CreateRegion region=" + R(2) + " to=3"});
+    const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+    EXPECT_EQ(ddl.status, DdlStatus::kDone) << ddl.error;
+    EXPECT_EQ(h.RouteExpr(RegionN(2)), "a >= 50 AND a < 100");
+    std::string why;
+    EXPECT_TRUE(DatanodesMatchRoute(h, &why)) << why;
+    const QueryRecord& query = h.cluster.history().queries.at(0);
+    ASSERT_EQ(query.status, QueryStatus::kOk) << query.error;
+    EXPECT_EQ(SortedRows(query.rows), SortedRows(RowsBefore()));
+  }
+}
+
 // Reference 6: Done writes a commit record; recovery treats a procedure whose latest record
 // is a commit as finished and deletes it (local.rs::recover, store.rs::load_messages), so a
 // crash right after the commit leaves the procedure gone and the client without a reply.
