@@ -268,10 +268,14 @@ void Frontend::OnWriteReply(const WriteReply& reply, NodeContext& ctx) {
   SubRequest sent = std::move(request->second);
   statement.outstanding.erase(request);
   bool failed = false;
+  bool any_ok = false;  // some region applied rows (a fully re-routed request applied none)
   bool reroute = ctx.protocol.On(Rule::kRerouteOnVersionMismatch) &&
                  statement.attempts < config_.reroute_attempts_max;
   for (const RegionWriteResult& result : reply.results) {
-    if (result.code == ReplyCode::kOk) continue;
+    if (result.code == ReplyCode::kOk) {
+      any_ok = true;
+      continue;
+    }
     if (reroute && result.code == ReplyCode::kPartitionExprVersionMismatch) {
       // Refresh the route and re-route the rejected region's rows (reference rule switch).
       for (RegionWrite& write : sent.writes) {
@@ -283,11 +287,10 @@ void Frontend::OnWriteReply(const WriteReply& reply, NodeContext& ctx) {
     failed = true;
     statement.error = result.message;
   }
-  if (failed) {
-    ++statement.error_count;
-  } else {
-    ++statement.ok_count;
-  }
+  // A request some regions applied and others refused counts as both: the statement is then
+  // Unknown (partially applied), never Rejected.
+  if (failed) ++statement.error_count;
+  if (any_ok) ++statement.ok_count;
   if (!statement.rows.empty() && statement.outstanding.empty()) {
     ++statement.attempts;
     cache_.erase(statement.table);
