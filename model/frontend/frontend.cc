@@ -318,7 +318,8 @@ void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
       }
       statement.result_rows.push_back(row);
     }
-  } else if (reply.code == ReplyCode::kPartitionExprVersionMismatch &&
+  } else if ((reply.code == ReplyCode::kPartitionExprVersionMismatch ||
+              reply.code == ReplyCode::kRegionNotFound) &&
              ctx.protocol.On(Rule::kFencedReads) &&
              statement.attempts < config_.reroute_attempts_max) {
     statement.replan = true;
@@ -331,6 +332,10 @@ void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
     statement.replan = false;
     ++statement.attempts;
     statement.ok_count = 0;
+    // A region the stale plan named that is gone (merged away and dropped) is re-planned
+    // too, so errors of the stale attempt do not outlive it.
+    statement.error_count = 0;
+    statement.error.clear();
     cache_.erase(statement.table);
     ctx.Log("fe.replan", "statement=" + std::to_string(statement.id));
     Dispatch(statement, ctx);
