@@ -19,6 +19,22 @@ uint32_t FindRegionUnified(const PartitionRule& rule, const TableSchema& schema,
   return kDefaultRegion;
 }
 
+// Under Rule::kUnifiedNullRouting a row no write expression matches may fall back to region 0
+// only when region 0 has no expression (an unpartitioned source, which owns every row); a
+// region with an expression cannot own it: its file filter would drop the row as soon as the
+// file is remapped (P7: NULL under `a = 5, a <> 5`), losing an acknowledged write.
+bool UnownedRow(const PartitionRule& rule, const TableRoute& route, const TableSchema& schema,
+                const Row& row) {
+  size_t n = std::min(rule.regions.size(), rule.exprs.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (MatchesFilterPath(rule.exprs[i], schema, row)) return false;
+  }
+  for (const RegionRoute& r : route.region_routes) {
+    if (r.region_id.region_number().value == kDefaultRegion) return r.partition_expr.has_value();
+  }
+  return true;
+}
+
 const RegionRoute* RouteOfNumber(const TableRoute& route, uint32_t number) {
   for (const RegionRoute& r : route.region_routes) {
     if (r.region_id.region_number().value == number) return &r;
@@ -100,6 +116,12 @@ void Frontend::DispatchInsert(Statement& statement, const CachedTable& table, No
   const bool unified = ctx.protocol.On(Rule::kUnifiedNullRouting);
   std::map<uint32_t, std::vector<Row>> by_region;
   for (Row& row : statement.rows) {
+    if (unified && UnownedRow(view.write_rule, table.route, schema, row)) {
+      ++statement.error_count;
+      statement.error = "No partition of table " + statement.table.ToString() +
+                        " covers the row (unified-null-routing)";
+      continue;
+    }
     if (statement.bulk) {
       std::vector<uint32_t> targets = RegionsBulkPath(view.write_rule, schema, row);
       for (size_t i = 0; i + 1 < targets.size(); ++i) by_region[targets[i]].push_back(row);
