@@ -36,8 +36,9 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "groups, so datanode manifests and metadata cannot diverge (P2, P8)",
      false, true},
     {Rule::kFenceAllocatedRegions, "fence-allocated-regions",
-     "new regions are IgnoreAllWrites until ApplyStaging, so rollback never drops an "
-     "acknowledged row and bulk writes never see overlapping routes (P4, P5)",
+     "new regions are IgnoreAllWrites until ApplyStaging and refuse writes and reads until "
+     "they applied their remapped manifest, so rollback never drops an acknowledged row, bulk "
+     "writes never see overlapping routes and no read misses moved rows (P4, P5)",
      false, true},
     {Rule::kVersionedCacheFills, "versioned-cache-fills",
      "a cache fill that raced an invalidation is discarded (invalidation epoch)", false, true},
@@ -59,6 +60,10 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
     {Rule::kTimeOrderedSequences, "time-ordered-sequences",
      "write sequences carry the virtual time (a hybrid logical clock), so rows a region adopts "
      "through a remap never shadow newer writes to the same key (N1, found by this model)",
+     false, true},
+    {Rule::kMetasrvValidatesRule, "metasrv-validates-rule",
+     "RepartitionStart checks that the resulting rule is complete and disjoint instead of "
+     "trusting the frontend (P9)",
      false, true},
 }};
 

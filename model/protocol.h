@@ -35,6 +35,7 @@ enum class Rule : uint8_t {
   kDeallocateMergedAway,      // partial success still drops merged-away regions (P8)
   kIdempotentAllocate,        // re-executing AllocateRegion after its route commit resumes (P12)
   kTimeOrderedSequences,      // write sequences follow virtual time across regions (N1)
+  kMetasrvValidatesRule,      // RepartitionStart checks the resulting rule itself (P9)
   kCount,
 };
 

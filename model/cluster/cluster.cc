@@ -249,7 +249,8 @@ void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest
       [&](const auto& op) {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, CreateRegionOp>) {
-          result = dn.HandleCreateRegion(request.region, op.schema, op.expr, object_store_, ctx);
+          result = dn.HandleCreateRegion(request.region, op.schema, op.expr, object_store_, ctx,
+                                         op.awaiting_apply);
           // The region alive keeper starts a lease countdown for a newly opened region.
           if (result.ok()) {
             dn.ApplyLease(request.region, RegionRole::kLeader,

@@ -20,7 +20,10 @@ void HashExpr(sim::Hasher& h, const std::optional<PartitionExpr>& expr) {
 void HashRegionOp(sim::Hasher& h, const RegionOp& op) {
   h.Add(static_cast<uint64_t>(op.index()));
   std::visit(Overloaded{
-                 [&](const CreateRegionOp& o) { HashExpr(h, o.expr); },
+                 [&](const CreateRegionOp& o) {
+                   HashExpr(h, o.expr);
+                   h.Add(o.awaiting_apply);
+                 },
                  [&](const DropRegionOp&) {},
                  [&](const FlushRegionOp&) {},
                  [&](const EnterStagingOp& o) { o.directive.Hash(h); },

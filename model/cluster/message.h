@@ -96,6 +96,7 @@ struct HeartbeatReply {
 struct CreateRegionOp {
   TableSchema schema;
   std::optional<PartitionExpr> expr;
+  bool awaiting_apply = false;  // a repartition target fenced until it applies (reference)
 };
 struct DropRegionOp {};
 struct FlushRegionOp {};

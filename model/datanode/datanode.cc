@@ -74,6 +74,9 @@ Reply Datanode::HandleWrite(RegionId region_id, std::vector<Row> rows,
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
+  if (region->version().awaiting_apply) {
+    return RegionNotReadyReply(region_id, "AwaitingApply", "Leader(Writable) with applied data");
+  }
   Reply verdict = CheckWriteAccepted(*region, version, protocol);
   if (!verdict.ok()) return verdict;
   if (rows.empty()) return Reply::Ok(0);
@@ -104,6 +107,14 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   const Region* region = FindRegion(region_id);
   if (region == nullptr) {
     Reply r = RegionNotFoundReply(region_id);
+    reply.code = r.code;
+    reply.message = std::move(r.message);
+    return reply;
+  }
+  // A region allocated by a repartition holds none of its rows before it applied its remapped
+  // manifest: a fenced read must re-plan rather than read it.
+  if (protocol.On(Rule::kFencedReads) && region->version().awaiting_apply) {
+    Reply r = VersionMismatchReply(region_id, planned_version.value_or(0), 0);
     reply.code = r.code;
     reply.message = std::move(r.message);
     return reply;
@@ -201,7 +212,7 @@ std::optional<StagingInfo> StagingInfoFromActions(const std::vector<StagingActio
 
 Reply Datanode::HandleCreateRegion(RegionId region_id, const TableSchema& schema,
                                    std::optional<PartitionExpr> expr, ObjectStore& store,
-                                   CrashHook& crash) {
+                                   CrashHook& crash, bool awaiting_apply) {
   REPARTSIM_ASSERT(up_);
   if (regions_.count(region_id) != 0) return Reply::Ok();
   const RegionManifest* existing = store.Manifest(region_id);
@@ -211,6 +222,7 @@ Reply Datanode::HandleCreateRegion(RegionId region_id, const TableSchema& schema
     manifest.schema = std::make_shared<const TableSchema>(schema);
     manifest.partition_expr = std::move(expr);
     manifest.manifest_version = 1;
+    manifest.awaiting_apply = awaiting_apply;
     store.PutManifest(std::move(manifest));
     existing = store.Manifest(region_id);
     if (crash.ShouldCrash("datanode.create.after_manifest")) return Reply::Crashed();

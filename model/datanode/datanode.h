@@ -80,7 +80,7 @@ class Datanode {
   // Creates the region (or adopts an existing manifest) and opens it Writable. Idempotent.
   Reply HandleCreateRegion(RegionId region, const TableSchema& schema,
                            std::optional<PartitionExpr> expr, ObjectStore& store,
-                           CrashHook& crash);
+                           CrashHook& crash, bool awaiting_apply = false);
   // Opens a region from its manifest as a Follower, replaying the WAL. Idempotent. Under
   // Rule::kDurableStaging a staging directory restores suspended staging (see above).
   Reply HandleOpenRegion(RegionId region, const ObjectStore& store, const Protocol& protocol);

@@ -182,6 +182,7 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
                       " must hold one partition expr change and at least one edit");
   }
   merged.manifest_version += 1;
+  merged.awaiting_apply = false;
   store.PutManifest(merged);
   store.ClearStaging(region_id);
   store.ClearRemapBlobs(region_id);

@@ -17,6 +17,7 @@ uint64_t RegionManifest::ExprVersionValue() const {
 }
 
 void RegionManifest::Hash(sim::Hasher& h) const {
+  h.Add(awaiting_apply);
   region_id.Hash(h);
   REPARTSIM_ASSERT(schema != nullptr);
   HashSchema(*schema, h);

@@ -128,6 +128,8 @@ class ProcedureManager {
     if (slot.status == ProcedureStatus::kWaiting) {
       slot.status = ProcedureStatus::kRunning;
       slot.wake_at = now;
+    } else if (slot.status == ProcedureStatus::kRollingBack && now < slot.wake_at) {
+      slot.wake_at = now;  // a rollback waiting for replies
     }
   }
 
@@ -139,7 +141,13 @@ class ProcedureManager {
 
   // Resubmits root procedures from their latest records (reference section 6, recovery).
   sim::Status Recover(sim::SimTime now) {
-    store_.DeleteCommitRecords();
+    // A procedure whose latest record is a commit had finished: its records are deleted and
+    // it is not resumed (a crash between the commit record and the cleanup).
+    std::vector<ProcedureId> committed;
+    for (const ProcedureRecord& record : store_.Latest()) {
+      if (record.kind == RecordKind::kCommit) committed.push_back(record.id);
+    }
+    store_.DeleteProcedures(committed);
     for (const ProcedureRecord& record : store_.Latest()) {
       if (record.parent.valid()) continue;  // only roots are recovered
       sim::Result<Body> body = Body::Load(record.type, record.body);

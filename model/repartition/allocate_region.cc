@@ -57,7 +57,8 @@ Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
         // Registered so that leases renew before the route lists the region.
         env.operating_regions().insert(target.region);
         requests_.Send(env, PlaceRegion(target.region, env.datanodes()), target.region,
-                       CreateRegionOp{info->info.schema, target.expr});
+                       CreateRegionOp{info->info.schema, target.expr,
+                                      env.protocol().On(Rule::kFenceAllocatedRegions)});
       }
     }
     requests_.Seal(env);

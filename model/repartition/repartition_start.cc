@@ -3,6 +3,7 @@
 // must change first. Nothing is persisted before this state returns.
 #include <algorithm>
 
+#include "model/partition/rule.h"
 #include "model/partition/subtask.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
@@ -72,6 +73,23 @@ Step RepartitionProcedure::RepartitionStart(MetasrvEnv& env) {
                            " does not exist in the route of table " + ctx_.table.ToString());
       }
       sources.push_back(SourceDescriptor{it->region_id, from});
+    }
+    if (env.protocol().On(Rule::kMetasrvValidatesRule)) {
+      // The rule after the change: every untouched route expression plus the targets.
+      PartitionRule rule;
+      rule.columns = ctx_.target_columns.value_or(info->info.PartitionColumnNames());
+      for (const RegionRoute& r : routes) {
+        if (!r.partition_expr.has_value()) continue;
+        bool is_source = std::any_of(sources.begin(), sources.end(), [&](const SourceDescriptor& s) {
+          return s.region == r.region_id;
+        });
+        if (!is_source) rule.exprs.push_back(*r.partition_expr);
+      }
+      rule.exprs.insert(rule.exprs.end(), ctx_.to_exprs.begin(), ctx_.to_exprs.end());
+      for (size_t i = 0; i < rule.exprs.size(); ++i) rule.regions.push_back(static_cast<uint32_t>(i));
+      if (std::optional<std::string> error = CheckRule(rule, info->info.schema, CheckMode::kExact)) {
+        return Step::Error("Invalid partition rule: " + *error);
+      }
     }
     SubtaskOptions options;
     options.global_transition_indices = !env.protocol().On(Rule::kPerGroupIndices);

@@ -22,7 +22,7 @@ struct Outcome {
 
 const std::string kRoot = REPARTSIM_SOURCE_DIR;
 const std::string kCrash = kRoot + "/scenarios/crash/datanode_restart_writes.yaml";
-const std::string kDefect = kRoot + "/scenarios/regressions/0001_unfiltered_rows_after_cache_drop.yaml";
+const std::string kDefect = kRoot + "/tests/data/scenarios/unsafe_reference.yaml";
 
 std::string Scratch() {
   std::string dir = std::filesystem::temp_directory_path().string() + "/repartsim_cli_" +
@@ -63,10 +63,10 @@ TEST(ScenarioCliTest, RunPrintsSummaryWritesChoicesAndJsonAndExitsZero) {
 }
 
 TEST(ScenarioCliTest, RunWithSafetyViolationExitsOneAndPrintsRowsAndTrace) {
-  Outcome o = Cli("run " + kDefect + " --seed 3");
+  Outcome o = Cli("run " + kDefect + " --seed 12");
   ASSERT_EQ(o.exit_code, 1) << o.output;
   EXPECT_NE(o.output.find("outcome=safety"), std::string::npos);
-  EXPECT_NE(o.output.find("INV-NOPHANTOM at step"), std::string::npos);
+  EXPECT_NE(o.output.find("INV-NOOMIT at step"), std::string::npos);
   EXPECT_NE(o.output.find("  row: "), std::string::npos);
   EXPECT_NE(o.output.find("  trace: "), std::string::npos);
 }
@@ -138,9 +138,8 @@ TEST(ScenarioCliTest, SweepWithUnexpectedViolationExitsOneAndGroupsIt) {
   Outcome o = Cli("sweep " + kDefect + " -q");
   EXPECT_EQ(o.exit_code, 1) << o.output;
   EXPECT_NE(o.output.find("UNEXPECTED safety"), std::string::npos);
-  EXPECT_NE(o.output.find("[UNEXPECTED] regression-unfiltered-rows-after-cache-drop INV-NOPHANTOM x1"),
-            std::string::npos);
-  EXPECT_NE(o.output.find("repartsim run " + kDefect + " --seed 3 --profile reference"),
+  EXPECT_NE(o.output.find("[UNEXPECTED] fixture-unsafe-reference INV-ACK x1"), std::string::npos);
+  EXPECT_NE(o.output.find("repartsim run " + kDefect + " --seed 12 --profile reference"),
             std::string::npos);
 }
 

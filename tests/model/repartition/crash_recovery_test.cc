@@ -217,11 +217,6 @@ TEST(CrashRecoveryTest, CrashAfterTheRegionCreateBeforeTheRouteCommitResumes) {
 // is a commit as finished and deletes it (local.rs::recover, store.rs::load_messages), so a
 // crash right after the commit leaves the procedure gone and the client without a reply.
 TEST(CrashRecoveryTest, CrashAfterTheCommitRecordDoesNotResumeTheProcedure) {
-  GTEST_SKIP() << "BUG: ProcedureManager::Recover deletes commit records first "
-                  "(ProcedureStore::DeleteCommitRecords) and then resumes the procedure from "
-                  "its previous step record, so a committed Repartition re-runs "
-                  "DeallocateRegion/RepartitionEnd and reports Done (expected: not resubmitted, "
-                  "records deleted, DDL outcome lost)";
   const CrashCase c{"RepartitionEnd",
                     "Repartition.RepartitionEnd.after_persist",
                     "<none>",
