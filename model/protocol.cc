@@ -11,8 +11,9 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "a frontend refreshes its route and re-routes a write rejected for a stale version", false,
      true},
     {Rule::kFenceMergedAwaySources, "fence-merged-away-sources",
-     "merged-away sources reject all writes from ApplyStaging until they are dropped", false,
-     true},
+     "merged-away sources stay Staging (RejectAllWrites) from EnterStaging until they are "
+     "dropped, so a stale frontend can never write to them again",
+     false, true},
     {Rule::kUnifiedNullRouting, "unified-null-routing",
      "row path, bulk path and file filter use one predicate, NULL included (P7)", false, true},
     {Rule::kAlignedPartitionRule, "aligned-partition-rule",

@@ -18,7 +18,7 @@ namespace repartsim::model {
 enum class Rule : uint8_t {
   kVersionFenceUnversioned,   // reject writes without an expression version
   kRerouteOnVersionMismatch,  // frontend refreshes its route and re-routes on mismatch
-  kFenceMergedAwaySources,    // reject writes to merged-away sources before their files are captured
+  kFenceMergedAwaySources,    // merged-away sources stay RejectAllWrites until dropped
   kUnifiedNullRouting,        // row path, bulk path and file filter agree on NULL
   kAlignedPartitionRule,      // regions and exprs stay aligned when a route has no expr (P3)
   kFencedReads,               // scans carry the planned expression version; mismatch re-plans
