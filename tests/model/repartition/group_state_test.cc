@@ -293,7 +293,8 @@ TEST(GroupStateTest, ExitStagingKeepsIgnoreAllWritesOnTheMergedAwaySource) {
   MergeAt s(GroupState::kExitStaging);
   ASSERT_TRUE(s.ok);
   ASSERT_TRUE(s.p.PastGroup(GroupState::kExitStaging));
-  const RegionRoute* r2 = s.h.Route().Find(RegionN(2));
+  const TableRoute route = s.h.Route();
+  const RegionRoute* r2 = route.Find(RegionN(2));
   EXPECT_EQ(r2->write_policy, WritePolicy::kIgnoreAllWrites);
   EXPECT_EQ(r2->leader_state, LeaderState::kNone);  // its lease grants Leader again
   EXPECT_EQ(s.h.Route().Find(RegionN(1))->leader_state, LeaderState::kNone);
@@ -303,7 +304,8 @@ TEST(GroupStateTest, ExitStagingKeepsTheMergedAwaySourceStagingUnderReference) {
   MergeAt s(GroupState::kExitStaging, Protocol::Reference());
   ASSERT_TRUE(s.ok);
   ASSERT_TRUE(s.p.PastGroup(GroupState::kExitStaging));
-  const RegionRoute* r2 = s.h.Route().Find(RegionN(2));
+  const TableRoute route = s.h.Route();
+  const RegionRoute* r2 = route.Find(RegionN(2));
   EXPECT_EQ(r2->write_policy, WritePolicy::kIgnoreAllWrites);
   EXPECT_EQ(r2->leader_state, LeaderState::kStaging);  // fence-merged-away-sources
   EXPECT_EQ(s.h.Route().Find(RegionN(1))->leader_state, LeaderState::kNone);
