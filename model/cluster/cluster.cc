@@ -237,9 +237,40 @@ void Cluster::HandleWrite(Datanode& dn, NodeId from, const WriteRequest& request
     Reply result =
         dn.HandleWrite(write.region, write.rows, write.version, protocol_, ctx, ctx.now());
     if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
+    if (result.ok()) NoteAcceptedRows(dn, write, ctx);
     reply.results.push_back(RegionWriteResult{write.region, result.code, result.message});
   }
   ctx.Send(from, std::move(reply));
+}
+
+void Cluster::NoteAcceptedRows(const Datanode& dn, const RegionWrite& write,
+                                NodeContext& ctx) {
+  const Region* region = dn.FindRegion(write.region);
+  REPARTSIM_ASSERT(region != nullptr);
+  const std::optional<PartitionExpr>& current = region->version().partition_expr;
+  if (!current.has_value()) return;  // an unpartitioned region owns every row
+  const PartitionExpr* staging = nullptr;
+  if (region->state() == RegionState::kStaging && region->staging() &&
+      region->staging()->partition_expr) {
+    staging = &*region->staging()->partition_expr;
+  }
+  const TableSchema& schema = region->schema();
+  OwnershipBreach breach;
+  for (const Row& row : write.rows) {
+    if (MatchesFilterPath(*current, schema, row)) continue;
+    if (staging != nullptr && MatchesFilterPath(*staging, schema, row)) continue;
+    breach.rows.push_back(row);
+  }
+  if (breach.rows.empty()) return;
+  breach.step = ctx.step.step;
+  breach.at = ctx.now();
+  breach.node = dn.id();
+  breach.region = write.region;
+  breach.current = current;
+  if (staging != nullptr) breach.staging = *staging;
+  ctx.Log("dn.accepted_outside", write.region.ToString() + " rows=" +
+                                     std::to_string(breach.rows.size()));
+  history_.ownership_breaches.push_back(std::move(breach));
 }
 
 void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,

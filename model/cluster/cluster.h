@@ -94,6 +94,9 @@ class Cluster {
   void DeliverMessage(size_t index, sim::StepContext& step);
   void HandleDatanodeMessage(NodeId node, NodeId from, const Message& message, NodeContext& ctx);
   void HandleWrite(Datanode& dn, NodeId from, const WriteRequest& request, NodeContext& ctx);
+  // INV-OWN at acceptance: records in History the rows of an acknowledged region write that
+  // the region's expression (or, while staging, its staging expression) does not cover.
+  void NoteAcceptedRows(const Datanode& dn, const RegionWrite& write, NodeContext& ctx);
   void HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
                            NodeContext& ctx);
   void RunClientOp(size_t index, sim::StepContext& step);

@@ -39,6 +39,7 @@ void History::Hash(sim::Hasher& h) const {
   }
   h.Add(static_cast<uint64_t>(ddls.size()));
   for (const DdlRecord& d : ddls) h.Add(static_cast<uint64_t>(d.status)).Add(d.procedure);
+  h.Add(static_cast<uint64_t>(ownership_breaches.size()));
 }
 
 }  // namespace repartsim::model

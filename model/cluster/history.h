@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/meta/ids.h"
+#include "model/partition/expr.h"
 #include "model/partition/predicate.h"
 #include "model/partition/schema.h"
 #include "sim/fingerprint.h"
@@ -70,10 +71,25 @@ struct DdlRecord {
   std::string error;
 };
 
+// A region accepted rows its expression does not cover (INV-OWN, checked as it happens): the
+// rows outside the committed expression and, while staging, outside the staging expression
+// too, by the filter path's semantics (the one scans apply). Recorded by the cluster when the
+// datanode acknowledges the write; the checker turns each into an INV-OWN violation.
+struct OwnershipBreach {
+  uint64_t step = 0;
+  sim::SimTime at;
+  NodeId node;
+  RegionId region;
+  std::optional<PartitionExpr> current;
+  std::optional<PartitionExpr> staging;
+  std::vector<Row> rows;  // only the rows outside both expressions
+};
+
 struct History {
   std::vector<WriteRecord> writes;
   std::vector<QueryRecord> queries;
   std::vector<DdlRecord> ddls;
+  std::vector<OwnershipBreach> ownership_breaches;
 
   WriteRecord& Write(uint64_t id);
   QueryRecord& Query(uint64_t id);

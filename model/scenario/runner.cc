@@ -8,6 +8,7 @@
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/phase_chooser.h"
 #include "model/scenario/run_check.h"
+#include "model/scenario/script.h"
 #include "model/scenario/workload.h"
 #include "sim/simulation.h"
 
@@ -49,15 +50,6 @@ sim::Result<model::Protocol> BuildProtocol(const Scenario& s, const RunConfig& c
     }
   }
   return p;
-}
-
-void ScheduleScript(const Scenario& s, model::Cluster& cluster) {
-  cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(s.table_id(), s.table.schema,
-                                                         s.table.rule, s.placement));
-  for (const ScriptedStep& step : s.setup) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
-  for (const ScriptedStep& step : s.steps) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
-  // Marks the end of the safety phase in the trace; the runner heals the rest itself.
-  cluster.Schedule(sim::AtMs(s.limits.time_ms_max), model::HealOp{});
 }
 
 bool Quiescent(const model::Cluster& cluster) {

@@ -1,0 +1,14 @@
+#include "model/scenario/script.h"
+
+namespace repartsim::scenario {
+
+void ScheduleScript(const Scenario& s, model::Cluster& cluster) {
+  cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(s.table_id(), s.table.schema,
+                                                         s.table.rule, s.placement));
+  for (const ScriptedStep& step : s.setup) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
+  for (const ScriptedStep& step : s.steps) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
+  // Marks the end of the safety phase in the trace; the runner heals the rest itself.
+  cluster.Schedule(sim::AtMs(s.limits.time_ms_max), model::HealOp{});
+}
+
+}  // namespace repartsim::scenario
