@@ -9,7 +9,8 @@ namespace repartsim::model {
 const char* ClientOpName(const ClientOp& op) {
   static constexpr const char* kNames[] = {"insert",  "query",     "create_table", "repartition",
                                            "crash",   "restart",   "flush",
-                                           "partition", "heal",    "stale_cache"};
+                                           "partition", "heal",    "stale_cache",
+                                           "message_rule", "expire_lease"};
   static_assert(std::variant_size_v<ClientOp> == std::size(kNames));
   return kNames[op.index()];
 }
@@ -39,7 +40,25 @@ void HashClientOp(sim::Hasher& h, const ClientOp& op) {
     h.Add(partition->symmetric);
   } else if (const auto* stale = std::get_if<StaleCacheOp>(&op)) {
     h.Add(stale->frontend_index).Add(stale->table.value).Add(stale->ignore_invalidations);
+  } else if (const auto* heal = std::get_if<HealOp>(&op)) {
+    h.Add(heal->end_of_safety);
+  } else if (const auto* rule = std::get_if<MessageRuleOp>(&op)) {
+    HashMessageRule(h, rule->rule);
+  } else if (const auto* expire = std::get_if<ExpireLeaseOp>(&op)) {
+    h.Add(expire->node.value);
   }
+}
+
+const char* MessageActionName(MessageAction action) {
+  static constexpr const char* kNames[] = {"drop", "delay", "duplicate", "hold", "reorder"};
+  return kNames[static_cast<size_t>(action)];
+}
+
+void HashMessageRule(sim::Hasher& h, const MessageRule& rule) {
+  h.Add(static_cast<uint64_t>(rule.action)).Add(rule.kind);
+  h.Add(rule.from ? uint64_t{rule.from->value} : ~uint64_t{0});
+  h.Add(rule.to ? uint64_t{rule.to->value} : ~uint64_t{0});
+  h.Add(rule.count).Add(rule.delay.ms).Add(rule.until_state);
 }
 
 }  // namespace repartsim::model

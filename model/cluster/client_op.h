@@ -16,6 +16,7 @@
 #include "model/partition/schema.h"
 #include "model/sql/statement.h"
 #include "sim/fingerprint.h"
+#include "sim/time.h"
 
 namespace repartsim::model {
 
@@ -60,17 +61,54 @@ struct PartitionOp {
   std::vector<NodeId> side_b;
   bool symmetric = true;
 };
-struct HealOp {};
+// Ends partitions. `end_of_safety` (the marker at the end of a run's safety phase) also ends
+// the scripted message rules, releases held messages and disarms steps whose procedure state
+// never passed.
+struct HealOp {
+  bool end_of_safety = false;
+};
 struct StaleCacheOp {
   uint32_t frontend_index = 0;
   TableId table;
   bool ignore_invalidations = true;
 };
 
-using ClientOp = std::variant<InsertOp, QueryOp, CreateTableOp, RepartitionOp, CrashNodeOp, RestartNodeOp,
-                              FlushOp, PartitionOp, HealOp, StaleCacheOp>;
+// A scripted message fault on messages of one kind (a MessageKindName such as
+// "InvalidateCache", or a region request's op name such as "EnterStaging"), optionally only
+// from or to one node. It affects the next `count` matching messages (0: every one until the
+// safety phase ends):
+//   kDrop: lost;  kDelay: delivered `delay` later than the link latency;
+//   kDuplicate: delivered twice;  kHold: kept back until a procedure state named
+//   `until_state` ("Type.State") has passed, then sent;
+//   kReorder: the first matching message is kept back until the next one is sent, then sent
+//   right after it (1 ms later), so the two arrive in the opposite order.
+enum class MessageAction : uint8_t { kDrop, kDelay, kDuplicate, kHold, kReorder };
+const char* MessageActionName(MessageAction action);
+
+struct MessageRule {
+  MessageAction action = MessageAction::kDrop;
+  std::string kind;
+  std::optional<NodeId> from;
+  std::optional<NodeId> to;
+  uint32_t count = 1;
+  sim::Duration delay{0};
+  std::string until_state;
+};
+struct MessageRuleOp {
+  MessageRule rule;
+};
+// Every region lease on the datanode expires now (a clock jump, or heartbeats lost for a whole
+// lease period): its leader regions become followers until a heartbeat grants the lease again.
+struct ExpireLeaseOp {
+  NodeId node;
+};
+
+using ClientOp = std::variant<InsertOp, QueryOp, CreateTableOp, RepartitionOp, CrashNodeOp,
+                              RestartNodeOp, FlushOp, PartitionOp, HealOp, StaleCacheOp,
+                              MessageRuleOp, ExpireLeaseOp>;
 
 const char* ClientOpName(const ClientOp& op);
 void HashClientOp(sim::Hasher& h, const ClientOp& op);
+void HashMessageRule(sim::Hasher& h, const MessageRule& rule);
 
 }  // namespace repartsim::model

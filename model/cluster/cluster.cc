@@ -139,10 +139,14 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
       DeliverMessage(event.ref, step);
       return;
     case kProcedure: {
+      const ProcedureId id{event.ref};
+      std::string before;
+      if (track_states_) before = ProcedureStateName(id);
       NodeContext ctx(metasrv_id(), step, protocol_, history_);
-      metasrv_.RunProcedure(ProcedureId{event.ref}, ctx);
+      metasrv_.RunProcedure(id, ctx);
       Flush(ctx, step);
       UpdateDdlOutcomes(step);
+      if (!before.empty()) NoteProcedureStep(id, before, step);
       return;
     }
     case kMetasrvTimer: {
@@ -389,10 +393,17 @@ void Cluster::RunClientOp(size_t index, sim::StepContext& step) {
     network_.Partition(a, b, partition->symmetric);
     return;
   }
-  if (std::holds_alternative<HealOp>(op)) {
+  if (auto* heal = std::get_if<HealOp>(&op)) {
     network_.Heal();
+    if (heal->end_of_safety) EndScriptedFaults(step);
     return;
   }
+  if (auto* rule = std::get_if<MessageRuleOp>(&op)) {
+    if (!rule->rule.until_state.empty()) track_states_ = true;
+    message_rules_.push_back(ActiveRule{std::move(rule->rule), 0});
+    return;
+  }
+  if (auto* expire = std::get_if<ExpireLeaseOp>(&op)) return ExpireLeasesNow(expire->node, step);
   if (auto* stale = std::get_if<StaleCacheOp>(&op)) {
     frontends_[stale->frontend_index].SetIgnoreInvalidations(stale->table,
                                                              stale->ignore_invalidations);
@@ -484,6 +495,7 @@ void Cluster::UpdateDdlOutcomes(sim::StepContext& step) {
 
 void Cluster::Flush(NodeContext& ctx, sim::StepContext& step) {
   for (Outgoing& out : ctx.outbox) {
+    if (!message_rules_.empty() && InterceptMessage(ctx.self, out, step)) continue;
     network_.Send(step.now, ctx.self.value, out.to.value, std::move(out.message), step.chooser,
                   config_.faults);
   }
@@ -507,6 +519,7 @@ void Cluster::CrashNode(NodeId node, sim::StepContext& step) {
     fe.Crash(ctx);
   }
   network_.DropNode(node.value);
+  DropHeldMessages(node);
 }
 
 void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
@@ -527,7 +540,8 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
 }
 
 bool Cluster::Idle() const {
-  return !metasrv_.procedures().HasActive() && ops_.empty() && network_.Pending().empty();
+  return !metasrv_.procedures().HasActive() && ops_.empty() && network_.Pending().empty() &&
+         held_.empty();
 }
 
 uint64_t Cluster::Fingerprint() const {
@@ -541,6 +555,22 @@ uint64_t Cluster::Fingerprint() const {
   ops_.Fingerprint(h, [](sim::Hasher& hh, const ClientOp& op) { HashClientOp(hh, op); });
   for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
   history_.Hash(h);
+  h.Add(static_cast<uint64_t>(message_rules_.size()));
+  for (const ActiveRule& r : message_rules_) {
+    HashMessageRule(h, r.rule);
+    h.Add(r.matched);
+  }
+  h.Add(static_cast<uint64_t>(held_.size()));
+  for (const HeldMessage& m : held_) {
+    h.Add(m.from.value).Add(m.out.to.value).Add(m.until_state).Add(static_cast<uint64_t>(m.rule));
+    HashMessage(h, m.out.message);
+  }
+  h.Add(static_cast<uint64_t>(armed_.size()));
+  for (const ArmedOp& a : armed_) {
+    h.Add(a.state).Add(a.occurrence).Add(a.delay.ms);
+    HashClientOp(h, a.op);
+  }
+  for (const auto& [state, times] : passed_) h.Add(state).Add(times);
   return h.Finish();
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,12 @@ class Cluster {
   // ---- scheduling -------------------------------------------------------------------------
   // Schedules a client op or scripted action at virtual time `at`.
   void Schedule(sim::SimTime at, ClientOp op);
+  // Arms `op` to be scheduled `delay` after the `occurrence`-th time (1-based) a procedure
+  // passes `state` ("Type.State", e.g. "RepartitionGroup.EnterStagingRegion"): a step that
+  // began in that state ended in another one, or ended the procedure. Steps still armed when
+  // the safety phase ends are dropped.
+  void ScheduleAfterState(std::string state, uint32_t occurrence, sim::Duration delay,
+                          ClientOp op);
   // Round-robin placement of `rule`'s regions (region i on datanode i mod D) for CREATE TABLE.
   CreateTableOp PlanCreateTable(TableId table, const TableSchema& schema,
                                 const PartitionRule& rule,
@@ -87,6 +94,8 @@ class Cluster {
   uint32_t node_count() const { return 1 + config_.datanode_count + config_.frontend_count; }
   // True iff no procedure is active, no client op is queued and no message is in flight.
   bool Idle() const;
+  // Messages kept back by scripted hold/reorder rules.
+  size_t held_message_count() const { return held_.size(); }
   // Node name for traces and reports: "metasrv", "dn1", "fe1".
   std::string NodeName(NodeId node) const;
 
@@ -106,6 +115,19 @@ class Cluster {
   // Sends the outbox through the network and crashes the node if a crash point fired.
   void Flush(NodeContext& ctx, sim::StepContext& step);
   void CrashNode(NodeId node, sim::StepContext& step);
+  // ---- scripted faults (cluster_faults.cc) ---------------------------------------------------
+  // Applies the first active message rule matching `out`; true iff the rule took the message
+  // over (dropped, held, or sent itself with its delay/duplicate/reorder).
+  bool InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& step);
+  void SendWith(NodeId from, Outgoing out, sim::Duration extra, sim::StepContext& step);
+  // "Type.State" of procedure `id`, or "" when it is gone.
+  std::string ProcedureStateName(ProcedureId id) const;
+  // A step of procedure `id` that began in `before` ran: fires armed ops and releases held
+  // messages if it passed that state.
+  void NoteProcedureStep(ProcedureId id, const std::string& before, sim::StepContext& step);
+  void EndScriptedFaults(sim::StepContext& step);
+  void ExpireLeasesNow(NodeId node, sim::StepContext& step);
+  void DropHeldMessages(NodeId node);
   void RestartNode(NodeId node, sim::StepContext& step);
   size_t DatanodeIndex(NodeId node) const;
 
@@ -120,6 +142,31 @@ class Cluster {
   std::vector<sim::SimTime> next_heartbeat_;  // per datanode
   History history_;
   sim::SimTime now_;  // time of the last fired event
+
+  // Scripted faults. Rules stay in place when spent (indices are stable) until the safety
+  // phase ends.
+  struct ActiveRule {
+    MessageRule rule;
+    uint32_t matched = 0;
+    bool spent() const { return rule.count != 0 && matched >= rule.count; }
+  };
+  struct HeldMessage {
+    NodeId from;
+    Outgoing out;
+    std::string until_state;  // kHold; empty for a reorder
+    size_t rule = 0;          // index into message_rules_
+  };
+  struct ArmedOp {
+    std::string state;
+    uint32_t occurrence = 1;
+    sim::Duration delay{0};
+    ClientOp op;
+  };
+  std::vector<ActiveRule> message_rules_;
+  std::vector<HeldMessage> held_;
+  std::vector<ArmedOp> armed_;
+  std::map<std::string, uint32_t> passed_;  // procedure state -> times passed
+  bool track_states_ = false;               // something waits on a procedure state
 };
 
 }  // namespace repartsim::model

@@ -1,5 +1,7 @@
 #include "model/cluster/message.h"
 
+#include <iterator>
+
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -46,22 +48,46 @@ void HashRegionOp(sim::Hasher& h, const RegionOp& op) {
              op);
 }
 
+constexpr const char* kRegionOpNames[] = {"CreateRegion",  "DropRegion",
+                                          "FlushRegion",   "EnterStaging",
+                                          "RemapManifest", "ApplyStagingManifest"};
+static_assert(std::variant_size_v<RegionOp> == std::size(kRegionOpNames));
+
+constexpr const char* kMessageKindNames[] = {
+    "RouteRequest", "RouteReply",     "InvalidateCache", "InvalidateAck",
+    "WriteRequest", "WriteReply",     "ScanRequest",     "ScanResponse",
+    "Heartbeat",    "HeartbeatReply", "RegionRequest",   "RegionResponse"};
+static_assert(std::variant_size_v<MessageBody> == std::size(kMessageKindNames));
+
 }  // namespace
 
-const char* RegionOpName(const RegionOp& op) {
-  static constexpr const char* kNames[] = {"CreateRegion", "DropRegion",   "FlushRegion",
-                                           "EnterStaging", "RemapManifest", "ApplyStagingManifest"};
-  static_assert(std::variant_size_v<RegionOp> == std::size(kNames));
-  return kNames[op.index()];
-}
+const char* RegionOpName(const RegionOp& op) { return kRegionOpNames[op.index()]; }
 
 const char* MessageKindName(const Message& message) {
-  static constexpr const char* kNames[] = {
-      "RouteRequest", "RouteReply",   "InvalidateCache", "InvalidateAck",
-      "WriteRequest", "WriteReply",   "ScanRequest",     "ScanResponse",
-      "Heartbeat",    "HeartbeatReply", "RegionRequest", "RegionResponse"};
-  static_assert(std::variant_size_v<MessageBody> == std::size(kNames));
-  return kNames[message.body.index()];
+  return kMessageKindNames[message.body.index()];
+}
+
+bool IsMessageKindName(std::string_view kind) {
+  for (const char* name : kMessageKindNames) {
+    if (kind == name) return true;
+  }
+  for (const char* name : kRegionOpNames) {
+    if (kind == name) return true;
+  }
+  return false;
+}
+
+std::string MessageKindList() {
+  std::string out;
+  for (const char* name : kMessageKindNames) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  for (const char* name : kRegionOpNames) {
+    out += ", ";
+    out += name;
+  }
+  return out;
 }
 
 void HashRow(sim::Hasher& h, const Row& row) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -140,6 +141,10 @@ struct Message {
 
 // Stable kind name of a message, e.g. "WriteRequest" (trace lines, scenario fault filters).
 const char* MessageKindName(const Message& message);
+// True iff `kind` names a message kind or a region request's op (scripted message rules).
+bool IsMessageKindName(std::string_view kind);
+// "RouteRequest, RouteReply, ..., ApplyStagingManifest" for error messages.
+std::string MessageKindList();
 void HashMessage(sim::Hasher& h, const Message& message);
 void HashRow(sim::Hasher& h, const Row& row);
 

@@ -15,5 +15,9 @@ namespace repartsim::scenario {
 // Every known site, sorted by name.
 const std::vector<std::string>& KnownCrashSites();
 bool IsKnownCrashSite(std::string_view site);
+// Every persisted procedure state as "Type.State" (e.g. "RepartitionGroup.EnterStagingRegion"),
+// sorted: what a scripted step may wait for (`after:`) or a held message may wait on.
+const std::vector<std::string>& KnownProcedureStates();
+bool IsKnownProcedureState(std::string_view state);
 
 }  // namespace repartsim::scenario

@@ -1,8 +1,12 @@
 // Setup and scripted steps: SQL statements from a frontend, flushes, crash/restart of a named
-// node, partitions, heal, stale caches. SQL errors are re-located into the YAML file.
+// node, partitions, heal, stale caches, per-kind message rules (drop, delay, duplicate, hold,
+// reorder) and lease expiry; each at a virtual time or after a named procedure state. SQL
+// errors are re-located into the YAML file.
 #include <algorithm>
 
 #include "model/partition/schema.h"
+#include "model/cluster/message.h"
+#include "model/scenario/crash_sites.h"
 #include "model/scenario/loader_internal.h"
 #include "model/sql/parser.h"
 
@@ -10,11 +14,23 @@ namespace repartsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kStepKeys = {"at_ms",   "sql",  "frontend", "flush",
-                                            "crash",   "restart", "partition", "heal",
-                                            "stale_cache"};
-const std::vector<std::string> kActions = {"sql",       "flush", "crash",      "restart",
-                                           "partition", "heal",  "stale_cache"};
+const std::vector<std::string> kStepKeys = {
+    "at_ms",     "after", "delay_ms",    "occurrence", "sql",   "frontend",  "flush",
+    "crash",     "restart", "partition", "heal",       "stale_cache", "drop", "delay",
+    "duplicate", "hold",  "reorder",     "expire_lease"};
+const std::vector<std::string> kActions = {"sql",   "flush",     "crash", "restart",
+                                           "partition", "heal", "stale_cache", "drop",
+                                           "delay", "duplicate", "hold", "reorder",
+                                           "expire_lease"};
+const std::vector<std::string> kRuleKeys = {"kind", "from", "to", "count", "ms", "until"};
+
+ScriptedStep MakeStep(int64_t at_ms, model::ClientOp op, sim::SourceLocation where) {
+  ScriptedStep step;
+  step.at_ms = at_ms;
+  step.op = std::move(op);
+  step.location = std::move(where);
+  return step;
+}
 
 std::string NodeList(const Scenario& s) {
   return "metasrv, dn1..dn" + std::to_string(s.datanode_count) + ", fe1..fe" +
@@ -97,7 +113,7 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, int64_t at_ms, LoadConte
       if (!table_ok(insert->table)) return;
       auto rows = InsertRows(*insert, node, ctx, s, path);
       if (!rows) return;
-      out.push_back({at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), false}, where});
+      out.push_back(MakeStep(at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), false}, where));
     } else if (const auto* select = std::get_if<model::sql::Select>(&st.body)) {
       if (!table_ok(select->table)) return;
       if (select->where) {
@@ -106,13 +122,13 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, int64_t at_ms, LoadConte
           return;
         }
       }
-      out.push_back({at_ms,
+      out.push_back(MakeStep(at_ms,
                      model::QueryOp{frontend, s.table_id(), select->count_star, select->where,
                                     st.text},
-                     where});
+                     where));
     } else if (const auto* alter = std::get_if<model::sql::AlterRepartition>(&st.body)) {
       if (!table_ok(alter->table)) return;
-      out.push_back({at_ms, model::RepartitionOp{frontend, s.table_id(), *alter, st.text}, where});
+      out.push_back(MakeStep(at_ms, model::RepartitionOp{frontend, s.table_id(), *alter, st.text}, where));
     } else {
       ctx.FailAt(where, path, "CREATE TABLE belongs in the scenario's 'table' key");
       return;
@@ -133,7 +149,7 @@ void ReadFlush(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Scenario
   };
   if (node.IsScalar() && node.Scalar() == "all") {
     for (size_t r = 0; r < regions; ++r) {
-      out.push_back({at_ms, model::FlushOp{leader(r), region_id(r)}, ctx.At(node)});
+      out.push_back(MakeStep(at_ms, model::FlushOp{leader(r), region_id(r)}, ctx.At(node)));
     }
     return;
   }
@@ -152,7 +168,7 @@ void ReadFlush(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Scenario
     }
   }
   f.Finish({"region", "node"});
-  out.push_back({at_ms, model::FlushOp{on, region_id(region)}, ctx.At(node)});
+  out.push_back(MakeStep(at_ms, model::FlushOp{on, region_id(region)}, ctx.At(node)));
 }
 
 std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx,
@@ -165,10 +181,63 @@ std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx
   return out;
 }
 
+// "Type.State" of a persisted procedure state; records an error naming the known ones.
+std::string ReadProcedureState(const YAML::Node& node, LoadContext& ctx,
+                               const std::string& path) {
+  std::string state = ReadString(node, ctx, path);
+  if (ctx.failed() || IsKnownProcedureState(state)) return state;
+  std::string known;
+  for (const std::string& k : KnownProcedureStates()) known += (known.empty() ? "" : ", ") + k;
+  ctx.Fail(node, path, "unknown procedure state '" + state + "'; states are " + known);
+  return state;
+}
+
+// drop|delay|duplicate|hold|reorder: {kind: K, from: N, to: N, count: C|all, ms: D, until: S}
+model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& node,
+                                   LoadContext& ctx, const Scenario& s, const std::string& path) {
+  model::MessageRule rule;
+  if (action == "drop") rule.action = model::MessageAction::kDrop;
+  if (action == "delay") rule.action = model::MessageAction::kDelay;
+  if (action == "duplicate") rule.action = model::MessageAction::kDuplicate;
+  if (action == "hold") rule.action = model::MessageAction::kHold;
+  if (action == "reorder") rule.action = model::MessageAction::kReorder;
+  Fields f(node, ctx, path);
+  if (ctx.failed()) return rule;
+  const YAML::Node kind = f.Require("kind");
+  rule.kind = ReadString(kind, ctx, path + ".kind");
+  if (!ctx.failed() && !model::IsMessageKindName(rule.kind)) {
+    ctx.Fail(kind, path + ".kind",
+             "unknown message kind '" + rule.kind + "'; kinds are " + model::MessageKindList());
+  }
+  if (f.Has("from")) rule.from = ReadNode(f.Get("from"), ctx, s, path + ".from");
+  if (f.Has("to")) rule.to = ReadNode(f.Get("to"), ctx, s, path + ".to");
+  if (f.Has("count")) {
+    const YAML::Node count = f.Get("count");
+    if (count.IsScalar() && count.Scalar() == "all") {
+      rule.count = 0;
+    } else {
+      rule.count = static_cast<uint32_t>(ReadInt(count, ctx, path + ".count", 1, 1000000));
+    }
+  }
+  if (rule.action == model::MessageAction::kDelay) {
+    rule.delay = sim::Ms(ReadInt(f.Require("ms"), ctx, path + ".ms", 1, 3600000));
+  }
+  if (rule.action == model::MessageAction::kHold) {
+    rule.until_state = ReadProcedureState(f.Require("until"), ctx, path + ".until");
+  }
+  std::vector<std::string> allowed = {"kind", "from", "to", "count"};
+  if (rule.action == model::MessageAction::kDelay) allowed.push_back("ms");
+  if (rule.action == model::MessageAction::kHold) allowed.push_back("until");
+  f.Finish(allowed);
+  return rule;
+}
+
 void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContext& ctx,
                 Scenario& s, const std::string& path, std::vector<ScriptedStep>& out) {
   Fields f(node, ctx, path);
-  if (!is_setup) f.Get("at_ms");  // read by ReadSteps
+  if (!is_setup) {
+    for (const char* key : {"at_ms", "after", "delay_ms", "occurrence"}) f.Get(key);  // ReadSteps
+  }
   std::vector<std::string> present;
   for (const std::string& a : kActions) {
     if (f.Has(a)) present.push_back(a);
@@ -176,7 +245,8 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
   if (present.size() != 1) {
     ctx.Fail(node, path,
              present.empty() ? "a step needs one action: sql, flush, crash, restart, partition, "
-                               "heal or stale_cache"
+                               "heal, stale_cache, drop, delay, duplicate, hold, reorder or "
+                               "expire_lease"
                              : "a step has one action, found '" + present[0] + "' and '" +
                                    present[1] + "'");
     return;
@@ -198,9 +268,9 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
   } else if (action == "crash" || action == "restart") {
     if (auto n = ReadNode(value, ctx, s, apath)) {
       if (action == "crash") {
-        out.push_back({at_ms, model::CrashNodeOp{*n}, where});
+        out.push_back(MakeStep(at_ms, model::CrashNodeOp{*n}, where));
       } else {
-        out.push_back({at_ms, model::RestartNodeOp{*n}, where});
+        out.push_back(MakeStep(at_ms, model::RestartNodeOp{*n}, where));
       }
     }
   } else if (action == "partition") {
@@ -210,16 +280,26 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
     op.side_b = ReadNodeList(p.Require("b"), ctx, s, apath + ".b");
     if (p.Has("symmetric")) op.symmetric = ReadBool(p.Get("symmetric"), ctx, apath + ".symmetric");
     p.Finish({"a", "b", "symmetric"});
-    out.push_back({at_ms, op, where});
+    out.push_back(MakeStep(at_ms, op, where));
   } else if (action == "heal") {
     if (!ReadBool(value, ctx, apath) && !ctx.failed()) {
       ctx.Fail(value, apath, "heal takes 'true'");
     }
-    out.push_back({at_ms, model::HealOp{}, where});
-  } else {
+    out.push_back(MakeStep(at_ms, model::HealOp{}, where));
+  } else if (action == "stale_cache") {
     const uint32_t fe = ReadFrontend(value, ctx, s, apath);
-    out.push_back({at_ms, model::StaleCacheOp{fe, s.table_id(), true}, where});
+    out.push_back(MakeStep(at_ms, model::StaleCacheOp{fe, s.table_id(), true}, where));
     s.stale_frontends.push_back(fe);
+  } else if (action == "expire_lease") {
+    if (auto n = ReadNode(value, ctx, s, apath)) {
+      if (!ctx.failed() && !(n->value >= 1 && n->value <= s.datanode_count)) {
+        ctx.Fail(value, apath, "expire_lease needs a datanode");
+      }
+      out.push_back(MakeStep(at_ms, model::ExpireLeaseOp{*n}, where));
+    }
+  } else {
+    model::MessageRule rule = ReadMessageRule(action, value, ctx, s, apath);
+    out.push_back(MakeStep(at_ms, model::MessageRuleOp{std::move(rule)}, where));
   }
   f.Finish(kStepKeys);
 }
@@ -293,15 +373,46 @@ void ReadSteps(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
       return;
     }
     Fields f(node[i], ctx, path);
-    const YAML::Node at = f.Require("at_ms");
-    const int64_t at_ms = ReadInt(at, ctx, path + ".at_ms", 0, INT64_MAX / 4);
-    if (!ctx.failed() && at_ms > s.limits.time_ms_max) {
-      ctx.Fail(at, path + ".at_ms",
-               "step at " + std::to_string(at_ms) + " ms lies after the safety phase (" +
-                   "limits.time_ms_max = " + std::to_string(s.limits.time_ms_max) + ")");
+    std::string after_state;
+    uint32_t occurrence = 1;
+    int64_t at_ms = 0;
+    if (f.Has("after")) {
+      // Placed after a procedure state: at_ms is not allowed, delay_ms is the offset.
+      if (f.Has("at_ms")) {
+        ctx.Fail(f.Get("at_ms"), path + ".at_ms",
+                 "a step has either 'at_ms' or 'after', not both");
+        return;
+      }
+      after_state = ReadProcedureState(f.Get("after"), ctx, path + ".after");
+      if (f.Has("delay_ms")) {
+        at_ms = ReadInt(f.Get("delay_ms"), ctx, path + ".delay_ms", 0, INT64_MAX / 4);
+      }
+      if (f.Has("occurrence")) {
+        occurrence =
+            static_cast<uint32_t>(ReadInt(f.Get("occurrence"), ctx, path + ".occurrence", 1, 1000));
+      }
+    } else {
+      for (const char* key : {"delay_ms", "occurrence"}) {
+        if (f.Has(key)) {
+          ctx.Fail(f.Get(key), path + "." + key, std::string("'") + key + "' needs 'after'");
+          return;
+        }
+      }
+      const YAML::Node at = f.Require("at_ms");
+      at_ms = ReadInt(at, ctx, path + ".at_ms", 0, INT64_MAX / 4);
+      if (!ctx.failed() && at_ms > s.limits.time_ms_max) {
+        ctx.Fail(at, path + ".at_ms",
+                 "step at " + std::to_string(at_ms) + " ms lies after the safety phase (" +
+                     "limits.time_ms_max = " + std::to_string(s.limits.time_ms_max) + ")");
+      }
     }
     if (ctx.failed()) return;
+    const size_t first = s.steps.size();
     ReadAction(node[i], at_ms, false, ctx, s, path, s.steps);
+    for (size_t k = first; k < s.steps.size(); ++k) {
+      s.steps[k].after_state = after_state;
+      s.steps[k].occurrence = occurrence;
+    }
   }
 }
 

@@ -22,12 +22,14 @@ namespace repartsim::scenario {
 
 inline constexpr uint32_t kTableIdValue = 1024;
 
-// A scripted action at a virtual time. `op` is a ready ClientOp except for the two actions
-// the runner resolves itself (a flush of every region, and a stale cache with its table).
+// A scripted action at a virtual time, or `at_ms` after the `occurrence`-th time a procedure
+// passes `after_state` ("Type.State", see model::Cluster::ScheduleAfterState).
 struct ScriptedStep {
   int64_t at_ms = 0;
   model::ClientOp op;
   sim::SourceLocation location;  // the step's YAML mapping, for reports
+  std::string after_state;       // empty: at_ms is a virtual time
+  uint32_t occurrence = 1;
 };
 
 // One column's value domain for the random workload. Integer-like columns draw uniformly in

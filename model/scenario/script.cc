@@ -6,9 +6,15 @@ void ScheduleScript(const Scenario& s, model::Cluster& cluster) {
   cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(s.table_id(), s.table.schema,
                                                          s.table.rule, s.placement));
   for (const ScriptedStep& step : s.setup) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
-  for (const ScriptedStep& step : s.steps) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
+  for (const ScriptedStep& step : s.steps) {
+    if (step.after_state.empty()) {
+      cluster.Schedule(sim::AtMs(step.at_ms), step.op);
+    } else {
+      cluster.ScheduleAfterState(step.after_state, step.occurrence, sim::Ms(step.at_ms), step.op);
+    }
+  }
   // Marks the end of the safety phase in the trace; the runner heals the rest itself.
-  cluster.Schedule(sim::AtMs(s.limits.time_ms_max), model::HealOp{});
+  cluster.Schedule(sim::AtMs(s.limits.time_ms_max), model::HealOp{true});
 }
 
 }  // namespace repartsim::scenario

@@ -1,0 +1,158 @@
+// Scripted faults of a Cluster: per-kind message rules (drop, delay, duplicate, hold until a
+// procedure state has passed, reorder two messages), steps armed on a procedure state, and an
+// explicit lease expiry. Kept apart from cluster.cc, which holds the event loop.
+#include <algorithm>
+
+#include "model/cluster/cluster.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+namespace {
+
+bool Matches(const MessageRule& rule, NodeId from, const Outgoing& out) {
+  if (rule.from && *rule.from != from) return false;
+  if (rule.to && *rule.to != out.to) return false;
+  if (rule.kind == MessageKindName(out.message)) return true;
+  const auto* request = std::get_if<RegionRequest>(&out.message.body);
+  return request != nullptr && rule.kind == RegionOpName(request->op);
+}
+
+}  // namespace
+
+void Cluster::ScheduleAfterState(std::string state, uint32_t occurrence, sim::Duration delay,
+                                 ClientOp op) {
+  REPARTSIM_ASSERT(occurrence >= 1);
+  track_states_ = true;
+  armed_.push_back(ArmedOp{std::move(state), occurrence, delay, std::move(op)});
+}
+
+void Cluster::SendWith(NodeId from, Outgoing out, sim::Duration extra, sim::StepContext& step) {
+  sim::FaultProfile profile = config_.faults;
+  profile.latency += extra;
+  network_.Send(step.now, from.value, out.to.value, std::move(out.message), step.chooser,
+                profile);
+}
+
+bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& step) {
+  for (size_t i = 0; i < message_rules_.size(); ++i) {
+    ActiveRule& active = message_rules_[i];
+    if (active.spent() || !Matches(active.rule, from, out)) continue;
+    const MessageRule& rule = active.rule;
+    const std::string what = std::string(MessageActionName(rule.action)) + " " +
+                             MessageKindName(out.message) + " " + NodeName(from) + "->" +
+                             NodeName(out.to);
+    switch (rule.action) {
+      case MessageAction::kDrop:
+        ++active.matched;
+        step.Log(from.value, "net.rule", what);
+        return true;
+      case MessageAction::kDelay:
+        ++active.matched;
+        step.Log(from.value, "net.rule", what + " +" + std::to_string(rule.delay.ms) + "ms");
+        SendWith(from, std::move(out), rule.delay, step);
+        return true;
+      case MessageAction::kDuplicate:
+        ++active.matched;
+        step.Log(from.value, "net.rule", what);
+        SendWith(from, out, sim::Duration{0}, step);
+        SendWith(from, std::move(out), sim::Duration{0}, step);
+        return true;
+      case MessageAction::kHold:
+        ++active.matched;
+        step.Log(from.value, "net.rule", what + " until " + rule.until_state);
+        held_.push_back(HeldMessage{from, std::move(out), rule.until_state, i});
+        return true;
+      case MessageAction::kReorder: {
+        auto held = std::find_if(held_.begin(), held_.end(), [&](const HeldMessage& m) {
+          return m.until_state.empty() && m.rule == i;
+        });
+        if (held == held_.end()) {
+          step.Log(from.value, "net.rule", what + " (held for the next one)");
+          held_.push_back(HeldMessage{from, std::move(out), std::string(), i});
+          return true;
+        }
+        ++active.matched;
+        HeldMessage first = std::move(*held);
+        held_.erase(held);
+        step.Log(from.value, "net.rule", what + " (sent before the held one)");
+        SendWith(from, std::move(out), sim::Duration{0}, step);
+        SendWith(first.from, std::move(first.out), sim::Ms(1), step);
+        return true;
+      }
+    }
+    REPARTSIM_UNREACHABLE();
+  }
+  return false;
+}
+
+std::string Cluster::ProcedureStateName(ProcedureId id) const {
+  const auto* slot = metasrv_.procedures().Find(id);
+  if (slot == nullptr) return std::string();
+  std::string name(slot->body.type());
+  name += '.';
+  name += slot->body.state_name();
+  return name;
+}
+
+void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before,
+                                sim::StepContext& step) {
+  if (!metasrv_.is_up()) return;  // crashed mid-step: the state did not pass
+  const auto* slot = metasrv_.procedures().Find(id);
+  const bool ended = slot == nullptr || !MetaProcedureManager::IsActive(slot->status);
+  if (!ended && ProcedureStateName(id) == before) return;
+  const uint32_t times = ++passed_[before];
+  step.Log(metasrv_id().value, "ms.state_passed",
+           before + " procedure=" + std::to_string(id.value) + " times=" + std::to_string(times));
+  for (size_t i = 0; i < armed_.size();) {
+    if (armed_[i].state == before && armed_[i].occurrence == times) {
+      ops_.Push(step.now + armed_[i].delay, std::move(armed_[i].op));
+      armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  for (size_t i = 0; i < held_.size();) {
+    if (held_[i].until_state == before) {
+      HeldMessage m = std::move(held_[i]);
+      held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(i));
+      step.Log(m.from.value, "net.release",
+               std::string(MessageKindName(m.out.message)) + " " + NodeName(m.from) + "->" +
+                   NodeName(m.out.to));
+      SendWith(m.from, std::move(m.out), sim::Duration{0}, step);
+    } else {
+      ++i;
+    }
+  }
+}
+
+void Cluster::EndScriptedFaults(sim::StepContext& step) {
+  for (HeldMessage& m : held_) {
+    step.Log(m.from.value, "net.release",
+             std::string(MessageKindName(m.out.message)) + " " + NodeName(m.from) + "->" +
+                 NodeName(m.out.to) + " (safety phase ended)");
+    SendWith(m.from, std::move(m.out), sim::Duration{0}, step);
+  }
+  held_.clear();
+  message_rules_.clear();
+  for (const ArmedOp& a : armed_) {
+    step.Log(sim::kNoNode, "op.disarmed",
+             std::string(ClientOpName(a.op)) + " after " + a.state + " #" +
+                 std::to_string(a.occurrence) + ": the state never passed");
+  }
+  armed_.clear();
+}
+
+void Cluster::ExpireLeasesNow(NodeId node, sim::StepContext& step) {
+  Datanode& dn = mutable_datanode(node);
+  if (!dn.is_up()) return;
+  for (RegionId region : dn.ExpireLeases(sim::SimTime{INT64_MAX}, protocol_)) {
+    step.Log(dn.id().value, "dn.lease_expired", region.ToString());
+  }
+}
+
+void Cluster::DropHeldMessages(NodeId node) {
+  std::erase_if(held_, [node](const HeldMessage& m) { return m.from == node || m.out.to == node; });
+}
+
+}  // namespace repartsim::model
