@@ -42,7 +42,9 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "writes never see overlapping routes and no read misses moved rows (P4, P5)",
      false, true},
     {Rule::kVersionedCacheFills, "versioned-cache-fills",
-     "a cache fill that raced an invalidation is discarded (invalidation epoch)", false, true},
+     "a cache fill that raced an invalidation is always discarded (invalidation epoch); "
+     "greptime's VersionChecked loader gives up after 3 raced reloads and keeps the value",
+     false, true},
     {Rule::kAckedInvalidation, "acked-invalidation",
      "cache invalidations are acknowledged by every frontend and retried until they are", false,
      true},

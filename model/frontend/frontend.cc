@@ -85,9 +85,9 @@ void Frontend::StartQuery(uint64_t history_id, TableId table, NodeContext& ctx) 
   Dispatch(s, ctx);
 }
 
-void Frontend::RequestRoute(TableId table, NodeContext& ctx) {
+void Frontend::RequestRoute(TableId table, NodeContext& ctx, uint32_t reloads) {
   if (fills_.count(table) != 0) return;
-  Fill fill{NextCorr(), invalidations_[table], ctx.now() + config_.request_timeout};
+  Fill fill{NextCorr(), invalidations_[table], ctx.now() + config_.request_timeout, reloads};
   fills_[table] = fill;
   ctx.Send(metasrv_, RouteRequest{fill.corr, table});
   ctx.Log("fe.route_fill", "table=" + table.ToString());
@@ -230,10 +230,12 @@ void Frontend::OnRouteReply(const RouteReply& reply, NodeContext& ctx) {
   auto fill = fills_.find(reply.table);
   if (fill == fills_.end() || fill->second.corr != reply.corr) return;  // stale or duplicate
   const bool raced = invalidations_[reply.table] != fill->second.invalidations_at_start;
+  const uint32_t reloads = fill->second.reloads;
   fills_.erase(fill);
-  if (raced && ctx.protocol.On(Rule::kVersionedCacheFills)) {
-    ctx.Log("fe.fill_discarded", "table=" + reply.table.ToString());
-    RequestRoute(reply.table, ctx);
+  if (raced && (ctx.protocol.On(Rule::kVersionedCacheFills) || reloads < kVersionCheckedReloads)) {
+    ctx.Log("fe.fill_discarded", "table=" + reply.table.ToString() +
+                                     " reload=" + std::to_string(reloads + 1));
+    RequestRoute(reply.table, ctx, reloads + 1);
     return;
   }
   if (!reply.found) {
@@ -489,6 +491,7 @@ void Frontend::Hash(sim::Hasher& h) const {
   for (TableId table : ignore_invalidations_) h.Add(table.value);
   for (const auto& [table, fill] : fills_) {
     h.Add(table.value).Add(fill.corr).Add(fill.invalidations_at_start).Add(fill.deadline.ms);
+    h.Add(fill.reloads);
   }
   h.Add(static_cast<uint64_t>(statements_.size()));
   for (const auto& [id, s] : statements_) {

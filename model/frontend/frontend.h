@@ -106,9 +106,15 @@ class Frontend {
     uint64_t corr = 0;
     uint64_t invalidations_at_start = 0;
     sim::SimTime deadline;
+    uint32_t reloads = 0;  // raced fills discarded before this one
   };
+  // greptime's VersionChecked cache containers reload a value whose load an invalidation
+  // interrupted, up to this many times (reference 3.3); what the loader does when the last
+  // reload races again is not stated: we keep that value [inferred]. Under
+  // Rule::kVersionedCacheFills a raced fill is always discarded.
+  static constexpr uint32_t kVersionCheckedReloads = 3;
 
-  void RequestRoute(TableId table, NodeContext& ctx);
+  void RequestRoute(TableId table, NodeContext& ctx, uint32_t reloads = 0);
   void OnRouteReply(const RouteReply& reply, NodeContext& ctx);
   void OnInvalidate(const InvalidateCache& message, NodeContext& ctx);
   void Dispatch(Statement& statement, NodeContext& ctx);

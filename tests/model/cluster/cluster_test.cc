@@ -1,7 +1,7 @@
 // Goal: the cluster model end to end on a 3-datanode, 2-frontend cluster: CREATE TABLE as a
 // procedure, writes through both frontends, flush, datanode crash and reopen, metasrv crash in
 // the middle of CREATE TABLE, a stale frontend rejected by the version fence, the cache-fill /
-// invalidation race in both profiles, and copy + fingerprint.
+// invalidation race (reloaded 3 times in greptime, always in reference), and copy + fingerprint.
 // Method: schedule client ops and scripted actions on a Cluster, run it under the timed driver
 // with no random faults (Chooser decisions are then all forced), and assert exact outcomes:
 // history statuses, rows read back, trace lines, region states.
@@ -205,60 +205,82 @@ TEST(ClusterTest, StaleFrontendWriteIsRejectedByTheVersionFence) {
                          std::to_string(ExprVersion(&narrower)));
 }
 
-// The fill of frontend 0 reads the route, then the route changes and the invalidation reaches
-// the frontend BEFORE the (delayed) fill reply. greptime installs the stale route; reference
-// (versioned fills) discards it and refills.
-void RunFillRace(Protocol protocol, bool expect_stale) {
-  Harness h(protocol);
-  h.CreateTable(sim::AtMs(0));
-  h.RunUntil(2000);
-  // Frontend 0 asks for the route at t=3000; the metasrv answers at once. We hold the reply by
-  // cutting metasrv -> fe0 one way, change the route, and deliver the invalidation first.
+// Frontend 0's fill reads the route, then the route changes and the invalidation reaches the
+// frontend BEFORE the fill reply: one raced fill. Returns the time the reply was delivered
+// (a discarded fill sends its reload then).
+// REQUIRES: frontend 0 has a RouteRequest in flight or about to be sent at `t`.
+int64_t RaceOneFill(Harness& h, int64_t t) {
   NodeId fe0 = h.cluster.frontend_id(0);
-  h.Insert(sim::AtMs(3000), 0, {MakeRow("a", 1, 1, 5)});
-  sim::RunResult r = h.RunUntil(3000);
-  (void)r;
-  // Deliver the RouteRequest to the metasrv (the metasrv reads the route now).
-  h.RunUntil(3001);
-  // Now the metasrv has sent the RouteReply (in flight). Change the route and invalidate.
+  auto& network = h.cluster.mutable_network();
+  auto pending_reply = [&]() -> size_t {
+    for (size_t i = 0; i < network.Pending().size(); ++i) {
+      if (std::holds_alternative<RouteReply>(network.Pending().At(i).payload.msg.body)) return i;
+    }
+    return network.Pending().size();
+  };
+  // Run until the metasrv has answered (it read the route): the reply is in flight.
+  int64_t now = t;
+  while (pending_reply() == network.Pending().size() && now < t + 20) h.RunUntil(++now);
+  const size_t reply_index = pending_reply();
+  EXPECT_LT(reply_index, network.Pending().size());
+  if (reply_index == network.Pending().size()) return now;
+  // Change the route (toggle region 0's staging flag: one more route version).
   KvStore& kv = h.cluster.mutable_metasrv().mutable_kv();
   std::string raw = *kv.Get(TableRouteKey(kTable));
   TableRoute route = *ReadTableRoute(kv, kTable);
   std::vector<RegionRoute> routes = route.region_routes;
-  routes[0].leader_state = LeaderState::kStaging;
-  ASSERT_TRUE(UpdateTableRoute(kv, kTable, raw, route, routes).ok);
-  // Reorder: the RouteReply waits behind the invalidation (delay the pending reply).
-  auto& network = h.cluster.mutable_network();
-  size_t reply_index = network.Pending().size();
-  for (size_t i = 0; i < network.Pending().size(); ++i) {
-    if (std::holds_alternative<RouteReply>(network.Pending().At(i).payload.msg.body)) reply_index = i;
-  }
-  ASSERT_LT(reply_index, network.Pending().size());
+  routes[0].leader_state = routes[0].leader_state == LeaderState::kStaging ? LeaderState::kNone
+                                                                           : LeaderState::kStaging;
+  EXPECT_TRUE(UpdateTableRoute(kv, kTable, raw, route, routes).ok);
+  // Reorder: the invalidation first, the reply 50 ms later.
   auto reply = network.Take(reply_index);
   sim::RandomChooser chooser(1);
-  network.Send(sim::AtMs(3001), 0, fe0.value, Message{InvalidateCache{kTable, 99}}, chooser, {});
+  network.Send(sim::AtMs(now), 0, fe0.value, Message{InvalidateCache{kTable, 99}}, chooser, {});
   sim::FaultProfile slow;
   slow.latency = sim::Ms(50);
-  network.Send(sim::AtMs(3001), 0, fe0.value, reply.envelope.msg, chooser, slow);
-  h.RunUntil(3200);
-  const auto& cache = h.cluster.frontend(0).cache();
-  if (expect_stale) {
+  network.Send(sim::AtMs(now), 0, fe0.value, reply.envelope.msg, chooser, slow);
+  h.RunUntil(now + 50);
+  return now + 50;
+}
+
+// `races` consecutive fills of frontend 0 race an invalidation. Returns the route version the
+// metasrv holds at the end.
+uint64_t RunFillRaces(Harness& h, int races) {
+  h.CreateTable(sim::AtMs(0));
+  h.RunUntil(2000);
+  h.Insert(sim::AtMs(3000), 0, {MakeRow("a", 1, 1, 5)});
+  int64_t now = 2999;
+  for (int i = 0; i < races; ++i) now = RaceOneFill(h, now);
+  h.RunUntil(now + 200);
+  return ReadTableRoute(h.cluster.metasrv().kv(), kTable)->version;
+}
+
+TEST(ClusterTest, CacheFillRacingAnInvalidationIsReloadedInBothProfiles) {
+  for (Protocol protocol : {Protocol::Greptime(), Protocol::Reference()}) {
+    Harness h(protocol);
+    const uint64_t version = RunFillRaces(h, 1);
+    EXPECT_TRUE(h.TraceHas("fe.fill_discarded table=1024 reload=1"));
+    const auto& cache = h.cluster.frontend(0).cache();
     ASSERT_EQ(cache.count(kTable), 1u);
-    EXPECT_EQ(cache.at(kTable).route.version, route.version);  // the pre-change route
-    EXPECT_TRUE(h.TraceHas("fe.route_filled table=1024 version=0 raced"));
-  } else {
-    EXPECT_TRUE(h.TraceHas("fe.fill_discarded table=1024"));
-    ASSERT_EQ(cache.count(kTable), 1u);
-    EXPECT_EQ(cache.at(kTable).route.version, route.version + 1);  // refilled: the new route
+    EXPECT_EQ(cache.at(kTable).route.version, version);  // the reload read the changed route
   }
 }
 
-TEST(ClusterTest, CacheFillRacingAnInvalidationKeepsTheStaleRouteInGreptime) {
-  RunFillRace(Protocol::Greptime(), /*expect_stale=*/true);
-}
+// greptime's loader reloads a raced fill 3 times; when the 4th fill races again it keeps the
+// stale value. The reference keeps discarding.
+TEST(ClusterTest, FourthConsecutiveRacedFillKeepsTheStaleRouteInGreptimeOnly) {
+  Harness greptime(Protocol::Greptime());
+  const uint64_t version = RunFillRaces(greptime, 4);
+  EXPECT_TRUE(greptime.TraceHas("fe.fill_discarded table=1024 reload=3"));
+  EXPECT_FALSE(greptime.TraceHas("reload=4"));
+  EXPECT_TRUE(greptime.TraceHas("fe.route_filled table=1024 version=" +
+                                std::to_string(version - 1) + " raced"));
+  EXPECT_EQ(greptime.cluster.frontend(0).cache().at(kTable).route.version, version - 1);
 
-TEST(ClusterTest, CacheFillRacingAnInvalidationIsDiscardedInReference) {
-  RunFillRace(Protocol::Reference(), /*expect_stale=*/false);
+  Harness reference(Protocol::Reference());
+  const uint64_t ref_version = RunFillRaces(reference, 4);
+  EXPECT_TRUE(reference.TraceHas("fe.fill_discarded table=1024 reload=4"));
+  EXPECT_EQ(reference.cluster.frontend(0).cache().at(kTable).route.version, ref_version);
 }
 
 TEST(ClusterTest, CopiesFingerprintEquallyAndOneMoreWriteChangesTheFingerprint) {
