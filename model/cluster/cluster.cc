@@ -26,6 +26,25 @@ std::vector<NodeId> FrontendIds(const ClusterConfig& config) {
   return ids;
 }
 
+// Appends the History record of a client statement issued through `fe` now; when `fe` is down
+// the statement fails at once ("frontend unavailable") and the caller sets its status.
+template <class Record>
+Record& BeginRecord(std::vector<Record>& records, const Frontend& fe, TableId table,
+                    const sim::StepContext& step) {
+  Record& record = records.emplace_back();
+  record.id = records.size();
+  record.frontend = fe.id();
+  record.table = table;
+  record.start_step = step.step;
+  record.start = step.now;
+  if (!fe.is_up()) {
+    record.error = "frontend unavailable";
+    record.end_step = step.step;
+    record.end = step.now;
+  }
+  return record;
+}
+
 }  // namespace
 
 Cluster::Cluster(ClusterConfig config, Protocol protocol)
@@ -320,46 +339,32 @@ void Cluster::RunClientOp(size_t index, sim::StepContext& step) {
   step.Log(sim::kNoNode, "op", ClientOpName(op));
   if (auto* insert = std::get_if<InsertOp>(&op)) {
     Frontend& fe = frontends_[insert->frontend_index];
-    WriteRecord record;
-    record.id = history_.writes.size() + 1;
-    record.frontend = fe.id();
-    record.table = insert->table;
+    WriteRecord& record = BeginRecord(history_.writes, fe, insert->table, step);
     record.rows = insert->rows;
     record.bulk = insert->bulk;
-    record.start_step = step.step;
-    record.start = step.now;
     if (!fe.is_up()) {
       record.status = WriteStatus::kRejected;
-      record.error = "frontend unavailable";
-      record.end_step = step.step;
-      record.end = step.now;
+      return;
     }
-    history_.writes.push_back(record);
-    if (!fe.is_up()) return;
     NodeContext ctx(fe.id(), step, protocol_, history_);
-    fe.StartInsert(record.id, insert->table, std::move(insert->rows), insert->bulk, ctx);
+    const uint64_t id = record.id;  // `record` may move once the frontend records outcomes
+    fe.StartInsert(id, insert->table, std::move(insert->rows), insert->bulk, ctx);
     Flush(ctx, step);
     return;
   }
   if (auto* query = std::get_if<QueryOp>(&op)) {
     Frontend& fe = frontends_[query->frontend_index];
-    QueryRecord record;
-    record.id = history_.queries.size() + 1;
-    record.frontend = fe.id();
-    record.table = query->table;
+    QueryRecord& record = BeginRecord(history_.queries, fe, query->table, step);
     record.count_star = query->count_star;
     record.where = query->where;
     record.sql = query->sql;
-    record.start_step = step.step;
-    record.start = step.now;
     if (!fe.is_up()) {
       record.status = QueryStatus::kError;
-      record.error = "frontend unavailable";
+      return;
     }
-    history_.queries.push_back(record);
-    if (!fe.is_up()) return;
+    const uint64_t id = record.id;
     NodeContext ctx(fe.id(), step, protocol_, history_);
-    fe.StartQuery(record.id, query->table, ctx);
+    fe.StartQuery(id, query->table, ctx);
     Flush(ctx, step);
     return;
   }

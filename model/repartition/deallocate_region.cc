@@ -18,17 +18,10 @@ Step RepartitionProcedure::DeallocateRegion(MetasrvEnv& env) {
   }
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
-  if (!requests_.sent()) {
-    for (RegionId region : pending) {
-      const RegionRoute* route = snapshot->route.Find(region);
-      if (route == nullptr || !route->leader.has_value()) continue;
-      requests_.Send(env, *route->leader, region, DropRegionOp{});
-    }
-    requests_.Seal(env);
-    if (!requests_.empty()) return requests_.WaitStep();
+  PendingRequests::Outcome outcome;
+  if (std::optional<Step> wait = DropRegionsRound(env, snapshot->route, pending, outcome)) {
+    return *wait;
   }
-  PendingRequests::Outcome outcome = requests_.Collect(env, /*not_found_ok=*/true);
-  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
   if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
   std::erase_if(routes, [&](const RegionRoute& r) {
@@ -42,6 +35,24 @@ Step RepartitionProcedure::DeallocateRegion(MetasrvEnv& env) {
   }
   state_ = State::kRepartitionEnd;
   return Step::Next(/*persist=*/true);
+}
+
+std::optional<Step> RepartitionProcedure::DropRegionsRound(MetasrvEnv& env,
+                                                          const TableRoute& route,
+                                                          const std::vector<RegionId>& regions,
+                                                          PendingRequests::Outcome& outcome) {
+  if (!requests_.sent()) {
+    for (RegionId region : regions) {
+      const RegionRoute* r = route.Find(region);
+      if (r == nullptr || !r->leader.has_value()) continue;
+      requests_.Send(env, *r->leader, region, DropRegionOp{});
+    }
+    requests_.Seal(env);
+    if (!requests_.empty()) return requests_.WaitStep();
+  }
+  outcome = requests_.Collect(env, /*not_found_ok=*/true);
+  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
+  return std::nullopt;
 }
 
 }  // namespace repartsim::model

@@ -77,6 +77,12 @@ class RepartitionProcedure {
   Step Dispatch(MetasrvEnv& env);
   Step Collect(MetasrvEnv& env, const ProcedureView& view);
   Step DeallocateRegion(MetasrvEnv& env);
+  // One round of DropRegion requests to the leaders `route` names for `regions` (regions
+  // without a route or leader are skipped; RegionNotFound counts as dropped). Returns the
+  // wait step while replies are outstanding, else nullopt with the outcome in `outcome`.
+  std::optional<Step> DropRegionsRound(MetasrvEnv& env, const TableRoute& route,
+                                       const std::vector<RegionId>& regions,
+                                       PendingRequests::Outcome& outcome);
   Step RepartitionEnd(MetasrvEnv& env);
 
   // Rollback helpers (rollback.cc).

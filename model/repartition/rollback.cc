@@ -65,17 +65,10 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
       drop.insert(drop.end(), pending.begin(), pending.end());
     }
   }
-  if (!requests_.sent()) {
-    for (RegionId region : drop) {
-      const RegionRoute* route = snapshot->route.Find(region);
-      if (route == nullptr || !route->leader.has_value()) continue;
-      requests_.Send(env, *route->leader, region, DropRegionOp{});
-    }
-    requests_.Seal(env);
-    if (!requests_.empty()) return requests_.WaitStep();
+  PendingRequests::Outcome outcome;
+  if (std::optional<Step> wait = DropRegionsRound(env, snapshot->route, drop, outcome)) {
+    return *wait;
   }
-  PendingRequests::Outcome outcome = requests_.Collect(env, /*not_found_ok=*/true);
-  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
   if (outcome != PendingRequests::Outcome::kOk) {
     env.TraceProcedure(env.current(), "rollback: dropping regions failed (warned): " +
                                           requests_.message());

@@ -12,23 +12,14 @@ Step RepartitionGroupProcedure::ApplyStagingManifest(MetasrvEnv& env) {
     for (const TargetDescriptor& target : ctx_.targets) {
       bool is_central = target.region == central;
       if (is_central != (phase_ == 1)) continue;
-      std::optional<NodeId> leader = LeaderOf(env, target.region);
-      if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + target.region.ToString());
-      requests_.Send(env, *leader, target.region, ApplyStagingManifestOp{target.expr, central});
+      std::optional<Step> error =
+          SendToLeader(env, target.region, ApplyStagingManifestOp{target.expr, central});
+      if (error) return *error;
     }
     requests_.Seal(env, deadline());
     if (!requests_.empty()) return requests_.WaitStep();
   }
-  PendingRequests::Outcome outcome = requests_.Collect(env);
-  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
-  if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
-  if (phase_ == 0) {
-    phase_ = 1;
-    return Step::Next(/*persist=*/false);
-  }
-  phase_ = 0;
-  state_ = State::kExitStaging;
-  return Step::Next(/*persist=*/true);
+  return FinishTwoPhaseRound(env, State::kExitStaging);
 }
 
 }  // namespace repartsim::model

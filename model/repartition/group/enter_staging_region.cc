@@ -9,38 +9,26 @@ Step RepartitionGroupProcedure::EnterStagingRegion(MetasrvEnv& env) {
   if (phase_ == 0 && ctx_.pending_deallocate.empty()) phase_ = 1;
   if (!requests_.sent()) {
     if (std::optional<Step> exceeded = CheckDeadline(env)) return *exceeded;
+    std::optional<Step> error;
     if (phase_ == 0) {
       for (RegionId region : ctx_.pending_deallocate) {
-        std::optional<NodeId> leader = LeaderOf(env, region);
-        if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + region.ToString());
-        requests_.Send(env, *leader, region, FlushRegionOp{});
+        if ((error = SendToLeader(env, region, FlushRegionOp{}))) return *error;
       }
     } else {
       for (const TargetDescriptor& target : ctx_.targets) {
-        std::optional<NodeId> leader = LeaderOf(env, target.region);
-        if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + target.region.ToString());
-        requests_.Send(env, *leader, target.region,
-                       EnterStagingOp{StagingInfo::UpdatePartitionExpr(target.expr)});
+        error = SendToLeader(env, target.region,
+                             EnterStagingOp{StagingInfo::UpdatePartitionExpr(target.expr)});
+        if (error) return *error;
       }
       for (RegionId region : ctx_.pending_deallocate) {
-        std::optional<NodeId> leader = LeaderOf(env, region);
-        if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + region.ToString());
-        requests_.Send(env, *leader, region, EnterStagingOp{StagingInfo::RejectAllWrites()});
+        error = SendToLeader(env, region, EnterStagingOp{StagingInfo::RejectAllWrites()});
+        if (error) return *error;
       }
     }
     requests_.Seal(env, deadline());
     return requests_.WaitStep();
   }
-  PendingRequests::Outcome outcome = requests_.Collect(env);
-  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
-  if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
-  if (phase_ == 0) {
-    phase_ = 1;
-    return Step::Next(/*persist=*/false);
-  }
-  phase_ = 0;
-  state_ = State::kRemapManifest;
-  return Step::Next(/*persist=*/true);
+  return FinishTwoPhaseRound(env, State::kRemapManifest);
 }
 
 }  // namespace repartsim::model

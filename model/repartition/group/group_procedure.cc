@@ -173,4 +173,25 @@ std::optional<NodeId> RepartitionGroupProcedure::LeaderOf(MetasrvEnv& env, Regio
   return route->leader;
 }
 
+std::optional<Step> RepartitionGroupProcedure::SendToLeader(MetasrvEnv& env, RegionId region,
+                                                           RegionOp op) {
+  std::optional<NodeId> leader = LeaderOf(env, region);
+  if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + region.ToString());
+  requests_.Send(env, *leader, region, std::move(op));
+  return std::nullopt;
+}
+
+Step RepartitionGroupProcedure::FinishTwoPhaseRound(MetasrvEnv& env, State next) {
+  PendingRequests::Outcome outcome = requests_.Collect(env);
+  if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
+  if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
+  if (phase_ == 0) {
+    phase_ = 1;
+    return Step::Next(/*persist=*/false);
+  }
+  phase_ = 0;
+  state_ = next;
+  return Step::Next(/*persist=*/true);
+}
+
 }  // namespace repartsim::model

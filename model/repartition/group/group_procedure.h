@@ -93,6 +93,13 @@ class RepartitionGroupProcedure {
   bool IsPendingDeallocate(RegionId region) const;
   // The current leader of `region` in the stored route, if any.
   std::optional<NodeId> LeaderOf(MetasrvEnv& env, RegionId region) const;
+  // Sends `op` for `region` to its current leader; an Unexpected error step when the route
+  // names none.
+  std::optional<Step> SendToLeader(MetasrvEnv& env, RegionId region, RegionOp op);
+  // The end of a two-phase state's request round (EnterStagingRegion, ApplyStagingManifest):
+  // waits, fails, or with every reply Ok goes from phase 0 to phase 1 (not persisted) and from
+  // phase 1 to `next` (persisted).
+  Step FinishTwoPhaseRound(MetasrvEnv& env, State next);
 
   State state_ = State::kRepartitionStart;
   PersistentContext ctx_;

@@ -13,9 +13,7 @@ Step RepartitionGroupProcedure::RemapManifest(MetasrvEnv& env) {
     op.mapping = ctx_.region_mapping;
     for (const TargetDescriptor& target : ctx_.targets) op.target_exprs[target.region] = target.expr;
     RegionId central = ctx_.prepare->central_region;
-    std::optional<NodeId> leader = LeaderOf(env, central);
-    if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + central.ToString());
-    requests_.Send(env, *leader, central, std::move(op));
+    if (std::optional<Step> error = SendToLeader(env, central, std::move(op))) return *error;
     requests_.Seal(env, deadline());
     return requests_.WaitStep();
   }
