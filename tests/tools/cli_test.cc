@@ -2,29 +2,15 @@
 // and verbs that are not built yet. Method: run the built binary (REPARTSIM_BINARY) through
 // popen and assert the exit code and the exact output lines.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <string>
+
+#include "tests/tools/cli_runner.h"
 
 namespace {
 
-struct Outcome {
-  int exit_code;
-  std::string output;  // stdout and stderr, interleaved
-};
-
-Outcome RunRepartsim(const std::string& args) {
-  std::string command = std::string(REPARTSIM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  EXPECT_NE(pipe, nullptr);
-  std::string output;
-  char buffer[4096];
-  size_t read_count;
-  while ((read_count = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, read_count);
-  int status = pclose(pipe);
-  return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using Outcome = repartsim::testing::CliOutcome;
+using repartsim::testing::RunRepartsim;
 
 TEST(CliTest, VersionPrintsNameAndVersion) {
   Outcome outcome = RunRepartsim("--version");

@@ -3,35 +3,20 @@
 // an array of objects. Method: run the built binary through popen; pin the header and two rows
 // literally, count the rows against kRuleCount, and compare the JSON with AllRules().
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "model/protocol.h"
+#include "tests/tools/cli_runner.h"
 
 namespace {
 
-struct Outcome {
-  int exit_code;
-  std::string output;  // stdout and stderr, interleaved
-};
-
-Outcome RunRepartsim(const std::string& args) {
-  std::string command = std::string(REPARTSIM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  EXPECT_NE(pipe, nullptr);
-  std::string output;
-  char buffer[4096];
-  size_t read_count;
-  while ((read_count = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, read_count);
-  int status = pclose(pipe);
-  return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using Outcome = repartsim::testing::CliOutcome;
+using repartsim::testing::RunRepartsim;
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;

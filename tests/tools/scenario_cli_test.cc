@@ -4,21 +4,18 @@
 // and --help of every verb. Method: run the built binary (REPARTSIM_BINARY) through popen in
 // a scratch directory and assert exit codes and exact output fragments.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "tests/tools/cli_runner.h"
+
 namespace {
 
-struct Outcome {
-  int exit_code;
-  std::string output;
-};
+using Outcome = repartsim::testing::CliOutcome;
 
 const std::string kRoot = REPARTSIM_SOURCE_DIR;
 const std::string kCrash = kRoot + "/scenarios/crash/datanode_restart_writes.yaml";
@@ -31,16 +28,7 @@ std::string Scratch() {
   return dir;
 }
 
-Outcome Cli(const std::string& args) {
-  std::string command = "cd " + Scratch() + " && " + REPARTSIM_BINARY + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
-  int status = pclose(pipe);
-  return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+Outcome Cli(const std::string& args) { return repartsim::testing::RunRepartsim(args, Scratch()); }
 
 std::string Read(const std::string& path) {
   std::ifstream in(path);

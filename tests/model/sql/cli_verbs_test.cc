@@ -2,10 +2,10 @@
 // exact stdout/stderr and exit codes 0/1/64. Method: run the built repartsim binary
 // (REPARTSIM_BINARY) from the repository root with popen, capturing both streams.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <string>
+
+#include "tests/tools/cli_runner.h"
 
 namespace {
 
@@ -15,16 +15,8 @@ struct CliRun {
 };
 
 CliRun Repartsim(const std::string& args) {
-  std::string cmd =
-      std::string("cd ") + REPARTSIM_SOURCE_DIR + " && " + REPARTSIM_BINARY + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  EXPECT_NE(pipe, nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  int status = pclose(pipe);
-  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+  repartsim::testing::CliOutcome o = repartsim::testing::RunRepartsim(args, REPARTSIM_SOURCE_DIR);
+  return {o.output, o.exit_code};
 }
 
 const std::string kMetrics = "-f tests/data/partition/metrics.sql ";
