@@ -13,6 +13,18 @@ constexpr Invariant kAllInvariants[] = {
     Invariant::kNoDup, Invariant::kNoPhantom, Invariant::kAck,
     Invariant::kMeta,  Invariant::kLive, Invariant::kReadAnomaly};
 
+// The step a trace line starts with ("<step> <time_ms> ..."), nullopt if it does not.
+std::optional<uint64_t> LeadingStep(const std::string& line) {
+  size_t end = 0;
+  uint64_t step = 0;
+  while (end < line.size() && line[end] >= '0' && line[end] <= '9') {
+    step = step * 10 + static_cast<uint64_t>(line[end] - '0');
+    ++end;
+  }
+  if (end == 0 || end == line.size() || line[end] != ' ') return std::nullopt;
+  return step;
+}
+
 }  // namespace
 
 std::string_view InvariantName(Invariant invariant) {
@@ -67,6 +79,8 @@ void AttachTrace(Violation& violation, const std::vector<std::string>& trace_lin
   for (const std::string& needle : extra_needles) needles.push_back(&needle);
   std::vector<const std::string*> hits;
   for (const std::string& line : trace_lines) {
+    // Lines are in step order: stop at the first one after the violation's step.
+    if (std::optional<uint64_t> step = LeadingStep(line); step && *step > violation.step) break;
     for (const std::string* needle : needles) {
       if (!needle->empty() && line.find(*needle) != std::string::npos) {
         hits.push_back(&line);

@@ -45,7 +45,9 @@ struct Violation {
 };
 
 // Keeps the lines of `trace_lines` that contain any needle (defaults: the violation's
-// regions), the last `lines_max` of them, in trace order, as the violation's trace excerpt.
+// regions) and were logged at or before the violation's step (a line starting "<step> "; lines
+// without one are always eligible), the last `lines_max` of them, in trace order, as the
+// violation's trace excerpt.
 void AttachTrace(Violation& violation, const std::vector<std::string>& trace_lines,
                  size_t lines_max, const std::vector<std::string>& extra_needles = {});
 

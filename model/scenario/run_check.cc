@@ -4,8 +4,10 @@
 #include "model/check/meta_check.h"
 #include "model/check/oracle.h"
 #include "model/check/ownership.h"
+#include "model/check/probe_rows.h"
 #include "model/check/query_check.h"
 #include "model/check/structural_check.h"
+#include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
 #include "sim/assert.h"
 
@@ -25,6 +27,23 @@ void FeedOracle(const model::History& history, model::TableId table, check::Orac
       case model::WriteStatus::kUnknown: oracle.MarkUnknown(w.id, w.end_step); break;
       case model::WriteStatus::kPending: break;  // still in flight: a maybe row
     }
+  }
+}
+
+// INV-OWN at acceptance: each breach the cluster recorded (by the model's filter-path
+// evaluator) becomes a violation at its step, after SQLite agrees on exactly its rows.
+void CheckAcceptedRows(const CheckInput& in, std::vector<Violation>& out) {
+  const std::vector<model::OwnershipBreach>& breaches = in.cluster->history().ownership_breaches;
+  if (breaches.empty()) return;
+  check::OwnershipChecker checker(in.scenario->table.schema);
+  for (const model::OwnershipBreach& b : breaches) {
+    std::optional<Violation> v = check::CheckAcceptedWrite(
+        checker, b.region, b.current ? &*b.current : nullptr, b.staging ? &*b.staging : nullptr,
+        b.rows, check::CheckAt{b.step, b.at.ms});
+    REPARTSIM_ASSERT_MSG(v.has_value() && v->rows.size() == b.rows.size(),
+                         "SQLite and the model disagree on the rows a region accepted outside "
+                         "its expression");
+    out.push_back(std::move(*v));
   }
 }
 
@@ -81,6 +100,36 @@ check::MetaState BuildMetaState(const model::Cluster& cluster, const model::Tabl
   return state;
 }
 
+bool AlreadyReported(const std::vector<Violation>& reported, const Violation& v) {
+  for (const Violation& r : reported) {
+    if (r.invariant == v.invariant && r.message == v.message && r.regions == v.regions) return true;
+  }
+  return false;
+}
+
+// INV-LIVE for every probe that finished unacknowledged; the region named is the one of
+// `route` (the final route) whose expression covers the probe row.
+void CheckProbes(const CheckInput& in, const model::TableRoute* route, check::CheckAt at,
+                 std::vector<Violation>& out) {
+  const model::TableSchema& schema = in.scenario->table.schema;
+  std::vector<check::ProbeRegion> regions;
+  if (route != nullptr) {
+    for (const model::RegionRoute& r : route->region_routes) {
+      regions.push_back({r.region_id, r.partition_expr ? &*r.partition_expr : nullptr});
+    }
+  }
+  check::LivenessState state;
+  state.heal_step = in.heal_step;
+  for (const ProbeResult& p : in.probes) {
+    if (!p.finished || p.acked) continue;
+    const check::ProbeRegion* covering = check::RegionCovering(regions, schema, p.row);
+    state.probes.push_back(
+        {p.row, covering ? covering->region : model::RegionId{}, false, p.error});
+  }
+  std::vector<Violation> live = check::CheckLiveness(schema, state, at);
+  out.insert(out.end(), live.begin(), live.end());
+}
+
 void CheckQuiescent(const CheckInput& in, check::Oracle& oracle, std::vector<Violation>& out) {
   const model::Cluster& cluster = *in.cluster;
   const check::CheckAt at{in.end_step, in.end_time_ms};
@@ -90,16 +139,7 @@ void CheckQuiescent(const CheckInput& in, check::Oracle& oracle, std::vector<Vio
   if (!route) return;  // CREATE TABLE never committed; queries already reported errors
   check::OwnershipChecker ownership(schema);
   std::vector<model::Row> all_rows;
-  model::PartitionRule rule;
-  rule.columns = in.scenario->table.rule.columns;
-  bool complete_rule = !rule.columns.empty();
   for (const model::RegionRoute& r : route->region_routes) {
-    if (r.partition_expr) {
-      rule.regions.push_back(r.region_id.region_number().value);
-      rule.exprs.push_back(*r.partition_expr);
-    } else {
-      complete_rule = false;
-    }
     if (!r.leader || !cluster.IsDatanode(*r.leader)) continue;
     const model::Datanode& dn = cluster.datanode(*r.leader);
     const model::Region* region = dn.FindRegion(r.region_id);
@@ -115,13 +155,15 @@ void CheckQuiescent(const CheckInput& in, check::Oracle& oracle, std::vector<Vio
   }
   std::vector<Violation> ack = check::CheckAckAtQuiescence(oracle, all_rows, at);
   out.insert(out.end(), ack.begin(), ack.end());
-  if (complete_rule && !cluster.metasrv().procedures().HasActive()) {
-    auto v = check::CheckPublishedRule(rule, schema, in.scenario->table_id(),
+  std::optional<model::PartitionRule> rule = PublishedRule(*in.scenario, *route);
+  if (rule && !cluster.metasrv().procedures().HasActive()) {
+    auto v = check::CheckPublishedRule(*rule, schema, in.scenario->table_id(),
                                        model::CheckMode::kExact, at);
-    if (v) out.push_back(*v);
+    if (v && !AlreadyReported(in.step_violations, *v)) out.push_back(*v);
   }
   std::vector<Violation> meta = check::CheckMeta(BuildMetaState(cluster, *route), at);
   out.insert(out.end(), meta.begin(), meta.end());
+  CheckProbes(in, &*route, at, out);
 }
 
 void CheckNotQuiescent(const CheckInput& in, std::vector<Violation>& out) {
@@ -159,9 +201,51 @@ void CheckNotQuiescent(const CheckInput& in, std::vector<Violation>& out) {
     live.push_back(std::move(v));
   }
   out.insert(out.end(), live.begin(), live.end());
+  std::optional<model::TableRoute> route =
+      model::ReadTableRoute(cluster.metasrv().kv(), in.scenario->table_id());
+  CheckProbes(in, route ? &*route : nullptr, at, out);
 }
 
 }  // namespace
+
+std::optional<model::PartitionRule> PublishedRule(const Scenario& s,
+                                                  const model::TableRoute& route) {
+  model::PartitionRule rule;
+  rule.columns = s.table.rule.columns;
+  if (rule.columns.empty()) return std::nullopt;
+  for (const model::RegionRoute& r : route.region_routes) {
+    if (!r.partition_expr) return std::nullopt;
+    rule.regions.push_back(r.region_id.region_number().value);
+    rule.exprs.push_back(*r.partition_expr);
+  }
+  return rule;
+}
+
+PublishedRuleWatch::PublishedRuleWatch(const Scenario& s)
+    : s_(&s), route_key_(model::TableRouteKey(s.table_id())) {}
+
+void PublishedRuleWatch::AfterStep(const model::Cluster& cluster, check::CheckAt at) {
+  const model::Metasrv& metasrv = cluster.metasrv();
+  const std::string* bytes = metasrv.kv().Find(route_key_);
+  if (bytes != nullptr && *bytes != route_bytes_) {
+    route_bytes_ = *bytes;
+    changed_ = true;
+  }
+  if (!changed_ || !metasrv.is_up() || metasrv.procedures().HasActive()) return;
+  changed_ = false;
+  std::optional<model::TableRoute> route = model::ReadTableRoute(metasrv.kv(), s_->table_id());
+  REPARTSIM_ASSERT(route.has_value());
+  std::optional<model::PartitionRule> rule = PublishedRule(*s_, *route);
+  if (!rule) return;
+  std::string text;
+  for (size_t i = 0; i < rule->regions.size(); ++i) {
+    text += std::to_string(rule->regions[i]) + '=' + rule->exprs[i].CanonicalText() + ';';
+  }
+  if (!checked_.insert(std::move(text)).second) return;
+  std::optional<Violation> v = check::CheckPublishedRule(
+      *rule, s_->table.schema, s_->table_id(), model::CheckMode::kExact, at);
+  if (v) violations_.push_back(std::move(*v));
+}
 
 std::vector<Violation> CheckRun(const CheckInput& in) {
   REPARTSIM_ASSERT(in.scenario != nullptr);
@@ -170,6 +254,8 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
   auto oracle = check::Oracle::Open(in.scenario->table.schema);
   REPARTSIM_ASSERT_MSG(oracle.ok(), "in-memory oracle must open");
   FeedOracle(in.cluster->history(), in.scenario->table_id(), oracle.value());
+  CheckAcceptedRows(in, out);
+  out.insert(out.end(), in.step_violations.begin(), in.step_violations.end());
   CheckQueries(in, oracle.value(), out);
   if (in.quiescent) {
     CheckQuiescent(in, oracle.value(), out);

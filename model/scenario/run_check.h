@@ -1,19 +1,25 @@
 // Adapter between a finished Cluster run and model/check (which works on plain data and
-// knows nothing of the cluster): feeds the SQLite oracle from the History, checks every
-// completed query (INV-NOOMIT/NODUP/NOPHANTOM, READ-ANOMALY when the query overlapped a DDL
-// and the protocol does not fence reads), and at quiescence checks INV-ACK (a full scan of
-// every routed region on its leader), INV-OWN (each region's exposed rows against its
-// committed expression), INV-RULE (the published rule, exact checker) and INV-META. When the
-// run did not become quiescent, INV-LIVE names what is still pending instead.
-// Not yet covered here: the per-write INV-OWN acceptance check (needs a datanode hook) and
-// the liveness write probes (LivenessState::probes stays empty).
+// knows nothing of the cluster): feeds the SQLite oracle from the History (liveness probes
+// included), turns every ownership breach the cluster recorded at acceptance into an INV-OWN
+// violation (cross-checked by SQLite), checks every completed query (INV-NOOMIT/NODUP/
+// NOPHANTOM, READ-ANOMALY when the query overlapped a DDL and the protocol does not fence
+// reads), and at quiescence checks INV-ACK (a full scan of every routed region on its leader),
+// INV-OWN (each region's exposed rows against its committed expression), INV-RULE (the
+// published rule, exact checker), INV-META and the liveness probes (INV-LIVE). When the run
+// did not become quiescent, INV-LIVE names what is still pending instead. PublishedRuleWatch
+// checks INV-RULE during the run, after each step that changed the route.
 #pragma once
 
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "model/check/check_at.h"
 #include "model/check/violation.h"
 #include "model/cluster/cluster.h"
+#include "model/partition/rule.h"
+#include "model/scenario/liveness_probes.h"
 #include "model/scenario/scenario.h"
 
 namespace repartsim::scenario {
@@ -26,9 +32,37 @@ struct CheckInput {
   uint64_t heal_step = 0;
   bool quiescent = false;
   std::string not_quiescent_reason;  // e.g. "steps_max reached"
+  std::vector<check::Violation> step_violations;  // found during the run (PublishedRuleWatch)
+  std::vector<ProbeResult> probes;               // liveness probes (LivenessProbes)
 };
 
-// All violations of the run, in check order: queries (by completion), then quiescence.
+// The table's published rule from its route: nullopt when the scenario's rule has no columns
+// or some region has no expression (an unpartitioned table has no rule to check).
+std::optional<model::PartitionRule> PublishedRule(const Scenario& s,
+                                                  const model::TableRoute& route);
+
+// INV-RULE during the run: after a step in which the table route's stored bytes changed
+// (a byte compare, no decode), and then at the first step with the metasrv up and no
+// procedure active, decodes the route and checks the published rule. Each distinct rule is
+// checked once, so a broken rule is reported once, at the step it was published.
+class PublishedRuleWatch {
+ public:
+  explicit PublishedRuleWatch(const Scenario& s);
+  void AfterStep(const model::Cluster& cluster, check::CheckAt at);
+  const std::vector<check::Violation>& violations() const { return violations_; }
+
+ private:
+  const Scenario* s_;
+  std::string route_key_;
+  std::string route_bytes_;  // the last seen stored route
+  bool changed_ = false;     // changed since the last check
+  std::set<std::string> checked_;  // canonical text of each rule checked
+  std::vector<check::Violation> violations_;
+};
+
+// All violations of the run, in check order: ownership breaches (by step), the step
+// violations, queries (by completion), then quiescence (an INV-RULE already among the step
+// violations is not repeated) or what is pending.
 std::vector<check::Violation> CheckRun(const CheckInput& input);
 
 }  // namespace repartsim::scenario

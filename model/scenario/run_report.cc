@@ -67,6 +67,7 @@ nlohmann::json RunReport::ToJson() const {
       {"nondeterminism", nondeterminism},
       {"violations", violations_json},
       {"crash_points", crash},
+      {"probe_write_first", probe_write_first},
       {"network",
        {{"sent", network.sent},
         {"delivered", network.delivered},
@@ -87,7 +88,10 @@ nlohmann::json RunReport::ToJson() const {
         {"ddls", history.ddls},
         {"ddls_done", history.ddls_done},
         {"ddls_failed", history.ddls_failed},
-        {"ddls_rejected", history.ddls_rejected}}},
+        {"ddls_rejected", history.ddls_rejected},
+        {"probes", history.probes},
+        {"probes_acked", history.probes_acked},
+        {"probe_writes", history.probe_writes}}},
   };
 }
 

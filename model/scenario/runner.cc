@@ -98,12 +98,15 @@ class PhasedRun {
   PhasedRun(const Scenario& s, model::Cluster& cluster, PhaseChooser& chooser,
             sim::Trace& trace, sim::CrashPlan& plan, sim::CrashPointStats& stats,
             const Faults& faults, uint64_t seed)
-      : s_(s), cluster_(cluster), chooser_(chooser), plan_(plan), stats_(stats),
+      : s_(s), cluster_(cluster), rule_watch_(s), chooser_(chooser), plan_(plan), stats_(stats),
         faults_(faults),
         sim_(cluster, chooser, trace, plan, stats,
              sim::RunOptions{sim::DriverKind::kTimed, s.limits.steps_max,
                              s.limits.time_ms_max + s.limits.liveness_ms, seed}),
         down_(cluster.node_count(), false) {}
+
+  const PublishedRuleWatch& rule_watch() const { return rule_watch_; }
+  const LivenessProbes& probes() const { return probes_; }
 
   void Run(RunReport& report) {
     sim::AssertContext& assert_context = sim::CurrentAssertContext();
@@ -111,20 +114,26 @@ class PhasedRun {
     assert_context.in_run = true;
     uint64_t crashes = 0;
     while (sim_.Step()) {
-      const uint64_t step = sim_.steps();
+      // Stamped with the index of the step just taken, as its trace lines are.
+      rule_watch_.AfterStep(cluster_, check::CheckAt{sim_.steps() - 1, sim_.now().ms});
       if (!healed_) {
         if (TotalCrashes(stats_) != crashes) {
           crashes = TotalCrashes(stats_);
           RestartLater();
         }
         if (sim_.now().ms >= s_.limits.time_ms_max) Heal(report);
-      } else if (sim_.now().ms >= report.heal_time_ms + s_.limits.settle_ms &&
-                 Quiescent(cluster_)) {
-        report.quiescent = true;
-        report.end_reason = "quiescent";
-        break;
+        continue;
       }
-      (void)step;
+      probes_.AfterStep(cluster_, sim_.now());
+      if (sim_.now().ms < report.heal_time_ms + s_.limits.settle_ms || !Quiescent(cluster_)) {
+        continue;
+      }
+      // Quiescent after settling: probe every row value once, then end at the next quiescence.
+      if (!probes_.started() && probes_.Start(s_, cluster_, sim_.now())) continue;
+      if (!probes_.done()) continue;
+      report.quiescent = true;
+      report.end_reason = "quiescent";
+      break;
     }
     assert_context.in_run = false;
     const sim::RunResult result = sim_.CurrentResult();
@@ -182,6 +191,8 @@ class PhasedRun {
 
   const Scenario& s_;
   model::Cluster& cluster_;
+  PublishedRuleWatch rule_watch_;
+  LivenessProbes probes_;
   PhaseChooser& chooser_;
   sim::CrashPlan& plan_;
   sim::CrashPointStats& stats_;
@@ -247,7 +258,8 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   run.Run(report);
 
   CheckInput input{&s, &cluster, report.summary.steps, report.time_ms, report.heal_step,
-                   report.quiescent, report.end_reason};
+                   report.quiescent, report.end_reason, run.rule_watch().violations(),
+                   run.probes().results()};
   report.violations = CheckRun(input);
   if (config.keep_trace) {
     for (check::Violation& v : report.violations) {
@@ -268,6 +280,10 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   report.crash_points.insert(stats.sites().begin(), stats.sites().end());
   report.network = cluster.network().counters();
   report.history = CountHistory(cluster.history());
+  report.history.probes = run.probes().results().size();
+  report.history.probe_writes = run.probes().attempt_count();
+  for (const ProbeResult& p : run.probes().results()) report.history.probes_acked += p.acked;
+  report.probe_write_first = run.probes().first_write_id();
   if (!replay) report.choices = recording.TakeList();
   if (config.keep_trace) report.trace_lines = trace.lines();
   return report;

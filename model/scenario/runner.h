@@ -6,7 +6,15 @@
 //            draw), crash points stop, partitions heal, crashed nodes restart, stale caches
 //            are released; the run ends once the cluster is quiescent (no procedure, op,
 //            message or client request pending) after at least limits.settle_ms, or when the
-//            liveness budget (limits.liveness_ms) or steps_max is spent.
+//            liveness budget (limits.liveness_ms) or steps_max is spent;
+//   probes   (once quiescent after settle_ms) liveness write probes (liveness_probes.h): one
+//            INSERT per distinct partition-key tuple of the acknowledged writes (capped at 64,
+//            plus one for every final region the cap left out), with fresh time index
+//            values, probe i through frontend i mod F, each retried 1 s after a rejected or
+//            unknown outcome (3 attempts); the run then ends at the next quiescence, or when
+//            the liveness budget is spent. A probe never acknowledged is INV-LIVE ("row is not
+//            writable"). Probes are ordinary writes in History (ids from probe_write_first).
+// After every step PublishedRuleWatch checks INV-RULE once per newly published rule.
 // Then the checker (model/check, through run_check.h) judges the History and the final state.
 // Same binary + scenario + seed (+ profile and rule overrides) => byte-identical trace; a
 // replay of the recorded ChoiceList reproduces it without the random driver.
@@ -50,6 +58,8 @@ struct HistoryCounts {
   uint64_t writes = 0, acked = 0, rejected = 0, unknown = 0, pending = 0;
   uint64_t queries = 0, queries_ok = 0, queries_failed = 0;
   uint64_t ddls = 0, ddls_done = 0, ddls_failed = 0, ddls_rejected = 0;
+  // Liveness probes: rows probed, of them acknowledged, and write attempts (in `writes` too).
+  uint64_t probes = 0, probes_acked = 0, probe_writes = 0;
 };
 
 struct RunReport {
@@ -70,6 +80,7 @@ struct RunReport {
   std::map<std::string, sim::CrashPointStats::Counts> crash_points;
   sim::NetworkCounters network;
   HistoryCounts history;
+  uint64_t probe_write_first = 0;       // History write ids >= this are probes (0: none)
   sim::ChoiceList choices;              // recorded (random runs) for replay
   std::vector<std::string> trace_lines; // when RunConfig::keep_trace
 

@@ -63,6 +63,19 @@ TEST(ViolationTest, AttachTraceKeepsLastMatchingLines) {
   EXPECT_EQ(v.trace[1], "3 write host=a");
 }
 
+TEST(ViolationTest, AttachTraceIgnoresLinesAfterTheViolationStep) {
+  Violation v = Dup();  // step 42
+  std::vector<std::string> trace = {"41 1400 n1 flush 4398046511104(1024, 0)",
+                                    "no step: 4398046511104(1024, 0)",
+                                    "42 1500 n1 scan 4398046511104(1024, 0)",
+                                    "43 1600 n1 scan 4398046511104(1024, 0)",
+                                    "44 1700 n1 scan 4398046511104(1024, 0)"};
+  AttachTrace(v, trace, 10);
+  EXPECT_EQ(v.trace, (std::vector<std::string>{"41 1400 n1 flush 4398046511104(1024, 0)",
+                                               "no step: 4398046511104(1024, 0)",
+                                               "42 1500 n1 scan 4398046511104(1024, 0)"}));
+}
+
 TEST(ReportTest, KeepsAllViolationsAndSeparatesAnomaliesAndLiveness) {
   Report report;
   EXPECT_EQ(report.ToText(), "violations: 0\n");
