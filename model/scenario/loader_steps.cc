@@ -215,6 +215,9 @@ model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& 
     const YAML::Node count = f.Get("count");
     if (count.IsScalar() && count.Scalar() == "all") {
       rule.count = 0;
+    } else if (count.IsScalar() && count.Scalar() == "0") {
+      ctx.Fail(count, path + ".count",
+               "count 0 matches nothing; give a count of at least 1, or 'all' for every match");
     } else {
       rule.count = static_cast<uint32_t>(ReadInt(count, ctx, path + ".count", 1, 1000000));
     }
@@ -398,7 +401,12 @@ void ReadSteps(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
           return;
         }
       }
-      const YAML::Node at = f.Require("at_ms");
+      if (!f.Has("at_ms")) {
+        ctx.Fail(node[i], path,
+                 "a step needs 'at_ms' (a virtual time) or 'after' (a procedure state)");
+        return;
+      }
+      const YAML::Node at = f.Get("at_ms");
       at_ms = ReadInt(at, ctx, path + ".at_ms", 0, INT64_MAX / 4);
       if (!ctx.failed() && at_ms > s.limits.time_ms_max) {
         ctx.Fail(at, path + ".at_ms",

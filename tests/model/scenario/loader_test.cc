@@ -42,7 +42,7 @@ TEST(ScenarioLoaderTest, EveryBadInputFixtureGivesItsStatedError) {
       EXPECT_EQ(actual.rfind(kDir + first.substr(17), 0), 0u) << actual;
     }
   }
-  EXPECT_GE(count, 14u);
+  EXPECT_GE(count, 25u);
 }
 
 TEST(ScenarioLoaderTest, MissingFileIsAnError) {
@@ -121,6 +121,91 @@ TEST(ScenarioLoaderTest, GoodScenarioLoadsEveryField) {
   EXPECT_EQ(s.seed_last, 7u);
   EXPECT_TRUE(s.ExpectationFor("reference")->pass);
   EXPECT_EQ(s.ExpectationFor("greptime")->invariant, "INV-NOOMIT");
+}
+
+constexpr char kFaultSteps[] = R"yaml(name: faults
+cluster: {datanodes: 2, frontends: 2}
+table: |
+  CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h))
+  PARTITION ON COLUMNS (a) (a < 10, a >= 10)
+steps:
+  - {at_ms: 100, drop: {kind: InvalidateCache, to: fe2, count: all}}
+  - {at_ms: 200, delay: {kind: WriteRequest, from: fe1, to: dn2, ms: 250, count: 3}}
+  - {at_ms: 300, duplicate: {kind: EnterStaging}}
+  - after: RepartitionGroup.EnterStagingRegion
+    hold: {kind: RouteReply, to: fe1, until: Repartition.RepartitionEnd}
+  - {after: Repartition.Dispatch, delay_ms: 40, occurrence: 2,
+     reorder: {kind: HeartbeatReply, from: metasrv, count: 2}}
+  - {after: CreateTable.Prepare, expire_lease: dn2}
+  - {at_ms: 400, expire_lease: dn1}
+expect: {reference: pass}
+)yaml";
+
+const model::MessageRule& RuleOf(const ScriptedStep& step) {
+  return std::get<model::MessageRuleOp>(step.op).rule;
+}
+
+TEST(ScenarioLoaderTest, FaultStepsLoadIntoRulesArmedStepsAndLeaseExpiry) {
+  auto result = ParseScenario(kFaultSteps, "faults.yaml");
+  ASSERT_TRUE(result.ok()) << result.error().Format();
+  const std::vector<ScriptedStep>& steps = result.value().steps;
+  ASSERT_EQ(steps.size(), 7u);
+  const model::NodeId dn1{1}, dn2{2}, fe1{3}, fe2{4}, metasrv{0};
+
+  EXPECT_EQ(steps[0].at_ms, 100);
+  EXPECT_EQ(steps[0].after_state, "");
+  EXPECT_EQ(steps[0].occurrence, 1u);
+  EXPECT_EQ(steps[0].location.line, 7u);
+  EXPECT_EQ(steps[0].location.column, 5u);
+  const model::MessageRule& drop = RuleOf(steps[0]);
+  EXPECT_EQ(drop.action, model::MessageAction::kDrop);
+  EXPECT_EQ(drop.kind, "InvalidateCache");
+  EXPECT_EQ(drop.from, std::nullopt);
+  EXPECT_EQ(drop.to, fe2);
+  EXPECT_EQ(drop.count, 0u);  // all
+  EXPECT_EQ(drop.delay, sim::Ms(0));
+  EXPECT_EQ(drop.until_state, "");
+
+  const model::MessageRule& delay = RuleOf(steps[1]);
+  EXPECT_EQ(steps[1].at_ms, 200);
+  EXPECT_EQ(delay.action, model::MessageAction::kDelay);
+  EXPECT_EQ(delay.kind, "WriteRequest");
+  EXPECT_EQ(delay.from, fe1);
+  EXPECT_EQ(delay.to, dn2);
+  EXPECT_EQ(delay.count, 3u);
+  EXPECT_EQ(delay.delay, sim::Ms(250));
+
+  const model::MessageRule& duplicate = RuleOf(steps[2]);
+  EXPECT_EQ(duplicate.action, model::MessageAction::kDuplicate);
+  EXPECT_EQ(duplicate.kind, "EnterStaging");
+  EXPECT_EQ(duplicate.from, std::nullopt);
+  EXPECT_EQ(duplicate.to, std::nullopt);
+  EXPECT_EQ(duplicate.count, 1u);
+
+  EXPECT_EQ(steps[3].after_state, "RepartitionGroup.EnterStagingRegion");
+  EXPECT_EQ(steps[3].at_ms, 0);  // no delay_ms
+  EXPECT_EQ(steps[3].occurrence, 1u);
+  const model::MessageRule& hold = RuleOf(steps[3]);
+  EXPECT_EQ(hold.action, model::MessageAction::kHold);
+  EXPECT_EQ(hold.kind, "RouteReply");
+  EXPECT_EQ(hold.to, fe1);
+  EXPECT_EQ(hold.until_state, "Repartition.RepartitionEnd");
+
+  EXPECT_EQ(steps[4].after_state, "Repartition.Dispatch");
+  EXPECT_EQ(steps[4].at_ms, 40);  // delay_ms: the offset after the pass
+  EXPECT_EQ(steps[4].occurrence, 2u);
+  const model::MessageRule& reorder = RuleOf(steps[4]);
+  EXPECT_EQ(reorder.action, model::MessageAction::kReorder);
+  EXPECT_EQ(reorder.kind, "HeartbeatReply");
+  EXPECT_EQ(reorder.from, metasrv);
+  EXPECT_EQ(reorder.to, std::nullopt);
+  EXPECT_EQ(reorder.count, 2u);
+
+  EXPECT_EQ(steps[5].after_state, "CreateTable.Prepare");
+  EXPECT_EQ(std::get<model::ExpireLeaseOp>(steps[5].op).node, dn2);
+  EXPECT_EQ(steps[6].at_ms, 400);
+  EXPECT_EQ(steps[6].after_state, "");
+  EXPECT_EQ(std::get<model::ExpireLeaseOp>(steps[6].op).node, dn1);
 }
 
 TEST(ScenarioLoaderTest, SqlErrorInsideQuotedStepIsRelocatedToTheYamlColumn) {
