@@ -253,6 +253,54 @@ TEST(ScriptedFaultsTest, ReorderDeliversTwoMatchingMessagesInTheOppositeOrder) {
             Sorted({MakeRow("k", 1, 100, 5), MakeRow("k", 2, 300, 5)}));
 }
 
+// count: all holds every match; the pass releases all of them in one step, in send order.
+TEST(ScriptedFaultsTest, HoldCountAllReleasesEveryHeldMessageInSendOrderAtThePass) {
+  Harness h;
+  WarmUp(h);
+  MessageRule rule = Rule(MessageAction::kHold, "WriteRequest", /*count=all*/ 0);
+  rule.from = h.cluster.frontend_id(0);
+  rule.until_state = "CreateTable.Prepare";
+  AddRule(h, 2500, rule);
+  h.Insert(sim::AtMs(3000), 0, {MakeRow("a", 1, 1, 25)});  // fe1 -> dn3
+  h.Insert(sim::AtMs(3100), 0, {MakeRow("b", 1, 1, 5)});   // fe1 -> dn1
+  h.RunUntil(3999);
+  EXPECT_EQ(h.cluster.held_message_count(), 2u);
+  h.CreateTable(sim::AtMs(4000), TableId{1025});
+  h.RunUntil(6000);
+  const std::vector<std::string> passed = h.TraceLines("ms.state_passed CreateTable.Prepare");
+  ASSERT_EQ(passed.size(), 1u);
+  const std::vector<std::string> released = h.TraceLines("net.release");
+  ASSERT_EQ(released.size(), 2u);
+  EXPECT_NE(released[0].find("net.release WriteRequest fe1->dn3"), std::string::npos);
+  EXPECT_NE(released[1].find("net.release WriteRequest fe1->dn1"), std::string::npos);
+  for (const std::string& line : released) {
+    EXPECT_EQ(Harness::LineStep(line), Harness::LineStep(passed[0]));
+  }
+  const int64_t t = Harness::LineTime(passed[0]);
+  EXPECT_EQ(h.TraceTimes("n3 recv WriteRequest from=fe1"), std::vector<int64_t>{t + 1});
+  EXPECT_EQ(h.TraceTimes("n1 recv WriteRequest from=fe1"), std::vector<int64_t>{t + 1});
+  EXPECT_EQ(h.cluster.held_message_count(), 0u);
+}
+
+// A reorder whose second match never comes keeps the first until the safety phase ends.
+TEST(ScriptedFaultsTest, ReorderWithoutASecondMatchReleasesTheFirstAtTheEndOfSafety) {
+  Harness h;
+  WarmUp(h);
+  MessageRule rule = Rule(MessageAction::kReorder, "WriteRequest");
+  rule.to = h.cluster.datanode_id(2);
+  AddRule(h, 2500, rule);
+  h.Insert(sim::AtMs(3000), 0, {MakeRow("a", 1, 1, 25)});
+  h.Insert(sim::AtMs(3100), 0, {MakeRow("b", 1, 1, 5)});  // to dn1: not matched
+  h.cluster.Schedule(sim::AtMs(3500), HealOp{/*end_of_safety=*/true});
+  h.RunUntil(3499);
+  EXPECT_EQ(h.cluster.held_message_count(), 1u);
+  h.RunUntil(4000);
+  EXPECT_EQ(h.TraceTimes("net.release WriteRequest fe1->dn3 (safety phase ended)"),
+            std::vector<int64_t>{3500});
+  EXPECT_EQ(h.TraceTimes("n3 recv WriteRequest from=fe1"), std::vector<int64_t>{3501});
+  EXPECT_EQ(h.cluster.history().writes[1].status, WriteStatus::kAcked);
+}
+
 TEST(ScriptedFaultsTest, HeldMessagesVanishWhenTheirSenderOrReceiverCrashes) {
   for (bool crash_sender : {true, false}) {
     Harness h;
