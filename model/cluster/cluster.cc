@@ -149,6 +149,9 @@ void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
   for (size_t i = 0; i < ops_.size(); ++i) {
     out.push_back({at(ops_.At(i).at), 0, sim::kNoNode, kClientOp, i});
   }
+  for (size_t i = 0; i < armed_.size(); ++i) {
+    if (armed_[i].due) out.push_back({at(*armed_[i].due), 0, sim::kNoNode, kArmedOp, i});
+  }
 }
 
 void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
@@ -200,6 +203,9 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
     }
     case kClientOp:
       RunClientOp(event.ref, step);
+      return;
+    case kArmedOp:
+      RunArmedOp(event.ref, step);
       return;
   }
   REPARTSIM_UNREACHABLE();
@@ -335,7 +341,10 @@ void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest
 
 void Cluster::RunClientOp(size_t index, sim::StepContext& step) {
   auto entry = ops_.PopAt(index);
-  ClientOp& op = entry.payload;
+  ExecuteClientOp(entry.payload, step);
+}
+
+void Cluster::ExecuteClientOp(ClientOp& op, sim::StepContext& step) {
   step.Log(sim::kNoNode, "op", ClientOpName(op));
   if (auto* insert = std::get_if<InsertOp>(&op)) {
     Frontend& fe = frontends_[insert->frontend_index];
@@ -546,7 +555,7 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
 
 bool Cluster::Idle() const {
   return !metasrv_.procedures().HasActive() && ops_.empty() && network_.Pending().empty() &&
-         held_.empty();
+         held_.empty() && armed_.empty();
 }
 
 uint64_t Cluster::Fingerprint() const {
@@ -572,10 +581,11 @@ uint64_t Cluster::Fingerprint() const {
   }
   h.Add(static_cast<uint64_t>(armed_.size()));
   for (const ArmedOp& a : armed_) {
-    h.Add(a.state).Add(a.occurrence).Add(a.delay.ms);
+    h.Add(a.state).Add(a.occurrence).Add(a.delay.ms).Add(a.due ? a.due->ms : int64_t{-1});
     HashClientOp(h, a.op);
   }
   for (const auto& [state, times] : passed_) h.Add(state).Add(times);
+  h.Add(track_states_);
   return h.Finish();
 }
 

@@ -49,6 +49,7 @@ class Cluster {
     kFrontendTimer,
     kMetasrvTimer,
     kClientOp,
+    kArmedOp,  // a step armed on a procedure state, due `delay` after the state passed
   };
 
   Cluster(ClusterConfig config, Protocol protocol);
@@ -63,8 +64,10 @@ class Cluster {
   void Schedule(sim::SimTime at, ClientOp op);
   // Arms `op` to be scheduled `delay` after the `occurrence`-th time (1-based) a procedure
   // passes `state` ("Type.State", e.g. "RepartitionGroup.EnterStagingRegion"): a step that
-  // began in that state ended in another one, or ended the procedure. Steps still armed when
-  // the safety phase ends are dropped.
+  // began in that state ended in another one, or ended the procedure. With no delay the op
+  // runs in that same step, right after the procedure's own messages were sent (a crash then
+  // lands before anything else happens). Steps still armed when the safety phase ends are
+  // dropped.
   void ScheduleAfterState(std::string state, uint32_t occurrence, sim::Duration delay,
                           ClientOp op);
   // Round-robin placement of `rule`'s regions (region i on datanode i mod D) for CREATE TABLE.
@@ -109,6 +112,7 @@ class Cluster {
   void HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
                            NodeContext& ctx);
   void RunClientOp(size_t index, sim::StepContext& step);
+  void ExecuteClientOp(ClientOp& op, sim::StepContext& step);
   void StartRepartition(const RepartitionOp& op, sim::StepContext& step);
   // Moves DDL records whose procedure ended (or vanished in a crash) to Done/Failed.
   void UpdateDdlOutcomes(sim::StepContext& step);
@@ -125,7 +129,10 @@ class Cluster {
   // A step of procedure `id` that began in `before` ran: fires armed ops and releases held
   // messages if it passed that state.
   void NoteProcedureStep(ProcedureId id, const std::string& before, sim::StepContext& step);
+  // The end of the safety phase: rules stop, held messages are sent, armed steps (due or not)
+  // are dropped, so no scripted fault outlives the phase.
   void EndScriptedFaults(sim::StepContext& step);
+  void RunArmedOp(size_t index, sim::StepContext& step);
   void ExpireLeasesNow(NodeId node, sim::StepContext& step);
   void DropHeldMessages(NodeId node);
   void RestartNode(NodeId node, sim::StepContext& step);
@@ -161,6 +168,7 @@ class Cluster {
     uint32_t occurrence = 1;
     sim::Duration delay{0};
     ClientOp op;
+    std::optional<sim::SimTime> due;  // set once the state passed (delay > 0)
   };
   std::vector<ActiveRule> message_rules_;
   std::vector<HeldMessage> held_;

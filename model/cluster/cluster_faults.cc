@@ -24,7 +24,7 @@ void Cluster::ScheduleAfterState(std::string state, uint32_t occurrence, sim::Du
                                  ClientOp op) {
   REPARTSIM_ASSERT(occurrence >= 1);
   track_states_ = true;
-  armed_.push_back(ArmedOp{std::move(state), occurrence, delay, std::move(op)});
+  armed_.push_back(ArmedOp{std::move(state), occurrence, delay, std::move(op), std::nullopt});
 }
 
 void Cluster::SendWith(NodeId from, Outgoing out, sim::Duration extra, sim::StepContext& step) {
@@ -104,12 +104,17 @@ void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before,
   const uint32_t times = ++passed_[before];
   step.Log(metasrv_id().value, "ms.state_passed",
            before + " procedure=" + std::to_string(id.value) + " times=" + std::to_string(times));
+  std::vector<ClientOp> now_ops;
   for (size_t i = 0; i < armed_.size();) {
-    if (armed_[i].state == before && armed_[i].occurrence == times) {
-      ops_.Push(step.now + armed_[i].delay, std::move(armed_[i].op));
-      armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(i));
-    } else {
+    ArmedOp& armed = armed_[i];
+    if (armed.due || armed.state != before || armed.occurrence != times) {
       ++i;
+    } else if (armed.delay.ms > 0) {
+      armed.due = step.now + armed.delay;
+      ++i;
+    } else {
+      now_ops.push_back(std::move(armed.op));
+      armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
   for (size_t i = 0; i < held_.size();) {
@@ -124,6 +129,7 @@ void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before,
       ++i;
     }
   }
+  for (ClientOp& op : now_ops) ExecuteClientOp(op, step);
 }
 
 void Cluster::EndScriptedFaults(sim::StepContext& step) {
@@ -138,9 +144,17 @@ void Cluster::EndScriptedFaults(sim::StepContext& step) {
   for (const ArmedOp& a : armed_) {
     step.Log(sim::kNoNode, "op.disarmed",
              std::string(ClientOpName(a.op)) + " after " + a.state + " #" +
-                 std::to_string(a.occurrence) + ": the state never passed");
+                 std::to_string(a.occurrence) +
+                 (a.due ? ": due after the safety phase" : ": the state never passed"));
   }
   armed_.clear();
+}
+
+void Cluster::RunArmedOp(size_t index, sim::StepContext& step) {
+  REPARTSIM_ASSERT(index < armed_.size() && armed_[index].due.has_value());
+  ClientOp op = std::move(armed_[index].op);
+  armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(index));
+  ExecuteClientOp(op, step);
 }
 
 void Cluster::ExpireLeasesNow(NodeId node, sim::StepContext& step) {

@@ -67,7 +67,10 @@ PartitionView BuildPartitionView(const TableRoute& route, const TableInfo& info,
 void Frontend::StartInsert(uint64_t history_id, TableId table, std::vector<Row> rows, bool bulk,
                            NodeContext& ctx) {
   REPARTSIM_ASSERT(up_);
-  Statement& s = statements_[history_id];
+  const uint64_t key = StatementKey(Kind::kInsert, history_id);
+  REPARTSIM_ASSERT(statements_.count(key) == 0);
+  Statement& s = statements_[key];
+  s.key = key;
   s.id = history_id;
   s.kind = Kind::kInsert;
   s.table = table;
@@ -78,7 +81,10 @@ void Frontend::StartInsert(uint64_t history_id, TableId table, std::vector<Row> 
 
 void Frontend::StartQuery(uint64_t history_id, TableId table, NodeContext& ctx) {
   REPARTSIM_ASSERT(up_);
-  Statement& s = statements_[history_id];
+  const uint64_t key = StatementKey(Kind::kQuery, history_id);
+  REPARTSIM_ASSERT(statements_.count(key) == 0);
+  Statement& s = statements_[key];
+  s.key = key;
   s.id = history_id;
   s.kind = Kind::kQuery;
   s.table = table;
@@ -155,7 +161,7 @@ void Frontend::DispatchInsert(Statement& statement, const CachedTable& table, No
   }
   for (auto& [node, writes] : by_node) {
     uint64_t corr = NextCorr();
-    corr_owner_[corr] = statement.id;
+    corr_owner_[corr] = statement.key;
     ctx.Send(node, WriteRequest{corr, writes});
     statement.outstanding[corr] = SubRequest{node, std::move(writes), RegionId{}};
   }
@@ -210,7 +216,7 @@ void Frontend::DispatchQuery(Statement& statement, const CachedTable& table, Nod
     std::optional<uint64_t> planned;
     if (ctx.protocol.On(Rule::kFencedReads)) planned = route->ExprVersionValue();
     uint64_t corr = NextCorr();
-    corr_owner_[corr] = statement.id;
+    corr_owner_[corr] = statement.key;
     ctx.Send(*route->leader, ScanRequest{corr, region, planned});
     statement.outstanding[corr] = SubRequest{*route->leader, {}, region};
   }
@@ -372,7 +378,7 @@ void Frontend::MaybeFinish(Statement& statement, NodeContext& ctx) {
   if (statement.phase != Phase::kInFlight || !statement.outstanding.empty()) return;
   if (statement.replan || !statement.rows.empty()) return;
   FinishStatement(statement, ctx);
-  statements_.erase(statement.id);
+  statements_.erase(statement.key);
 }
 
 void Frontend::FinishStatement(Statement& statement, NodeContext& ctx) {

@@ -83,7 +83,8 @@ class Frontend {
     RegionId region;                  // queries
   };
   struct Statement {
-    uint64_t id = 0;
+    uint64_t id = 0;   // History id (of a write or of a query)
+    uint64_t key = 0;  // StatementKey(kind, id): the key in statements_
     Kind kind = Kind::kInsert;
     TableId table;
     bool bulk = false;
@@ -134,7 +135,12 @@ class Frontend {
   std::map<TableId, uint64_t> invalidations_;  // invalidations received per table
   std::set<TableId> ignore_invalidations_;
   std::map<TableId, Fill> fills_;
-  std::map<uint64_t, Statement> statements_;   // by history id
+  // Writes and queries number their History ids independently, so statements are keyed by
+  // StatementKey(kind, id).
+  static uint64_t StatementKey(Kind kind, uint64_t history_id) {
+    return history_id * 2 + (kind == Kind::kQuery ? 1 : 0);
+  }
+  std::map<uint64_t, Statement> statements_;   // by StatementKey
   std::map<uint64_t, uint64_t> corr_owner_;    // request corr -> statement id
   uint64_t next_corr_ = 1;
 };

@@ -459,3 +459,47 @@ TEST(ScriptedFaultsTest, FingerprintCoversRulesHeldMessagesAndArmedOps) {
 
 }  // namespace
 }  // namespace repartsim::model
+
+namespace repartsim::model {
+namespace {
+
+using testing::Harness;
+
+// With no delay the armed op runs inside the step that passed the state: the crash lands
+// before any other event, at the same step number as the pass.
+TEST(ScriptedFaultsTest, ArmedOpWithoutDelayRunsInTheStepThatPassedTheState) {
+  Harness h;
+  h.cluster.ScheduleAfterState("CreateTable.DatanodeCreateRegions", 1, sim::Ms(0),
+                               CrashNodeOp{h.cluster.metasrv_id()});
+  h.CreateTable(sim::AtMs(0));
+  h.RunUntil(100);
+  const std::vector<std::string> passed =
+      h.TraceLines("ms.state_passed CreateTable.DatanodeCreateRegions");
+  const std::vector<std::string> crash = h.TraceLines("crash metasrv");
+  ASSERT_EQ(passed.size(), 1u);
+  ASSERT_EQ(crash.size(), 1u);
+  EXPECT_EQ(Harness::LineStep(passed[0]), Harness::LineStep(crash[0]));
+  EXPECT_FALSE(h.cluster.metasrv().is_up());
+  // CreateMetadata never ran: the crash came first.
+  EXPECT_FALSE(h.TraceHas("ms.state_passed CreateTable.CreateMetadata"));
+}
+
+// A delayed armed op that comes due after the safety phase ended never runs: it is dropped
+// with the other scripted faults, so no scripted crash or rule leaks into the liveness phase.
+TEST(ScriptedFaultsTest, ArmedOpDueAfterTheSafetyPhaseIsDisarmed) {
+  Harness h;
+  h.CreateTable(sim::AtMs(0));
+  h.cluster.ScheduleAfterState("CreateTable.Prepare", 1, sim::Ms(5000),
+                               CrashNodeOp{h.cluster.datanode_id(0)});
+  h.cluster.Schedule(sim::AtMs(3000), HealOp{/*end_of_safety=*/true});
+  h.RunUntil(9000);
+  const std::vector<std::string> disarmed = h.TraceLines("op.disarmed");
+  ASSERT_EQ(disarmed.size(), 1u);
+  EXPECT_EQ(disarmed[0].substr(disarmed[0].find(" 3000 ")),
+            " 3000 - op.disarmed crash after CreateTable.Prepare #1: due after the safety phase");
+  EXPECT_FALSE(h.TraceHas("crash dn1"));
+  EXPECT_TRUE(h.cluster.datanode(h.cluster.datanode_id(0)).is_up());
+}
+
+}  // namespace
+}  // namespace repartsim::model
