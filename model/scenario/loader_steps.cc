@@ -192,6 +192,45 @@ std::string ReadProcedureState(const YAML::Node& node, LoadContext& ctx,
   return state;
 }
 
+enum class Role : uint8_t { kMetasrv, kDatanode, kFrontend };
+
+const char* RoleName(Role role) {
+  switch (role) {
+    case Role::kMetasrv: return "the metasrv";
+    case Role::kDatanode: return "a datanode";
+    case Role::kFrontend: return "a frontend";
+  }
+  return "";
+}
+
+Role RoleOf(model::NodeId node, const Scenario& s) {
+  if (node.value == 0) return Role::kMetasrv;
+  return node.value <= s.datanode_count ? Role::kDatanode : Role::kFrontend;
+}
+
+// Who sends and who receives each message kind (model/cluster/message.h).
+std::pair<Role, Role> Endpoints(const std::string& kind) {
+  if (kind == "RouteRequest" || kind == "InvalidateAck") return {Role::kFrontend, Role::kMetasrv};
+  if (kind == "RouteReply" || kind == "InvalidateCache") return {Role::kMetasrv, Role::kFrontend};
+  if (kind == "WriteRequest" || kind == "ScanRequest") return {Role::kFrontend, Role::kDatanode};
+  if (kind == "WriteReply" || kind == "ScanResponse") return {Role::kDatanode, Role::kFrontend};
+  if (kind == "Heartbeat" || kind == "RegionResponse") return {Role::kDatanode, Role::kMetasrv};
+  return {Role::kMetasrv, Role::kDatanode};  // HeartbeatReply, RegionRequest and its ops
+}
+
+// A rule on `kind` from/to `node` that can never match is a scenario bug: say so.
+void CheckEndpoint(const std::string& kind, const std::optional<model::NodeId>& node,
+                   bool is_from, const YAML::Node& at, LoadContext& ctx, const Scenario& s,
+                   const std::string& path) {
+  if (!node || ctx.failed()) return;
+  const auto [sender, receiver] = Endpoints(kind);
+  const Role expected = is_from ? sender : receiver;
+  if (RoleOf(*node, s) == expected) return;
+  ctx.Fail(at, path,
+           kind + " goes from " + RoleName(sender) + " to " + RoleName(receiver) + ", so '" +
+               (is_from ? "from: " : "to: ") + at.Scalar() + "' never matches");
+}
+
 // drop|delay|duplicate|hold|reorder: {kind: K, from: N, to: N, count: C|all, ms: D, until: S}
 model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& node,
                                    LoadContext& ctx, const Scenario& s, const std::string& path) {
@@ -209,8 +248,16 @@ model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& 
     ctx.Fail(kind, path + ".kind",
              "unknown message kind '" + rule.kind + "'; kinds are " + model::MessageKindList());
   }
-  if (f.Has("from")) rule.from = ReadNode(f.Get("from"), ctx, s, path + ".from");
-  if (f.Has("to")) rule.to = ReadNode(f.Get("to"), ctx, s, path + ".to");
+  if (f.Has("from")) {
+    const YAML::Node from = f.Get("from");
+    rule.from = ReadNode(from, ctx, s, path + ".from");
+    CheckEndpoint(rule.kind, rule.from, /*is_from=*/true, from, ctx, s, path + ".from");
+  }
+  if (f.Has("to")) {
+    const YAML::Node to = f.Get("to");
+    rule.to = ReadNode(to, ctx, s, path + ".to");
+    CheckEndpoint(rule.kind, rule.to, /*is_from=*/false, to, ctx, s, path + ".to");
+  }
   if (f.Has("count")) {
     const YAML::Node count = f.Get("count");
     if (count.IsScalar() && count.Scalar() == "all") {
