@@ -42,6 +42,10 @@ TEST(ScenarioCliTest, RunPrintsSummaryWritesChoicesAndJsonAndExitsZero) {
   ASSERT_EQ(o.exit_code, 0) << o.output;
   EXPECT_NE(o.output.find("seed=2 steps="), std::string::npos);
   EXPECT_NE(o.output.find(" outcome=pass\n"), std::string::npos);
+  EXPECT_NE(o.output.find("history: writes=95 acked=89 rejected=0 unknown=6 pending=0 queries="),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(o.output.find("\nprobes: rows=29 acked=29 writes=29 "), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("expect (reference): pass -> met"), std::string::npos);
   EXPECT_NE(o.output.find("choices: run2.choices"), std::string::npos);
   const std::string json = Read(Scratch() + "/run2.json");

@@ -188,14 +188,18 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& s,
                static_cast<long long>(r.heal_time_ms), static_cast<unsigned long long>(r.heal_step));
   const auto& h = r.history;
   std::fprintf(out,
-               "history: writes=%llu acked=%llu rejected=%llu unknown=%llu queries=%llu ok=%llu "
-               "failed=%llu ddls=%llu done=%llu failed=%llu rejected=%llu\n",
+               "history: writes=%llu acked=%llu rejected=%llu unknown=%llu pending=%llu "
+               "queries=%llu ok=%llu failed=%llu ddls=%llu done=%llu failed=%llu rejected=%llu\n",
                (unsigned long long)h.writes, (unsigned long long)h.acked,
                (unsigned long long)h.rejected, (unsigned long long)h.unknown,
+               (unsigned long long)h.pending,
                (unsigned long long)h.queries, (unsigned long long)h.queries_ok,
                (unsigned long long)h.queries_failed, (unsigned long long)h.ddls,
                (unsigned long long)h.ddls_done, (unsigned long long)h.ddls_failed,
                (unsigned long long)h.ddls_rejected);
+  std::fprintf(out, "probes: rows=%llu acked=%llu writes=%llu (liveness write probes, in history)\n",
+               (unsigned long long)h.probes, (unsigned long long)h.probes_acked,
+               (unsigned long long)h.probe_writes);
   if (auto e = s.ExpectationFor(r.profile)) {
     std::fprintf(out, "expect (%s): %s -> %s\n", r.profile.c_str(), e->ToString().c_str(),
                  r.Meets(*e) ? "met" : "NOT met");
