@@ -9,85 +9,23 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 #include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
 #include "model/sql/parser.h"
 #include "sim/chooser.h"
 #include "sim/simulation.h"
 #include "sim/trace.h"
+#include "tests/model/cluster/cluster_harness.h"
 
 namespace repartsim::model {
 namespace {
 
-constexpr TableId kTable{1024};
-constexpr char kCreate[] =
-    "CREATE TABLE t (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT, PRIMARY KEY (host, a)) "
-    "PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)";
+using testing::Harness;
+using testing::kTable;
+using testing::MakeRow;
+using testing::ParseCreate;
+using testing::Sorted;
 
-sql::CreateTable ParseCreate(const std::string& text = kCreate) {
-  auto statements = sql::ParseStatements(text, "<test>");
-  EXPECT_TRUE(statements.ok()) << (statements.ok() ? "" : statements.error().Format());
-  return std::get<sql::CreateTable>(statements.value().at(0).body);
-}
-
-Row MakeRow(const std::string& host, int64_t ts, int64_t v, int64_t a) {
-  return Row{Value::String(host), Value::Timestamp(ts), Value::Int(v), Value::Int(a)};
-}
-
-struct Harness {
-  explicit Harness(Protocol protocol = Protocol::Greptime(), ClusterConfig config = {})
-      : cluster(config, protocol) {
-    trace.KeepLines(true);
-  }
-
-  void CreateTable(sim::SimTime at) {
-    sql::CreateTable create = ParseCreate();
-    cluster.Schedule(at, cluster.PlanCreateTable(kTable, create.schema, create.rule));
-  }
-  void Insert(sim::SimTime at, uint32_t frontend, std::vector<Row> rows) {
-    cluster.Schedule(at, InsertOp{frontend, kTable, std::move(rows), false});
-  }
-  void Query(sim::SimTime at, uint32_t frontend, const std::string& where = "") {
-    QueryOp op{frontend, kTable, false, std::nullopt, "SELECT * FROM t"};
-    if (!where.empty()) {
-      auto predicate = sql::ParsePredicate(where, "<test>");
-      EXPECT_TRUE(predicate.ok());
-      op.where = predicate.value();
-      op.sql += " WHERE " + where;
-    }
-    cluster.Schedule(at, op);
-  }
-  sim::RunResult RunUntil(int64_t time_ms_max) {
-    sim::RunOptions options;
-    options.time_ms_max = time_ms_max;
-    options.seed = 7;
-    sim::Simulation<Cluster> simulation(cluster, chooser, trace, crash_plan, crash_stats, options);
-    return simulation.Run();
-  }
-  bool TraceHas(const std::string& needle) const {
-    return std::any_of(trace.lines().begin(), trace.lines().end(),
-                       [&](const std::string& line) { return line.find(needle) != std::string::npos; });
-  }
-
-  Cluster cluster;
-  sim::RandomChooser chooser{7};
-  sim::Trace trace;
-  sim::CrashPlan crash_plan;
-  sim::CrashPointStats crash_stats;
-};
-
-std::vector<Row> Sorted(std::vector<Row> rows) {
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-      int c = TotalOrder(a[i], b[i]);
-      if (c != 0) return c < 0;
-    }
-    return a.size() < b.size();
-  });
-  return rows;
-}
 
 TEST(ClusterTest, CreateTableCreatesRegionsRoundRobinAndPublishesTheRoute) {
   Harness h;

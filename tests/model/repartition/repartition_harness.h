@@ -18,10 +18,9 @@
 #include "sim/chooser.h"
 #include "sim/simulation.h"
 #include "sim/trace.h"
+#include "tests/model/cluster/cluster_harness.h"
 
 namespace repartsim::model::testing {
-
-inline constexpr TableId kTable{1024};
 
 inline Row MakeRow(int64_t a, int64_t v = 0) {
   return Row{Value::String("h"), Value::Timestamp(1000 + a), Value::Int(v), Value::Int(a)};
@@ -29,16 +28,8 @@ inline Row MakeRow(int64_t a, int64_t v = 0) {
 
 inline RegionId RegionN(uint32_t number) { return RegionId::Of(kTable, RegionNumber{number}); }
 
-inline std::vector<Row> SortedRows(std::vector<Row> rows) {
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
-      int c = TotalOrder(a[i], b[i]);
-      if (c != 0) return c < 0;
-    }
-    return a.size() < b.size();
-  });
-  return rows;
-}
+// Rows in TotalOrder, for multiset comparisons.
+inline std::vector<Row> SortedRows(std::vector<Row> rows) { return Sorted(std::move(rows)); }
 
 struct RepartitionHarness {
   explicit RepartitionHarness(Protocol protocol = Protocol::Greptime(),
