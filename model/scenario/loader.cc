@@ -198,6 +198,11 @@ sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& fi
     const uint32_t column = e.mark.is_null() ? 0 : static_cast<uint32_t>(e.mark.column + 1);
     return sim::Error{sim::SourceLocation{file, line, column}, "YAML: " + e.msg};
   }
+  if (root.IsNull() && root.Mark().is_null()) {
+    // Nothing but comments and blank lines: yaml-cpp gives a null node without a position.
+    return sim::Error{sim::SourceLocation{file, 1, 1},
+                      "empty scenario: expected a mapping with at least name, table and expect"};
+  }
   Scenario scenario;
   scenario.path = file;
   try {

@@ -1,0 +1,103 @@
+// Goal: bad input never crashes. Every mutation of a bundled scenario either loads, and then
+// runs (briefly) without an internal error, or is refused with a located error
+// `file:line:col: error: message`. Method: apply seeded random mutations (delete a span,
+// duplicate or drop a line, replace a byte with YAML punctuation or a digit, truncate) to each
+// bundled scenario's text, parse it, and run the ones that load with a small step budget; an
+// internal error would end the process (exit 70) and fail the test run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/scenario/loader.h"
+#include "model/scenario/runner.h"
+#include "sim/prng.h"
+
+namespace repartsim::scenario {
+namespace {
+
+constexpr int kMutationsPerFile = 30;
+
+std::vector<std::string> BundledScenarios() {
+  std::vector<std::string> paths;
+  const std::string root = std::string(REPARTSIM_SOURCE_DIR) + "/scenarios";
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.path().extension() == ".yaml") paths.push_back(e.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+std::string Mutate(std::string text, sim::Prng& prng) {
+  static const std::string kBytes = ":{}[]-,'\"\n #&*!|>0123456789aZ";
+  if (text.empty()) return text;
+  const size_t at = prng.Below(text.size());
+  switch (prng.Below(6)) {
+    case 0:  // delete a span
+      text.erase(at, 1 + prng.Below(std::min<size_t>(40, text.size() - at)));
+      break;
+    case 1:  // replace one byte
+      text[at] = kBytes[prng.Below(kBytes.size())];
+      break;
+    case 2: {  // duplicate the line holding `at`
+      const size_t begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+      const size_t end = std::min(text.size(), text.find('\n', at) + 1);
+      text.insert(begin, text.substr(begin, end - begin));
+      break;
+    }
+    case 3: {  // drop the line holding `at`
+      const size_t begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+      const size_t end = std::min(text.size(), text.find('\n', at) + 1);
+      text.erase(begin, end - begin);
+      break;
+    }
+    case 4:  // truncate
+      text.resize(at);
+      break;
+    default:  // insert a byte
+      text.insert(at, 1, kBytes[prng.Below(kBytes.size())]);
+      break;
+  }
+  return text;
+}
+
+TEST(LoaderFuzzTest, MutatedScenariosLoadAndRunOrFailWithALocatedError) {
+  const std::regex located(R"(^[^:]+\.yaml:[0-9]+:[0-9]+: error: .+)");
+  sim::Prng prng(20261130);
+  uint64_t loaded = 0, refused = 0;
+  for (const std::string& path : BundledScenarios()) {
+    std::ifstream in(path);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string original = buffer.str();
+    for (int i = 0; i < kMutationsPerFile; ++i) {
+      std::string text = Mutate(original, prng);
+      if (prng.Below(2) == 0) text = Mutate(text, prng);
+      auto result = ParseScenario(text, "fuzz.yaml");
+      if (!result.ok()) {
+        ++refused;
+        EXPECT_TRUE(std::regex_search(result.error().Format(), located))
+            << result.error().Format() << "\n--- from " << path << ":\n" << text;
+        continue;
+      }
+      ++loaded;
+      Scenario s = result.value();
+      s.limits.steps_max = std::min<uint64_t>(s.limits.steps_max, 1500);
+      RunConfig config;
+      config.seed = i;
+      auto report = RunScenario(s, config);
+      EXPECT_TRUE(report.ok()) << path;
+    }
+  }
+  // Both branches are exercised.
+  EXPECT_GT(loaded, 100u);
+  EXPECT_GT(refused, 100u);
+}
+
+}  // namespace
+}  // namespace repartsim::scenario
