@@ -68,6 +68,11 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "RepartitionStart checks that the resulting rule is complete and disjoint instead of "
      "trusting the frontend (P9)",
      false, true},
+    {Rule::kRowPathOverSchema, "row-path-over-schema",
+     "the row path evaluates partition expressions over the table's columns, not only the "
+     "rule's partition columns, so an ON COLUMNS repartition (which switches the column list "
+     "before the expressions) never fails inserts with an undefined column (P13)",
+     false, true},
 }};
 
 uint32_t DefaultBits(ProfileKind kind) {

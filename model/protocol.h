@@ -36,6 +36,7 @@ enum class Rule : uint8_t {
   kIdempotentAllocate,        // re-executing AllocateRegion after its route commit resumes (P12)
   kTimeOrderedSequences,      // write sequences follow virtual time across regions (N1)
   kMetasrvValidatesRule,      // RepartitionStart checks the resulting rule itself (P9)
+  kRowPathOverSchema,         // the row path reads any table column, never UndefinedColumn (P13)
   kCount,
 };
 

@@ -35,6 +35,31 @@ bool UnownedRow(const PartitionRule& rule, const TableRoute& route, const TableS
   return true;
 }
 
+// The first column `expr` names that is not in `columns`, if any.
+const std::string* ColumnOutside(const PartitionExpr& expr, const std::vector<std::string>& columns) {
+  if (!expr.is_leaf()) {
+    if (const std::string* c = ColumnOutside(expr.lhs(), columns)) return c;
+    return ColumnOutside(expr.rhs(), columns);
+  }
+  if (std::find(columns.begin(), columns.end(), expr.column()) != columns.end()) return nullptr;
+  return &expr.column();
+}
+
+// The real row path evaluates each expression, in rule order, over the values of the rule's
+// partition columns only: an expression reached before a match that names another column
+// fails the whole insert with an undefined column (multi_dim.rs evaluate_expr). That happens
+// between UpdatePartitionMetadata and ApplyStaging of an ON COLUMNS repartition, when the
+// column list is already the new one but the expressions are still the old ones (P13).
+const std::string* RowPathUndefinedColumn(const PartitionRule& rule, const TableSchema& schema,
+                                          const Row& row) {
+  size_t n = std::min(rule.regions.size(), rule.exprs.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (const std::string* c = ColumnOutside(rule.exprs[i], rule.columns)) return c;
+    if (MatchesRowPath(rule.exprs[i], schema, row)) return nullptr;
+  }
+  return nullptr;
+}
+
 const RegionRoute* RouteOfNumber(const TableRoute& route, uint32_t number) {
   for (const RegionRoute& r : route.region_routes) {
     if (r.region_id.region_number().value == number) return &r;
@@ -120,6 +145,17 @@ void Frontend::DispatchInsert(Statement& statement, const CachedTable& table, No
   const PartitionView view = BuildPartitionView(table.route, table.info, ctx.protocol);
   const TableSchema& schema = table.info.schema;
   const bool unified = ctx.protocol.On(Rule::kUnifiedNullRouting);
+  if (!statement.bulk && !ctx.protocol.On(Rule::kRowPathOverSchema)) {
+    for (const Row& row : statement.rows) {
+      if (const std::string* column = RowPathUndefinedColumn(view.write_rule, schema, row)) {
+        ++statement.error_count;
+        statement.error = "Undefined column: " + *column + " (not a partition column of table " +
+                          statement.table.ToString() + ")";
+        statement.rows.clear();
+        return;
+      }
+    }
+  }
   std::map<uint32_t, std::vector<Row>> by_region;
   for (Row& row : statement.rows) {
     if (unified && UnownedRow(view.write_rule, table.route, schema, row)) {
