@@ -17,6 +17,10 @@ void MetasrvEnv::TraceProcedure(ProcedureId id, std::string_view what) {
 
 KvStore& MetasrvEnv::kv() { return metasrv_.kv_; }
 
+const TableRoute& MetasrvEnv::DecodeRoute(const std::string& key, const std::string& bytes) const {
+  return metasrv_.DecodeRoute(key, bytes);
+}
+
 uint64_t MetasrvEnv::SendRegionRequest(NodeId node, RegionId region, RegionOp op) {
   uint64_t corr = metasrv_.next_corr_++;
   metasrv_.corr_owner_[corr] = current_;
@@ -98,16 +102,28 @@ void Metasrv::OnMessage(NodeId from, const Message& message, NodeContext& ctx) {
   REPARTSIM_ASSERT_MSG(false, "metasrv got a message it does not handle");
 }
 
+const TableRoute& Metasrv::DecodeRoute(const std::string& key, const std::string& bytes) const {
+  DecodedRoute& cached = decoded_routes_[key];
+  if (cached.raw != bytes) {
+    sim::Result<TableRoute> route = DecodeTableRoute(bytes);
+    REPARTSIM_ASSERT_MSG(route.ok(), "stored table route does not decode");
+    cached.raw = bytes;
+    cached.route = std::move(route).value();
+  }
+  return cached.route;
+}
+
 void Metasrv::OnRouteRequest(NodeId from, const RouteRequest& request, NodeContext& ctx) {
   RouteReply reply;
   reply.corr = request.corr;
   reply.table = request.table;
   reply.epoch = epoch(request.table);
-  std::optional<TableRoute> route = ReadTableRoute(kv_, request.table);
+  const std::string route_key = TableRouteKey(request.table);
+  const std::string* route_bytes = kv_.Find(route_key);
   std::optional<TableInfo> info = ReadTableInfo(kv_, request.table);
-  if (route.has_value() && info.has_value()) {
+  if (route_bytes != nullptr && info.has_value()) {
     reply.found = true;
-    reply.route = std::move(*route);
+    reply.route = DecodeRoute(route_key, *route_bytes);
     reply.info = std::move(*info);
   }
   ctx.Send(from, std::move(reply));
@@ -117,16 +133,7 @@ void Metasrv::OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& 
   // Every route of every table, to find the role of each reported region.
   std::map<RegionId, RegionRole> roles;
   for (const auto& [key, bytes] : kv_.Range(kTableRoutePrefix)) {
-    // Decoding a route is the costliest part of a heartbeat; reuse the last decode while the
-    // stored bytes are unchanged (a derived cache: not state, not fingerprinted).
-    DecodedRoute& cached = decoded_routes_[key];
-    if (cached.raw != bytes) {
-      sim::Result<TableRoute> route = DecodeTableRoute(bytes);
-      REPARTSIM_ASSERT_MSG(route.ok(), "stored table route does not decode");
-      cached.raw = bytes;
-      cached.route = std::move(route).value();
-    }
-    for (const RegionRoute& r : cached.route.region_routes) {
+    for (const RegionRoute& r : DecodeRoute(key, bytes).region_routes) {
       std::optional<RegionRole> role = RegionRoleOf(r, from);
       if (role.has_value()) roles[r.region_id] = *role;
     }

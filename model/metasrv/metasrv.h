@@ -61,6 +61,10 @@ class Metasrv {
   // (MemoryRegionKeeper).
   std::set<RegionId>& operating_regions() { return operating_regions_; }
   // True iff every invalidation has been acknowledged (always true when not acked).
+  // The route stored at kv `key`, whose bytes are `bytes`, decoded. Decoding a route is costly
+  // (JSON with nested expression JSON), so the last decode per key is kept while the stored
+  // bytes are unchanged: a derived cache, not state, not fingerprinted.
+  const TableRoute& DecodeRoute(const std::string& key, const std::string& bytes) const;
   bool invalidations_settled() const { return pending_acks_.empty(); }
 
   void Hash(sim::Hasher& h) const;
@@ -89,12 +93,12 @@ class Metasrv {
   std::set<RegionId> operating_regions_;
   std::map<std::pair<NodeId, TableId>, uint64_t> pending_acks_;  // frontend, table -> epoch
   sim::SimTime next_resend_;
-  // Derived: the last decode of each stored route, keyed by kv key (see OnHeartbeat).
+  // Derived: the last decode of each stored route, keyed by kv key (see DecodeRoute).
   struct DecodedRoute {
     std::string raw;
     TableRoute route;
   };
-  std::map<std::string, DecodedRoute> decoded_routes_;
+  mutable std::map<std::string, DecodedRoute> decoded_routes_;
 };
 
 }  // namespace repartsim::model

@@ -37,6 +37,8 @@ class MetasrvEnv {
   void TraceProcedure(ProcedureId id, std::string_view what);
 
   KvStore& kv();
+  // The metasrv's cached decode of the route stored at `key` (Metasrv::DecodeRoute).
+  const TableRoute& DecodeRoute(const std::string& key, const std::string& bytes) const;
   const Protocol& protocol() const { return ctx_.protocol; }
   NodeContext& ctx() { return ctx_; }
   ProcedureId current() const { return current_; }

@@ -9,7 +9,7 @@
 namespace repartsim::model {
 
 Step RepartitionProcedure::AllocateRegionBuild(MetasrvEnv& env) {
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   const TableRoute& route = snapshot->route;
   uint32_t next = route.NextRegionNumber().value;
@@ -69,7 +69,7 @@ Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
   if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
 
   // "MUST refresh the route to avoid lost update": re-read under the dynamic table lock.
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
   const bool fence = env.protocol().On(Rule::kFenceAllocatedRegions);

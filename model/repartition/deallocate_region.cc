@@ -16,7 +16,7 @@ Step RepartitionProcedure::DeallocateRegion(MetasrvEnv& env) {
     state_ = State::kRepartitionEnd;
     return Step::Next(/*persist=*/false);
   }
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   PendingRequests::Outcome outcome;
   if (std::optional<Step> wait = DropRegionsRound(env, snapshot->route, pending, outcome)) {

@@ -29,7 +29,7 @@ std::optional<std::vector<size_t>> ColumnIndices(const TableSchema& schema,
 Step RepartitionProcedure::RepartitionStart(MetasrvEnv& env) {
   if (ctx_.to_exprs.empty()) return Step::Error("Invalid arguments: empty target expressions");
   std::optional<InfoSnapshot> info = ReadInfoSnapshot(env.kv(), ctx_.table);
-  std::optional<RouteSnapshot> route = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> route = ReadRouteSnapshot(env, ctx_.table);
   if (!info.has_value() || !route.has_value()) {
     return Step::Error("Table not found: " + ctx_.table.ToString());
   }

@@ -21,7 +21,7 @@ bool Contains(const std::vector<size_t>& list, size_t value) {
 }  // namespace
 
 bool RepartitionProcedure::PastCommitPoint(MetasrvEnv& env) const {
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return false;
   for (const PlanEntry& plan : ctx_.plans) {
     for (size_t i = 0; i < plan.targets.size(); ++i) {
@@ -51,7 +51,7 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
       rolled_back.push_back(i);
     }
   }
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Done();
   // Regions to drop: allocated regions of rolled-back plans, and (P8 fix) the merged-away
   // regions of succeeded plans, which would otherwise stay in the route forever.

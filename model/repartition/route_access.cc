@@ -14,6 +14,13 @@ std::optional<RouteSnapshot> ReadRouteSnapshot(const KvStore& kv, TableId table)
   return RouteSnapshot{*raw, std::move(route).value()};
 }
 
+std::optional<RouteSnapshot> ReadRouteSnapshot(MetasrvEnv& env, TableId table) {
+  const std::string key = TableRouteKey(table);
+  const std::string* raw = env.kv().Find(key);
+  if (raw == nullptr) return std::nullopt;
+  return RouteSnapshot{*raw, env.DecodeRoute(key, *raw)};
+}
+
 std::optional<InfoSnapshot> ReadInfoSnapshot(const KvStore& kv, TableId table) {
   const std::string* raw = kv.Find(TableInfoKey(table));
   if (raw == nullptr) return std::nullopt;

@@ -9,6 +9,7 @@
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
 #include "model/meta/table_metadata.h"
+#include "model/metasrv/metasrv_env.h"
 
 namespace repartsim::model {
 
@@ -18,6 +19,8 @@ struct RouteSnapshot {
 };
 
 std::optional<RouteSnapshot> ReadRouteSnapshot(const KvStore& kv, TableId table);
+// The same through the metasrv's decode cache (procedure states use this one).
+std::optional<RouteSnapshot> ReadRouteSnapshot(MetasrvEnv& env, TableId table);
 
 struct InfoSnapshot {
   std::string raw;

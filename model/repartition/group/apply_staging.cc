@@ -7,7 +7,7 @@
 namespace repartsim::model {
 
 Step RepartitionGroupProcedure::ApplyStaging(MetasrvEnv& env) {
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
   for (const TargetDescriptor& target : ctx_.targets) {

@@ -10,7 +10,7 @@
 namespace repartsim::model {
 
 Step RepartitionGroupProcedure::ExitStaging(MetasrvEnv& env) {
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
   const bool fence = env.protocol().On(Rule::kFenceMergedAwaySources);

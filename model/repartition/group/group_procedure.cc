@@ -166,7 +166,7 @@ bool RepartitionGroupProcedure::IsPendingDeallocate(RegionId region) const {
 }
 
 std::optional<NodeId> RepartitionGroupProcedure::LeaderOf(MetasrvEnv& env, RegionId region) const {
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return std::nullopt;
   const RegionRoute* route = snapshot->route.Find(region);
   if (route == nullptr) return std::nullopt;

@@ -13,7 +13,7 @@ Step RepartitionGroupProcedure::RepartitionStart(MetasrvEnv& env) {
     state_ = State::kApplyStaging;
     return Step::Next(/*persist=*/false);
   }
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env.kv(), ctx_.table);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   const TableRoute& route = snapshot->route;
   PrepareResult prepare;
