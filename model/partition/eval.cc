@@ -18,20 +18,7 @@ bool LeafRowPath(const PartitionExpr& leaf, const Value& v) {
   if (leaf.op() == CompareOp::kNotEq) return v != lit;
   Result<int> cmp = CompareValues(v, lit);
   if (!cmp.ok()) return false;
-  int c = cmp.value();
-  switch (leaf.op()) {
-    case CompareOp::kLt:
-      return c < 0;
-    case CompareOp::kLtEq:
-      return c <= 0;
-    case CompareOp::kGt:
-      return c > 0;
-    case CompareOp::kGtEq:
-      return c >= 0;
-    default:
-      break;
-  }
-  REPARTSIM_UNREACHABLE();
+  return SatisfiesCompare(cmp.value(), leaf.op());
 }
 
 // Three-valued SQL logic collapses to two values here: the adjusted leaves only ever meet
@@ -48,22 +35,7 @@ bool LeafFilterPath(const PartitionExpr& leaf, const Value& v) {
   if (v.is_null()) return op == CompareOp::kLt || op == CompareOp::kLtEq;
   Result<int> cmp = CompareValues(v, lit);
   if (!cmp.ok()) return false;
-  int c = cmp.value();
-  switch (op) {
-    case CompareOp::kEq:
-      return c == 0;
-    case CompareOp::kNotEq:
-      return c != 0;
-    case CompareOp::kLt:
-      return c < 0;
-    case CompareOp::kLtEq:
-      return c <= 0;
-    case CompareOp::kGt:
-      return c > 0;
-    case CompareOp::kGtEq:
-      return c >= 0;
-  }
-  REPARTSIM_UNREACHABLE();
+  return SatisfiesCompare(cmp.value(), op);
 }
 
 template <bool kRowPath>

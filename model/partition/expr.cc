@@ -40,6 +40,24 @@ std::string_view CompareOpName(CompareOp op) {
   REPARTSIM_UNREACHABLE();
 }
 
+bool SatisfiesCompare(int c, CompareOp op) {
+  switch (op) {
+    case CompareOp::kEq:
+      return c == 0;
+    case CompareOp::kNotEq:
+      return c != 0;
+    case CompareOp::kLt:
+      return c < 0;
+    case CompareOp::kLtEq:
+      return c <= 0;
+    case CompareOp::kGt:
+      return c > 0;
+    case CompareOp::kGtEq:
+      return c >= 0;
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
 CompareOp FlipCompareOp(CompareOp op) {
   switch (op) {
     case CompareOp::kLt:

@@ -23,6 +23,8 @@ std::string_view CompareOpSql(CompareOp op);
 std::string_view CompareOpName(CompareOp op);
 // The operator to use when the operands swap sides: < <-> >, <= <-> >=, = and <> unchanged.
 CompareOp FlipCompareOp(CompareOp op);
+// True iff a three-way comparison result `c` (<0, 0, >0 of value vs literal) satisfies `op`.
+bool SatisfiesCompare(int c, CompareOp op);
 
 class PartitionExpr {
  public:

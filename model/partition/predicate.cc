@@ -68,22 +68,7 @@ Tri CompareTri(const Value& v, CompareOp op, const Value& lit) {
   if (v.is_null() || lit.is_null()) return std::nullopt;
   Result<int> cmp = CompareValues(v, lit);
   if (!cmp.ok()) return std::nullopt;
-  int c = cmp.value();
-  switch (op) {
-    case CompareOp::kEq:
-      return c == 0;
-    case CompareOp::kNotEq:
-      return c != 0;
-    case CompareOp::kLt:
-      return c < 0;
-    case CompareOp::kLtEq:
-      return c <= 0;
-    case CompareOp::kGt:
-      return c > 0;
-    case CompareOp::kGtEq:
-      return c >= 0;
-  }
-  REPARTSIM_UNREACHABLE();
+  return SatisfiesCompare(cmp.value(), op);
 }
 
 Tri AndTri(Tri a, Tri b) {

@@ -12,21 +12,12 @@
 
 #include "model/scenario/loader.h"
 #include "model/scenario/runner.h"
+#include "tests/model/scenario/bundled_scenarios.h"
 
 namespace repartsim::scenario {
 namespace {
 
 constexpr uint64_t kSeedsFast = 3;
-
-std::vector<std::string> BundledScenarios() {
-  std::vector<std::string> paths;
-  const std::string root = std::string(REPARTSIM_SOURCE_DIR) + "/scenarios";
-  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
-    if (e.path().extension() == ".yaml") paths.push_back(e.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
 
 class BundledScenarioTest : public ::testing::TestWithParam<std::string> {};
 
