@@ -233,9 +233,10 @@ void PublishedRuleWatch::AfterStep(const model::Cluster& cluster, check::CheckAt
   }
   if (!changed_ || !metasrv.is_up() || metasrv.procedures().HasActive()) return;
   changed_ = false;
-  std::optional<model::TableRoute> route = model::ReadTableRoute(metasrv.kv(), s_->table_id());
-  REPARTSIM_ASSERT(route.has_value());
-  std::optional<model::PartitionRule> rule = PublishedRule(*s_, *route);
+  // route_bytes_ holds the stored route (it changed, so it was found): decode it through the
+  // metasrv's cache rather than again.
+  std::optional<model::PartitionRule> rule =
+      PublishedRule(*s_, metasrv.DecodeRoute(route_key_, route_bytes_));
   if (!rule) return;
   std::string text;
   for (size_t i = 0; i < rule->regions.size(); ++i) {
