@@ -34,30 +34,58 @@ Predicate Predicate::Not(Predicate a) {
   return p;
 }
 
-std::string Predicate::ToSql() const {
-  switch (kind) {
+namespace {
+
+// Built by appending to one string: GCC 12 reports a false -Wrestrict (at -O2 and above)
+// inside libstdc++'s `const char* + std::string&&`, which inserts at the front of its
+// right operand; appending never takes that path, and copies each piece once.
+void AppendSql(const Predicate& p, std::string& out) {
+  using Kind = Predicate::Kind;
+  switch (p.kind) {
     case Kind::kCompare:
-      return column + " " + std::string(CompareOpSql(op)) + " " + values[0].ToSql();
+      out.append(p.column).append(" ").append(CompareOpSql(p.op)).append(" ");
+      out.append(p.values[0].ToSql());
+      return;
     case Kind::kAnd:
-      return "(" + children[0].ToSql() + " AND " + children[1].ToSql() + ")";
     case Kind::kOr:
-      return "(" + children[0].ToSql() + " OR " + children[1].ToSql() + ")";
+      out.append("(");
+      AppendSql(p.children[0], out);
+      out.append(p.kind == Kind::kAnd ? " AND " : " OR ");
+      AppendSql(p.children[1], out);
+      out.append(")");
+      return;
     case Kind::kNot:
-      return "NOT " + children[0].ToSql();
-    case Kind::kIn: {
-      std::string out = column + (negated ? " NOT IN (" : " IN (");
-      for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].ToSql();
-      return out + ")";
-    }
+      out.append("NOT ");
+      AppendSql(p.children[0], out);
+      return;
+    case Kind::kIn:
+      out.append(p.column).append(p.negated ? " NOT IN (" : " IN (");
+      for (size_t i = 0; i < p.values.size(); ++i) {
+        if (i > 0) out.append(", ");
+        out.append(p.values[i].ToSql());
+      }
+      out.append(")");
+      return;
     case Kind::kBetween:
-      return column + (negated ? " NOT BETWEEN " : " BETWEEN ") + values[0].ToSql() + " AND " +
-             values[1].ToSql();
+      out.append(p.column).append(p.negated ? " NOT BETWEEN " : " BETWEEN ");
+      out.append(p.values[0].ToSql()).append(" AND ").append(p.values[1].ToSql());
+      return;
     case Kind::kIsNull:
-      return column + (negated ? " IS NOT NULL" : " IS NULL");
+      out.append(p.column).append(p.negated ? " IS NOT NULL" : " IS NULL");
+      return;
     case Kind::kOther:
-      return "<other>";
+      out.append("<other>");
+      return;
   }
   REPARTSIM_UNREACHABLE();
+}
+
+}  // namespace
+
+std::string Predicate::ToSql() const {
+  std::string out;
+  AppendSql(*this, out);
+  return out;
 }
 
 namespace {
