@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "model/sql/sql_limits.h"
+
 namespace repartsim::model::sql {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
@@ -168,6 +170,11 @@ class Lexer {
 }  // namespace
 
 sim::Result<std::vector<Token>> Tokenize(std::string_view text, const std::string& file) {
+  if (text.size() > kSqlTextBytesMax) {
+    return sim::MakeError({file, 1, 1}, "SQL text of " + std::to_string(text.size()) +
+                                            " bytes exceeds the limit of " +
+                                            std::to_string(kSqlTextBytesMax) + " bytes");
+  }
   return Lexer(text, file).Run();
 }
 

@@ -3,6 +3,7 @@
 #include "model/partition/simplify.h"
 #include "model/sql/parser.h"
 #include "model/sql/parser_core.h"
+#include "model/sql/sql_limits.h"
 
 namespace repartsim::model::sql {
 
@@ -16,6 +17,10 @@ sim::Result<std::vector<LocatedExpr>> ExprList(Parser& p, std::string_view claus
     return p.Expected("expression inside " + std::string(clause) + " clause");
   }
   while (!p.Peek().IsSymbol(")")) {
+    if (out.size() == kSqlPartitionsMax) {
+      return p.ErrorAt(p.Peek(), "too many expressions in " + std::string(clause) +
+                                     " clause: more than " + std::to_string(kSqlPartitionsMax));
+    }
     auto e = p.PartitionExpression();
     if (!e.ok()) return e.error();
     out.push_back(std::move(e).value());

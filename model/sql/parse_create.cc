@@ -4,6 +4,7 @@
 
 #include "model/sql/expr_typing.h"
 #include "model/sql/parser_core.h"
+#include "model/sql/sql_limits.h"
 
 namespace repartsim::model::sql {
 
@@ -185,6 +186,10 @@ sim::Result<Statement> Parser::CreateTableStatement() {
     if (!constraint.ok()) return constraint.error();
     if (!constraint.value()) {
       Token col_token = Peek();
+      if (schema.columns.size() == kSqlColumnsMax) {
+        return ErrorAt(col_token,
+                       "too many columns: more than " + std::to_string(kSqlColumnsMax));
+      }
       auto col_name = Identifier("a column name");
       if (!col_name.ok()) return col_name.error();
       if (schema.FindColumn(col_name.value())) {
@@ -235,6 +240,10 @@ sim::Result<Statement> Parser::CreateTableStatement() {
     create.rule.columns = cols.value();
     if (auto s = ExpectSymbol("("); !s.ok()) return s.error();
     while (!Peek().IsSymbol(")")) {
+      if (create.rule.exprs.size() == kSqlPartitionsMax) {
+        return ErrorAt(Peek(),
+                       "too many partitions: more than " + std::to_string(kSqlPartitionsMax));
+      }
       auto raw = PartitionExpression();
       if (!raw.ok()) return raw.error();
       auto typed = TypePartitionExpr(raw.value(), schema, schema.partition_columns);

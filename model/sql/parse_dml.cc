@@ -1,5 +1,6 @@
 // INSERT INTO t [(cols)] VALUES (...), ... and SELECT * | count(*) FROM t [WHERE] [ORDER BY].
 #include "model/sql/parser_core.h"
+#include "model/sql/sql_limits.h"
 
 namespace repartsim::model::sql {
 
@@ -19,10 +20,18 @@ sim::Result<Statement> Parser::InsertStatement() {
   }
   if (auto s = ExpectKeyword("VALUES"); !s.ok()) return s.error();
   do {
+    if (insert.rows.size() == kSqlInsertRowsMax) {
+      return ErrorAt(Peek(), "too many rows in one INSERT: more than " +
+                                 std::to_string(kSqlInsertRowsMax));
+    }
     insert.row_locations.push_back(LocationOf(Peek()));
     if (auto s = ExpectSymbol("("); !s.ok()) return s.error();
     std::vector<Value> row;
     do {
+      if (row.size() == kSqlColumnsMax) {
+        return ErrorAt(Peek(), "too many values in a row: more than " +
+                                   std::to_string(kSqlColumnsMax));
+      }
       auto v = Literal();
       if (!v.ok()) return v.error();
       row.push_back(v.value());

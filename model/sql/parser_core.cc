@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "model/sql/sql_limits.h"
+
 namespace repartsim::model::sql {
 
 const Token& Parser::Peek(size_t ahead) const {
@@ -118,10 +120,23 @@ std::optional<CompareOp> Parser::PeekCompareOp() const {
   return std::nullopt;
 }
 
+sim::Status Parser::EnterNesting(const Token& t) {
+  if (++nesting_depth_ <= kSqlNestingDepthMax) return sim::Ok{};
+  return ErrorAt(t, "expression nested too deeply: more than " +
+                        std::to_string(kSqlNestingDepthMax) + " levels of parentheses and NOT");
+}
+
+sim::Status Parser::CountOperator(const Token& t) {
+  if (++operator_count_ <= kSqlOperatorsMax) return sim::Ok{};
+  return ErrorAt(t, "expression too long: more than " + std::to_string(kSqlOperatorsMax) +
+                        " AND/OR operators");
+}
+
 // ---- partition expressions: sqlparser precedence, OR < AND < comparison, left-assoc ----
 
 sim::Result<LocatedExpr> Parser::PartitionExpression() {
   sim::SourceLocation loc = LocationOf(Peek());
+  operator_count_ = 0;
   auto e = PartitionOr();
   if (!e.ok()) return e.error();
   return LocatedExpr{std::move(e).value(), loc};
@@ -131,7 +146,8 @@ sim::Result<PartitionExpr> Parser::PartitionOr() {
   auto lhs = PartitionAnd();
   if (!lhs.ok()) return lhs;
   PartitionExpr out = std::move(lhs).value();
-  while (AcceptKeyword("or")) {
+  while (Peek().IsKeyword("or")) {
+    if (auto s = CountOperator(Next()); !s.ok()) return s.error();
     auto rhs = PartitionAnd();
     if (!rhs.ok()) return rhs;
     out = PartitionExpr::Or(std::move(out), std::move(rhs).value());
@@ -143,7 +159,8 @@ sim::Result<PartitionExpr> Parser::PartitionAnd() {
   auto lhs = PartitionLeaf();
   if (!lhs.ok()) return lhs;
   PartitionExpr out = std::move(lhs).value();
-  while (AcceptKeyword("and")) {
+  while (Peek().IsKeyword("and")) {
+    if (auto s = CountOperator(Next()); !s.ok()) return s.error();
     auto rhs = PartitionLeaf();
     if (!rhs.ok()) return rhs;
     out = PartitionExpr::And(std::move(out), std::move(rhs).value());
@@ -195,13 +212,18 @@ sim::Result<PartitionExpr> Parser::PartitionLeaf() {
 
 // ---- WHERE predicates ----
 
-sim::Result<Predicate> Parser::PredicateExpr() { return PredicateOr(); }
+sim::Result<Predicate> Parser::PredicateExpr() {
+  nesting_depth_ = 0;
+  operator_count_ = 0;
+  return PredicateOr();
+}
 
 sim::Result<Predicate> Parser::PredicateOr() {
   auto lhs = PredicateAnd();
   if (!lhs.ok()) return lhs;
   Predicate out = std::move(lhs).value();
-  while (AcceptKeyword("or")) {
+  while (Peek().IsKeyword("or")) {
+    if (auto s = CountOperator(Next()); !s.ok()) return s.error();
     auto rhs = PredicateAnd();
     if (!rhs.ok()) return rhs;
     out = Predicate::Or(std::move(out), std::move(rhs).value());
@@ -213,7 +235,8 @@ sim::Result<Predicate> Parser::PredicateAnd() {
   auto lhs = PredicateNot();
   if (!lhs.ok()) return lhs;
   Predicate out = std::move(lhs).value();
-  while (AcceptKeyword("and")) {
+  while (Peek().IsKeyword("and")) {
+    if (auto s = CountOperator(Next()); !s.ok()) return s.error();
     auto rhs = PredicateNot();
     if (!rhs.ok()) return rhs;
     out = Predicate::And(std::move(out), std::move(rhs).value());
@@ -222,19 +245,23 @@ sim::Result<Predicate> Parser::PredicateAnd() {
 }
 
 sim::Result<Predicate> Parser::PredicateNot() {
-  if (AcceptKeyword("not")) {
+  if (Peek().IsKeyword("not")) {
+    if (auto s = EnterNesting(Next()); !s.ok()) return s.error();
     auto inner = PredicateNot();
     if (!inner.ok()) return inner;
+    --nesting_depth_;
     return Predicate::Not(std::move(inner).value());
   }
   return PredicatePrimary();
 }
 
 sim::Result<Predicate> Parser::PredicatePrimary() {
-  if (AcceptSymbol("(")) {
+  if (Peek().IsSymbol("(")) {
+    if (auto s = EnterNesting(Next()); !s.ok()) return s.error();
     auto inner = PredicateOr();
     if (!inner.ok()) return inner;
     if (auto s = ExpectSymbol(")"); !s.ok()) return s.error();
+    --nesting_depth_;
     return inner;
   }
   if (AtLiteral()) {
@@ -258,6 +285,10 @@ sim::Result<Predicate> Parser::PredicatePrimary() {
     p.negated = negated;
     if (auto s = ExpectSymbol("("); !s.ok()) return s.error();
     do {
+      if (p.values.size() == kSqlInListValuesMax) {
+        return ErrorAt(Peek(), "IN list too long: more than " +
+                                   std::to_string(kSqlInListValuesMax) + " values");
+      }
       auto v = Literal();
       if (!v.ok()) return v.error();
       p.values.push_back(v.value());

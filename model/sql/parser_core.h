@@ -53,10 +53,15 @@ class Parser {
   sim::Result<Predicate> PredicateNot();
   sim::Result<Predicate> PredicatePrimary();
   std::optional<CompareOp> PeekCompareOp() const;
+  // Limits of sql_limits.h: an error at `t` once one expression nests or chains too much.
+  sim::Status EnterNesting(const Token& t);
+  sim::Status CountOperator(const Token& t);
 
   std::vector<Token> tokens_;
   const std::string& file_;
   size_t pos_ = 0;
+  size_t nesting_depth_ = 0;    // open parentheses and NOTs of the current expression
+  size_t operator_count_ = 0;   // AND/OR operators of the current expression
 };
 
 }  // namespace repartsim::model::sql
