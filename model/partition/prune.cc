@@ -56,6 +56,19 @@ struct Converter {
     REPARTSIM_UNREACHABLE();
   }
 
+  // The AND or OR of leaves[begin, end) as a balanced tree, so that a long IN list costs
+  // O(n) to build and O(log n) stack to walk. The collider splits on OR and flattens AND
+  // into sorted nucleons, so the atoms are the same as those of the left-deep chain.
+  static PartitionExpr Balanced(std::vector<PartitionExpr>& leaves, size_t begin, size_t end,
+                                PartitionExpr::Kind kind) {
+    if (end - begin == 1) return std::move(leaves[begin]);
+    const size_t mid = begin + (end - begin) / 2;
+    PartitionExpr lhs = Balanced(leaves, begin, mid, kind);
+    PartitionExpr rhs = Balanced(leaves, mid, end, kind);
+    if (kind == PartitionExpr::Kind::kOr) return PartitionExpr::Or(std::move(lhs), std::move(rhs));
+    return PartitionExpr::And(std::move(lhs), std::move(rhs));
+  }
+
   MaybeExpr Convert(const Predicate& p, bool negated) const {
     using K = Predicate::Kind;
     switch (p.kind) {
@@ -72,13 +85,25 @@ struct Converter {
         return Convert(p.children[0], true);
       case K::kIn: {
         bool in = p.negated == negated;  // NOT (x NOT IN l) == x IN l
-        MaybeExpr out;
-        for (size_t i = 0; i < p.values.size(); ++i) {
-          if (p.values[i].is_null()) return in ? std::nullopt : out;  // keep it sound
-          MaybeExpr leaf = LeafOf(p.column, in ? CompareOp::kEq : CompareOp::kNotEq, p.values[i]);
-          out = i == 0 ? leaf : (in ? OrOf(out, leaf) : AndOf(out, leaf));
+        // IN: the OR of every `= v` (unknown if any is); NOT IN: the AND of the known `<> v`
+        // before the first NULL. A NULL in an IN list makes it unknown (keep it sound).
+        std::vector<PartitionExpr> leaves;
+        leaves.reserve(p.values.size());
+        for (const Value& v : p.values) {
+          if (v.is_null()) {
+            if (in) return std::nullopt;
+            break;
+          }
+          MaybeExpr leaf = LeafOf(p.column, in ? CompareOp::kEq : CompareOp::kNotEq, v);
+          if (leaf) {
+            leaves.push_back(std::move(*leaf));
+          } else if (in) {
+            return std::nullopt;
+          }
         }
-        return out;
+        if (leaves.empty()) return std::nullopt;
+        return Balanced(leaves, 0, leaves.size(), in ? PartitionExpr::Kind::kOr
+                                                     : PartitionExpr::Kind::kAnd);
       }
       case K::kBetween: {
         bool in = p.negated == negated;
