@@ -1,5 +1,6 @@
 #include "model/scenario/loader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -7,6 +8,7 @@
 #include "model/check/violation.h"
 #include "model/protocol.h"
 #include "model/scenario/loader_internal.h"
+#include "model/scenario/scenario_limits.h"
 #include "model/sql/parser.h"
 
 namespace repartsim::scenario {
@@ -92,6 +94,86 @@ void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   }
 }
 
+// The run's cost per step grows with the number of regions (docs/limits.md): bound the
+// regions the table starts with plus every target an ALTER step could add.
+void CheckRegionCount(const YAML::Node& table, LoadContext& ctx, const Scenario& s) {
+  size_t regions = std::max<size_t>(1, s.table.rule.exprs.size());
+  if (regions > kScenarioRegionsMax) {
+    ctx.Fail(table, "table", "the table has " + std::to_string(regions) +
+                                 " regions, more than the limit of " +
+                                 std::to_string(kScenarioRegionsMax));
+    return;
+  }
+  for (const std::vector<ScriptedStep>* list : {&s.setup, &s.steps}) {
+    for (const ScriptedStep& step : *list) {
+      const auto* alter = std::get_if<model::RepartitionOp>(&step.op);
+      if (alter == nullptr) continue;
+      regions += alter->alter.into.size();
+      if (regions > kScenarioRegionsMax) {
+        ctx.FailAt(step.location, list == &s.setup ? "setup" : "steps",
+                   "the table may reach " + std::to_string(regions) +
+                       " regions by this step, more than the limit of " +
+                       std::to_string(kScenarioRegionsMax) +
+                       " (counting every target of every ALTER)");
+        return;
+      }
+    }
+  }
+}
+
+// What one run schedules up front and what its checker compares: the workload's operations
+// (a client's gaps are at least interval/2 ms, so it issues at most
+// span / max(1, interval/2) + 1; an interval of 1 ms averages 2 per ms), the rows of every
+// insert (workload and scripted), and queries x rows (each query's result and its check
+// cover the rows written before it). docs/limits.md turns these into time and memory.
+void CheckRunSize(const YAML::Node& root, LoadContext& ctx, const Scenario& s) {
+  uint64_t rows = 0;
+  uint64_t queries = 0;
+  for (const std::vector<ScriptedStep>* list : {&s.setup, &s.steps}) {
+    for (const ScriptedStep& step : *list) {
+      if (const auto* insert = std::get_if<model::InsertOp>(&step.op)) rows += insert->rows.size();
+      if (std::holds_alternative<model::QueryOp>(step.op)) ++queries;
+    }
+  }
+  const Workload& w = s.workload;
+  // Copies only (assigning a YAML::Node would rewrite the document).
+  const YAML::Node where = w.enabled           ? root["workload"]
+                           : root["steps"]     ? root["steps"]
+                                               : root["setup"];
+  if (w.enabled) {
+    const uint64_t span_ms = static_cast<uint64_t>(std::max<int64_t>(0, w.end_ms - w.start_ms));
+    auto per_client = [&](int64_t interval_ms) {
+      return span_ms * (interval_ms == 1 ? 2 : 1) /
+                 static_cast<uint64_t>(std::max<int64_t>(1, interval_ms / 2)) + 1;
+    };
+    const uint64_t writes = uint64_t{s.frontend_count} * w.writers_per_frontend *
+                            per_client(w.write_interval_ms);
+    const uint64_t reads =
+        uint64_t{s.frontend_count} * w.readers_per_frontend * per_client(w.read_interval_ms);
+    if (writes + reads > kWorkloadOpsMax) {
+      ctx.Fail(where, "workload",
+               "the workload may issue " + std::to_string(writes + reads) +
+                   " operations, more than the limit of " + std::to_string(kWorkloadOpsMax) +
+                   " (use fewer writers or readers, longer intervals or a shorter span)");
+      return;
+    }
+    rows += writes * w.rows_per_write_max;
+    queries += reads;
+  }
+  if (rows > kRunRowsMax) {
+    ctx.Fail(where, w.enabled ? "workload" : "steps",
+             "the run may insert " + std::to_string(rows) + " rows, more than the limit of " +
+                 std::to_string(kRunRowsMax));
+    return;
+  }
+  if (queries * rows > kRunQueryRowsMax) {
+    ctx.Fail(where, w.enabled ? "workload" : "steps",
+             "the run may check " + std::to_string(queries) + " queries over " +
+                 std::to_string(rows) + " rows; queries x rows must stay within " +
+                 std::to_string(kRunQueryRowsMax));
+  }
+}
+
 void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   const std::string text = ReadString(node, ctx, "seeds");
   if (ctx.failed()) return;
@@ -162,8 +244,10 @@ void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
   if (f.Has("limits") && !ctx.failed()) ReadLimits(f.Get("limits"), ctx, s);
   if (f.Has("setup") && !ctx.failed()) ReadSetup(f.Get("setup"), ctx, s);
   if (f.Has("steps") && !ctx.failed()) ReadSteps(f.Get("steps"), ctx, s);
+  if (!ctx.failed()) CheckRegionCount(table, ctx, s);
   if (f.Has("workload") && !ctx.failed()) ReadWorkload(f.Get("workload"), ctx, s);
   if (f.Has("faults") && !ctx.failed()) ReadFaults(f.Get("faults"), ctx, s);
+  if (!ctx.failed()) CheckRunSize(root, ctx, s);
   if (f.Has("seeds") && !ctx.failed()) ReadSeeds(f.Get("seeds"), ctx, s);
   const YAML::Node expect = f.Require("expect");
   if (!ctx.failed()) ReadExpect(expect, ctx, s);
@@ -189,6 +273,12 @@ const char* QueryShapeName(QueryShape shape) {
 }
 
 sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& file) {
+  if (text.size() > kScenarioBytesMax) {
+    return sim::Error{sim::SourceLocation{file, 1, 1},
+                      "scenario of " + std::to_string(text.size()) +
+                          " bytes exceeds the limit of " + std::to_string(kScenarioBytesMax) +
+                          " bytes"};
+  }
   LoadContext ctx(file, std::string(text));
   YAML::Node root;
   try {

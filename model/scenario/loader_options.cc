@@ -1,6 +1,7 @@
 // The workload, faults and limits sections of a scenario.
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader_internal.h"
+#include "model/scenario/scenario_limits.h"
 
 namespace repartsim::scenario {
 
@@ -74,8 +75,8 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   w.enabled = true;
   if (f.Has("writers")) w.writers_per_frontend = ReadInt(f.Get("writers"), ctx, "workload.writers", 0, 64);
   if (f.Has("readers")) w.readers_per_frontend = ReadInt(f.Get("readers"), ctx, "workload.readers", 0, 64);
-  if (f.Has("start_ms")) w.start_ms = ReadInt(f.Get("start_ms"), ctx, "workload.start_ms", 0, INT64_MAX / 4);
-  if (f.Has("end_ms")) w.end_ms = ReadInt(f.Get("end_ms"), ctx, "workload.end_ms", 0, INT64_MAX / 4);
+  if (f.Has("start_ms")) w.start_ms = ReadInt(f.Get("start_ms"), ctx, "workload.start_ms", 0, kScenarioTimeMsMax);
+  if (f.Has("end_ms")) w.end_ms = ReadInt(f.Get("end_ms"), ctx, "workload.end_ms", 0, kScenarioTimeMsMax);
   if (f.Has("write_interval_ms")) {
     w.write_interval_ms = ReadInt(f.Get("write_interval_ms"), ctx, "workload.write_interval_ms", 1, 3600000);
   }
@@ -158,14 +159,14 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
 void ReadLimits(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   Fields f(node, ctx, "limits");
   Limits& l = s.limits;
-  if (f.Has("steps_max")) l.steps_max = ReadInt(f.Get("steps_max"), ctx, "limits.steps_max", 1, INT64_MAX / 4);
+  if (f.Has("steps_max")) l.steps_max = ReadInt(f.Get("steps_max"), ctx, "limits.steps_max", 1, kRunStepsMax);
   if (f.Has("time_ms_max")) {
-    l.time_ms_max = ReadInt(f.Get("time_ms_max"), ctx, "limits.time_ms_max", 1000, INT64_MAX / 4);
+    l.time_ms_max = ReadInt(f.Get("time_ms_max"), ctx, "limits.time_ms_max", 1000, kScenarioTimeMsMax);
   }
   if (f.Has("liveness_ms")) {
-    l.liveness_ms = ReadInt(f.Get("liveness_ms"), ctx, "limits.liveness_ms", 0, INT64_MAX / 4);
+    l.liveness_ms = ReadInt(f.Get("liveness_ms"), ctx, "limits.liveness_ms", 0, kScenarioTimeMsMax);
   }
-  if (f.Has("settle_ms")) l.settle_ms = ReadInt(f.Get("settle_ms"), ctx, "limits.settle_ms", 0, INT64_MAX / 4);
+  if (f.Has("settle_ms")) l.settle_ms = ReadInt(f.Get("settle_ms"), ctx, "limits.settle_ms", 0, kScenarioTimeMsMax);
   if (!ctx.failed() && l.settle_ms > l.liveness_ms) {
     ctx.Fail(node, "limits.settle_ms", "settle_ms exceeds liveness_ms");
   }

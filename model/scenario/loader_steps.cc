@@ -8,6 +8,7 @@
 #include "model/cluster/message.h"
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader_internal.h"
+#include "model/scenario/scenario_limits.h"
 #include "model/sql/parser.h"
 
 namespace repartsim::scenario {
@@ -405,8 +406,21 @@ uint32_t ReadFrontend(const YAML::Node& node, LoadContext& ctx, const Scenario& 
   return static_cast<uint32_t>(index);
 }
 
+namespace {
+
+// Setup and steps together hold at most kScenarioStepEntriesMax entries.
+bool CheckEntryCount(const YAML::Node& node, LoadContext& ctx, const Scenario& s,
+                     const std::string& path) {
+  if (s.setup.size() + s.steps.size() + node.size() <= kScenarioStepEntriesMax) return true;
+  ctx.Fail(node, path, "too many entries: setup and steps hold at most " +
+                           std::to_string(kScenarioStepEntriesMax));
+  return false;
+}
+
+}  // namespace
+
 void ReadSetup(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
-  if (!ExpectSequence(node, ctx, "setup")) return;
+  if (!ExpectSequence(node, ctx, "setup") || !CheckEntryCount(node, ctx, s, "setup")) return;
   for (size_t i = 0; i < node.size() && !ctx.failed(); ++i) {
     // Setup runs after CREATE TABLE has finished, 10 ms apart, in order.
     ReadAction(node[i], 1000 + 10 * static_cast<int64_t>(i), true, ctx, s,
@@ -415,7 +429,7 @@ void ReadSetup(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
 }
 
 void ReadSteps(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
-  if (!ExpectSequence(node, ctx, "steps")) return;
+  if (!ExpectSequence(node, ctx, "steps") || !CheckEntryCount(node, ctx, s, "steps")) return;
   for (size_t i = 0; i < node.size() && !ctx.failed(); ++i) {
     const std::string path = "steps[" + std::to_string(i) + "]";
     if (!node[i].IsMap()) {
@@ -435,7 +449,7 @@ void ReadSteps(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
       }
       after_state = ReadProcedureState(f.Get("after"), ctx, path + ".after");
       if (f.Has("delay_ms")) {
-        at_ms = ReadInt(f.Get("delay_ms"), ctx, path + ".delay_ms", 0, INT64_MAX / 4);
+        at_ms = ReadInt(f.Get("delay_ms"), ctx, path + ".delay_ms", 0, kScenarioTimeMsMax);
       }
       if (f.Has("occurrence")) {
         occurrence =
@@ -454,7 +468,7 @@ void ReadSteps(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
         return;
       }
       const YAML::Node at = f.Get("at_ms");
-      at_ms = ReadInt(at, ctx, path + ".at_ms", 0, INT64_MAX / 4);
+      at_ms = ReadInt(at, ctx, path + ".at_ms", 0, kScenarioTimeMsMax);
       if (!ctx.failed() && at_ms > s.limits.time_ms_max) {
         ctx.Fail(at, path + ".at_ms",
                  "step at " + std::to_string(at_ms) + " ms lies after the safety phase (" +
