@@ -3,8 +3,11 @@
 # Runs `apt-get update` once, then one `apt-get install`; prints nothing when all are present.
 set -euo pipefail
 
+# clang-14 and libclang-rt-14-dev (libFuzzer, the sanitizer runtimes) build the sanitizer and
+# fuzz pass of tools/test.sh --sanitize.
 packages=(g++ cmake ninja-build python3 libcli11-dev libyaml-cpp-dev libsqlite3-dev
-          libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev git)
+          libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev git
+          clang-14 libclang-rt-14-dev)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -1,0 +1,5 @@
+CREATE TABLE cpu (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT,
+                  PRIMARY KEY (host, a))
+PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)
+;
+INSERT INTO cpu VALUES ('h0', 1, 1, 3), ('h1', 2, 2, 7), ('h2', 3, 3, 15)

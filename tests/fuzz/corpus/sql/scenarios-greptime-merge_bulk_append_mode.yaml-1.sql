@@ -1,0 +1,6 @@
+CREATE TABLE cpu (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT,
+                  PRIMARY KEY (host, a))
+PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)
+WITH (append_mode = 'true')
+;
+INSERT INTO cpu VALUES ('h0', 1, 1, 12), ('h1', 2, 2, 25)

@@ -1,0 +1,5 @@
+CREATE TABLE cpu (host STRING NULL, ts TIMESTAMP TIME INDEX, v BIGINT, a INT,
+                  PRIMARY KEY (host, a))
+PARTITION ON COLUMNS (host) (host = 'h0', host <> 'h0')
+;
+ALTER TABLE cpu SPLIT PARTITION (host <> 'h0') INTO (host <> 'h0' AND host < 'h2', host >= 'h2')

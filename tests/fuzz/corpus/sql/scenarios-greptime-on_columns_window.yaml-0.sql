@@ -1,0 +1,3 @@
+CREATE TABLE cpu (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT,
+                  PRIMARY KEY (host, a))
+PARTITION ON COLUMNS (a) (a < 10, a >= 10)

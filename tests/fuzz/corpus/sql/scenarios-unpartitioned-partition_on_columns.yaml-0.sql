@@ -1,0 +1,2 @@
+CREATE TABLE cpu (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT,
+                  PRIMARY KEY (host, a))

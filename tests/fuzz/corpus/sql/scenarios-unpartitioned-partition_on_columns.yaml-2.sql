@@ -1,0 +1,4 @@
+CREATE TABLE cpu (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT,
+                  PRIMARY KEY (host, a))
+;
+ALTER TABLE cpu PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)

@@ -1,0 +1,1 @@
+CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, b STRING, PRIMARY KEY (h)) PARTITION ON COLUMNS (a, b) (a < 10, a >= 10 AND a < 20, a >= 20); INSERT INTO t (h, ts, a) VALUES ('it''s', 3, 1e3)

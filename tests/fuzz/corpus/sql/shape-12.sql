@@ -1,0 +1,1 @@
+a >= 10 AND (b < 'x' OR NOT a = 3)

@@ -1,0 +1,2 @@
+-- comment
+SELECT * FROM "t" WHERE `a` = 1;;
