@@ -50,7 +50,7 @@ for target in "${targets[@]}"; do
   if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
      "$binary" "${options[@]}" "$scratch" "$root/tests/fuzz/corpus/$target" >"$log" 2>&1; then
     # "#123456 DONE cov: 1234 ft: 5678 corp: 90/12Kb ..." and the final stats.
-    grep -E '^#[0-9]+ +DONE' "$log" | tail -n 1 || tail -n 3 "$log"
+    grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || tail -n 3 "$log"
     grep -E '^stat::number_of_executed_units' "$log" || true
     rm -rf "$scratch"
   else
