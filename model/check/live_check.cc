@@ -41,8 +41,9 @@ std::vector<Violation> CheckLiveness(const model::TableSchema& schema,
   }
   for (const WriteProbe& probe : state.probes) {
     if (probe.accepted) continue;
-    Violation v = Live(at, "row is not writable " + since + ": region " +
-                               probe.region.ToString() + " replied " + probe.rejection);
+    Violation v = Live(at, "row of region " + probe.region.ToString() + " is not writable " +
+                               since + ": its last write attempt was rejected: " +
+                               probe.rejection);
     v.regions = {probe.region.ToString()};
     v.rows = {RenderRow(schema, probe.row)};
     out.push_back(std::move(v));

@@ -47,7 +47,9 @@ struct LivenessState {
 //   "procedure P (K) failed but its rollback did not complete within E steps after faults
 //    healed at step H: state S, waiting for W"
 //   "region R is still staging E steps after faults healed at step H"
-//   "row is not writable E steps after faults healed at step H: region R replied Z"
+//   "row of region R is not writable E steps after faults healed at step H: its last write
+//    attempt was rejected: Z" (R covers the row in the final route; Z names the region that
+//    rejected it, which a stale route may have picked)
 // (", waiting for W" is omitted when W is empty).
 std::vector<Violation> CheckLiveness(const model::TableSchema& schema,
                                      const LivenessState& state, CheckAt at);

@@ -54,12 +54,7 @@ void CheckRouteAgainstNodes(const RoutedRegion& route, const std::vector<OpenReg
 
 }  // namespace
 
-std::string FormatVersion(uint64_t version) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out = "0x0000000000000000";
-  for (size_t i = 0; i < 16; ++i) out[17 - i] = kDigits[(version >> (4 * i)) & 0xf];
-  return out;
-}
+std::string FormatVersion(uint64_t version) { return std::to_string(version); }
 
 std::vector<Violation> CheckMeta(const MetaState& state, CheckAt at) {
   Collector out(at);

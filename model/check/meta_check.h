@@ -57,7 +57,8 @@ struct MetaState {
 //   "region R was allocated 2 times (region numbers must never be reused)"
 std::vector<Violation> CheckMeta(const MetaState& state, CheckAt at);
 
-// "0x00000000000000ff".
+// Decimal, as the datanodes' own errors print expression versions ("request 17049039589619737785,
+// expected 8034692573255843343"), so one version reads the same in every message.
 std::string FormatVersion(uint64_t version);
 
 }  // namespace repartsim::check

@@ -1,5 +1,6 @@
 #include "model/check/violation.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "sim/assert.h"
@@ -11,7 +12,17 @@ namespace {
 constexpr Invariant kAllInvariants[] = {
     Invariant::kRule,  Invariant::kOwn, Invariant::kNoOmit,
     Invariant::kNoDup, Invariant::kNoPhantom, Invariant::kAck,
-    Invariant::kMeta,  Invariant::kLive, Invariant::kReadAnomaly};
+    Invariant::kMeta,  Invariant::kLive, Invariant::kReadAnomaly, Invariant::kDdlRejected};
+
+// 0 safety, 1 a rejected scripted DDL, 2 liveness, 3 tolerated read anomaly.
+int DecisiveRank(Invariant invariant) {
+  switch (invariant) {
+    case Invariant::kDdlRejected: return 1;
+    case Invariant::kLive: return 2;
+    case Invariant::kReadAnomaly: return 3;
+    default: return 0;
+  }
+}
 
 // The step a trace line starts with ("<step> <time_ms> ..."), nullopt if it does not.
 std::optional<uint64_t> LeadingStep(const std::string& line) {
@@ -38,6 +49,7 @@ std::string_view InvariantName(Invariant invariant) {
     case Invariant::kMeta: return "INV-META";
     case Invariant::kLive: return "INV-LIVE";
     case Invariant::kReadAnomaly: return "READ-ANOMALY";
+    case Invariant::kDdlRejected: return "DDL-REJECTED";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -56,6 +68,7 @@ std::string Violation::ToText() const {
   out += '\n';
   for (const std::string& region : regions) out += "  region: " + region + '\n';
   for (const std::string& row : rows) out += "  row: " + row + '\n';
+  for (const std::string& note : notes) out += "  note: " + note + '\n';
   for (const std::string& line : trace) out += "  trace: " + line + '\n';
   return out;
 }
@@ -68,6 +81,7 @@ nlohmann::json Violation::ToJson() const {
   out["message"] = message;
   out["rows"] = rows;
   out["regions"] = regions;
+  out["notes"] = notes;
   out["trace"] = trace;
   return out;
 }
@@ -114,6 +128,14 @@ bool Report::HasSafetyViolation() const {
     if (v.invariant != Invariant::kReadAnomaly && v.invariant != Invariant::kLive) return true;
   }
   return false;
+}
+
+std::vector<Violation> Report::Sorted() const {
+  std::vector<Violation> out = violations_;
+  std::stable_sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) {
+    return DecisiveRank(a.invariant) < DecisiveRank(b.invariant);
+  });
+  return out;
 }
 
 bool Report::HasLivenessViolation() const { return Count(Invariant::kLive) > 0; }

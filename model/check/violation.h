@@ -4,6 +4,8 @@
 // Violations instead of asserting, and a Report keeps every violation of a run (kvnemesis
 // style), so seeded-bug scenarios report all that went wrong, not only the first.
 // READ-ANOMALY is the tolerated read-anomaly class: recorded, but not a safety failure.
+// Report order (Report::Sorted): the decisive violations first (safety, then DDL-REJECTED,
+// then INV-LIVE), READ-ANOMALY last; by step within a class.
 #pragma once
 
 #include <cstdint>
@@ -17,11 +19,12 @@
 namespace repartsim::check {
 
 enum class Invariant {
-  kRule, kOwn, kNoOmit, kNoDup, kNoPhantom, kAck, kMeta, kLive, kReadAnomaly
+  kRule, kOwn, kNoOmit, kNoDup, kNoPhantom, kAck, kMeta, kLive, kReadAnomaly, kDdlRejected
 };
 
 // "INV-RULE", "INV-OWN", "INV-NOOMIT", "INV-NODUP", "INV-NOPHANTOM", "INV-ACK", "INV-META",
-// "INV-LIVE", "READ-ANOMALY".
+// "INV-LIVE", "READ-ANOMALY", "DDL-REJECTED" (a scripted DDL the cluster rejected: the
+// scenario did not test what it says; it fails the run like a safety violation).
 std::string_view InvariantName(Invariant invariant);
 // Inverse of InvariantName; nullopt for any other text (e.g. a scenario's `expect:` typo).
 std::optional<Invariant> ParseInvariant(std::string_view name);
@@ -34,11 +37,14 @@ struct Violation {
   std::vector<std::string> regions;
   std::string message;
   std::vector<std::string> trace;
+  // What led there, one line each: the query that saw it (id, frontend, steps), the writes
+  // that acknowledged the rows involved (id, frontend, steps).
+  std::vector<std::string> notes = {};
 
-  // "INV-NODUP at step 42 (t=1500 ms): message" then indented "region:", "row:" and
-  // "trace:" lines, one per item.
+  // "INV-NODUP at step 42 (t=1500 ms): message" then indented "region:", "row:", "note:"
+  // and "trace:" lines, one per item.
   std::string ToText() const;
-  // {"invariant","step","time_ms","message","rows","regions","trace"}.
+  // {"invariant","step","time_ms","message","rows","regions","notes","trace"}.
   nlohmann::json ToJson() const;
 
   friend bool operator==(const Violation&, const Violation&) = default;
@@ -62,6 +68,8 @@ class Report {
   size_t Count(Invariant invariant) const;
   // True iff a violation other than READ-ANOMALY and INV-LIVE was recorded.
   bool HasSafetyViolation() const;
+  // The violations, decisive ones first (see the header comment); stable within a class.
+  std::vector<Violation> Sorted() const;
   bool HasLivenessViolation() const;
 
   // Every violation's ToText(), in the order recorded, followed by a one-line summary

@@ -195,6 +195,18 @@ void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   scenario.seed_last = last;
 }
 
+// An invariant name of `expect` (violation or tolerate); fails on an unknown one.
+std::string ReadInvariantName(const YAML::Node& node, LoadContext& ctx, const std::string& path) {
+  std::string name = ReadString(node, ctx, path);
+  if (!ctx.failed() && !check::ParseInvariant(name)) {
+    ctx.Fail(node, path,
+             "unknown invariant '" + name +
+                 "'; expected one of: INV-RULE, INV-OWN, INV-NOOMIT, INV-NODUP, "
+                 "INV-NOPHANTOM, INV-ACK, INV-META, INV-LIVE, READ-ANOMALY, DDL-REJECTED");
+  }
+  return name;
+}
+
 void ReadExpect(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   Fields f(node, ctx, "expect");
   for (const char* profile : {"reference", "greptime"}) {
@@ -207,18 +219,31 @@ void ReadExpect(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
       e.pass = true;
     } else if (value.IsMap()) {
       Fields v(value, ctx, path);
-      e.pass = false;
-      const YAML::Node invariant = v.Require("violation");
-      e.invariant = ReadString(invariant, ctx, path + ".violation");
-      if (!ctx.failed() && !check::ParseInvariant(e.invariant)) {
-        ctx.Fail(invariant, path + ".violation",
-                 "unknown invariant '" + e.invariant +
-                     "'; expected one of: INV-RULE, INV-OWN, INV-NOOMIT, INV-NODUP, "
-                     "INV-NOPHANTOM, INV-ACK, INV-META, INV-LIVE, READ-ANOMALY");
+      if (!v.Has("violation") && !v.Has("tolerate")) {
+        ctx.Fail(value, path, "expected 'pass' or a mapping {violation: INV-..., tolerate: [...]}");
       }
-      v.Finish({"violation"});
+      e.pass = !v.Has("violation");
+      if (v.Has("violation")) {
+        e.invariant = ReadInvariantName(v.Get("violation"), ctx, path + ".violation");
+      }
+      if (v.Has("tolerate") && !ctx.failed()) {
+        const YAML::Node list = v.Get("tolerate");
+        if (!list.IsSequence()) {
+          ctx.Fail(list, path + ".tolerate", "expected a list of invariant names");
+        }
+        for (size_t i = 0; !ctx.failed() && i < list.size(); ++i) {
+          std::string name = ReadInvariantName(list[i], ctx, path + ".tolerate");
+          if (!ctx.failed() && (name == e.invariant || std::find(e.tolerate.begin(), e.tolerate.end(),
+                                                                  name) != e.tolerate.end())) {
+            ctx.Fail(list[i], path + ".tolerate", "invariant '" + name + "' is listed twice");
+          }
+          e.tolerate.push_back(std::move(name));
+        }
+        std::sort(e.tolerate.begin(), e.tolerate.end());
+      }
+      v.Finish({"violation", "tolerate"});
     } else {
-      ctx.Fail(value, path, "expected 'pass' or a mapping {violation: INV-...}");
+      ctx.Fail(value, path, "expected 'pass' or a mapping {violation: INV-..., tolerate: [...]}");
     }
     scenario.expect[profile] = e;
   }

@@ -6,6 +6,7 @@
 #include "model/check/ownership.h"
 #include "model/check/probe_rows.h"
 #include "model/check/query_check.h"
+#include "model/check/row_text.h"
 #include "model/check/structural_check.h"
 #include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
@@ -72,12 +73,22 @@ void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Viola
     for (model::RegionId r : q.regions) context.regions.push_back(r.ToString());
     context.overlapped_procedure = OverlapsDdl(history, q.start_step, q.end_step);
     context.read_anomaly_tolerated = tolerated;
+    const std::string note = "query " + std::to_string(q.id) + " from " +
+                             in.cluster->NodeName(q.frontend) + " (issued at step " +
+                             std::to_string(q.start_step) + ", completed at step " +
+                             std::to_string(q.end_step) + ") scanned " +
+                             std::to_string(q.regions.size()) + " regions (listed above)";
+    std::vector<Violation> found;
     if (q.count_star) {
       auto v = check::CheckCountQuery(oracle, spec, q.rows.size(), context);
-      if (v.ok() && v.value()) out.push_back(*v.value());
+      if (v.ok() && v.value()) found.push_back(*v.value());
     } else {
       auto v = check::CheckQuery(oracle, spec, q.rows, context);
-      if (v.ok()) out.insert(out.end(), v.value().begin(), v.value().end());
+      if (v.ok()) found = std::move(v).value();
+    }
+    for (Violation& v : found) {
+      v.notes.push_back(note);
+      out.push_back(std::move(v));
     }
   }
 }
@@ -206,6 +217,59 @@ void CheckNotQuiescent(const CheckInput& in, std::vector<Violation>& out) {
   CheckProbes(in, route ? &*route : nullptr, at, out);
 }
 
+// DDL-REJECTED for every scripted DDL the frontend rejected (an invalid MERGE, a second
+// ALTER while one runs): the scenario then does not test the repartition it describes.
+void CheckRejectedDdls(const CheckInput& in, std::vector<Violation>& out) {
+  for (const model::DdlRecord& d : in.cluster->history().ddls) {
+    if (d.status != model::DdlStatus::kRejected) continue;
+    Violation v;
+    v.invariant = check::Invariant::kDdlRejected;
+    v.step = d.end_step;
+    v.time_ms = d.end.ms;
+    v.message = "scripted DDL `" + d.sql + "` (ddl " + std::to_string(d.id) +
+                ", issued at step " + std::to_string(d.start_step) + ") was rejected: " + d.error;
+    out.push_back(std::move(v));
+  }
+}
+
+// For every violation that lists rows (INV-ACK, INV-NOOMIT, ...): the acknowledged or
+// unknown writes that wrote each row, so the report names the operation behind a lost row.
+void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
+  constexpr size_t kNotesMax = 8;
+  const model::History& history = in.cluster->history();
+  const model::TableSchema& schema = in.scenario->table.schema;
+  std::vector<std::pair<std::string, const model::WriteRecord*>> written;  // rendered row
+  for (const model::WriteRecord& w : history.writes) {
+    if (w.table != in.scenario->table_id() || w.status == model::WriteStatus::kRejected) continue;
+    for (const model::Row& row : w.rows) {
+      if (row.size() == schema.columns.size()) written.emplace_back(check::RenderRow(schema, row), &w);
+    }
+  }
+  for (Violation& v : out) {
+    if (v.rows.empty() || v.invariant == check::Invariant::kOwn) continue;
+    size_t listed = 0, more = 0;
+    for (const auto& [text, w] : written) {
+      bool match = false;
+      for (const std::string& row : v.rows) match = match || row.find(text) != std::string::npos;
+      if (!match) continue;
+      if (listed == kNotesMax) {
+        ++more;
+        continue;
+      }
+      ++listed;
+      std::string status = model::WriteStatusName(w->status);
+      v.notes.push_back("write " + std::to_string(w->id) + " from " +
+                        in.cluster->NodeName(w->frontend) + " (issued at step " +
+                        std::to_string(w->start_step) + ", " + status +
+                        (w->status == model::WriteStatus::kPending
+                             ? ""
+                             : " at step " + std::to_string(w->end_step)) +
+                        ") wrote " + text);
+    }
+    if (more > 0) v.notes.push_back("... and " + std::to_string(more) + " more writes of these rows");
+  }
+}
+
 }  // namespace
 
 std::optional<model::PartitionRule> PublishedRule(const Scenario& s,
@@ -256,6 +320,7 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
   REPARTSIM_ASSERT_MSG(oracle.ok(), "in-memory oracle must open");
   FeedOracle(in.cluster->history(), in.scenario->table_id(), oracle.value());
   CheckAcceptedRows(in, out);
+  CheckRejectedDdls(in, out);
   out.insert(out.end(), in.step_violations.begin(), in.step_violations.end());
   CheckQueries(in, oracle.value(), out);
   if (in.quiescent) {
@@ -263,6 +328,7 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
   } else {
     CheckNotQuiescent(in, out);
   }
+  ExplainRows(in, out);
   return out;
 }
 

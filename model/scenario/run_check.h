@@ -60,7 +60,8 @@ class PublishedRuleWatch {
   std::vector<check::Violation> violations_;
 };
 
-// All violations of the run, in check order: ownership breaches (by step), the step
+// All violations of the run, in check order: ownership breaches (by step), rejected scripted
+// DDLs (DDL-REJECTED), the step
 // violations, queries (by completion), then quiescence (an INV-RULE already among the step
 // violations is not repeated) or what is pending.
 std::vector<check::Violation> CheckRun(const CheckInput& input);

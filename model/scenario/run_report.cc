@@ -31,8 +31,30 @@ std::vector<std::string> RunReport::InvariantNames() const {
   return names;
 }
 
+std::string Expectation::ToString() const {
+  std::string out = pass ? "pass" : "violation: " + invariant;
+  for (size_t i = 0; i < tolerate.size(); ++i) {
+    out += (i == 0 ? " (tolerates " : ", ") + tolerate[i];
+  }
+  return out + (tolerate.empty() ? "" : ")");
+}
+
+bool Expectation::Allows(const std::string& name) const {
+  return name == "READ-ANOMALY" || (!pass && name == invariant) ||
+         std::find(tolerate.begin(), tolerate.end(), name) != tolerate.end();
+}
+
+std::vector<std::string> RunReport::Unexpected(const Expectation& expectation) const {
+  std::vector<std::string> out;
+  for (const std::string& name : InvariantNames()) {
+    if (!expectation.Allows(name)) out.push_back(name);
+  }
+  return out;
+}
+
 bool RunReport::Meets(const Expectation& expectation) const {
-  if (expectation.pass) return outcome == Outcome::kPass;
+  if (outcome == Outcome::kNondeterminism || !Unexpected(expectation).empty()) return false;
+  if (expectation.pass) return true;
   for (const check::Violation& v : violations) {
     if (check::InvariantName(v.invariant) == expectation.invariant) return true;
   }

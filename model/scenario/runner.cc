@@ -268,6 +268,7 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   }
   check::Report verdict;
   verdict.Add(report.violations);
+  report.violations = verdict.Sorted();  // the decisive violation first
   if (!report.nondeterminism.empty()) {
     report.outcome = Outcome::kNondeterminism;
   } else if (verdict.HasSafetyViolation()) {

@@ -69,7 +69,7 @@ struct RunReport {
   std::string rules;     // overrides vs the base profile, "name=on,..."
   std::string faults;    // the effective fault mix (after swarm)
   Outcome outcome = Outcome::kPass;
-  std::vector<check::Violation> violations;  // READ-ANOMALY included
+  std::vector<check::Violation> violations;  // decisive first; READ-ANOMALY included, last
   sim::RunSummary summary;
   int64_t time_ms = 0;         // virtual time at the end
   int64_t heal_time_ms = -1;   // when the liveness phase began, -1 if never
@@ -88,8 +88,10 @@ struct RunReport {
   std::string SummaryLine() const;
   // The distinct invariant names reported, sorted ("INV-NOOMIT", ...).
   std::vector<std::string> InvariantNames() const;
-  // Returns true iff the run meets `expectation`: pass -> outcome kPass; violation X -> X
-  // was reported (READ-ANOMALY counts even though it does not fail a run).
+  // The invariants reported that `expectation` does not allow (Expectation::Allows), sorted.
+  std::vector<std::string> Unexpected(const Expectation& expectation) const;
+  // Returns true iff the run meets `expectation`: nothing unexpected was reported and, for
+  // violation X, X was reported (READ-ANOMALY counts even though it does not fail a run).
   bool Meets(const Expectation& expectation) const;
   // {scenario, path, profile, rules, faults, outcome, summary{seed,steps,prng_draws,
   //  trace_hash}, time_ms, end_reason, violations[], crash_points{site:{hits,crashes}},

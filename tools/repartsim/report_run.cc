@@ -1,10 +1,19 @@
 #include "tools/repartsim/report_run.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include <map>
+
+#include "model/check/violation.h"
 #include "model/protocol.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
@@ -78,8 +87,16 @@ sim::Status ValidateOverrides(const std::optional<std::string>& profile,
   return sim::Ok{};
 }
 
+std::string RunReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
+                            const std::vector<std::pair<std::string, bool>>& rules) {
+  std::string out = "repartsim run " + path + " --seed " + std::to_string(seed) + " --profile " + profile;
+  for (const auto& [name, on] : rules) out += " --rule " + name + (on ? "=on" : "=off");
+  return out;
+}
+
 std::string ChoicesPath(const std::string& choices_flag, const std::string& json_flag,
-                        const std::string& scenario_name, uint64_t seed) {
+                        const std::string& scenario_name, const std::string& profile,
+                        uint64_t seed) {
   if (!choices_flag.empty()) return choices_flag;
   if (!json_flag.empty()) {
     const size_t dot = json_flag.rfind(".json");
@@ -88,14 +105,103 @@ std::string ChoicesPath(const std::string& choices_flag, const std::string& json
     }
     return json_flag + ".choices";
   }
-  return "repartsim-" + scenario_name + "-" + std::to_string(seed) + ".choices";
+  return "repartsim-" + scenario_name + "-" + profile + "-" + std::to_string(seed) + ".choices";
 }
 
+namespace {
+
+sim::Error WriteError(const std::string& path, int error) {
+  return sim::Error{sim::SourceLocation{path, 0, 0},
+                    std::string("cannot write the report: ") + std::strerror(error)};
+}
+
+// Writes all of `text` to `fd`, then fsyncs (when `sync`) and closes it; returns errno or 0.
+int WriteAll(int fd, const std::string& text, bool sync) {
+  for (size_t off = 0; off < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : EIO;
+      ::close(fd);
+      return error;
+    }
+    off += static_cast<size_t>(n);
+  }
+  if (sync && ::fsync(fd) != 0 && errno != EINVAL) {
+    const int error = errno;
+    ::close(fd);
+    return error;
+  }
+  return ::close(fd) == 0 ? 0 : errno;
+}
+
+}  // namespace
+
 sim::Status WriteTextFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (out) out << text;
-  if (!out) return sim::Error{sim::SourceLocation{path, 0, 0}, "cannot write " + path};
+  if (path == "-") {
+    std::fflush(stdout);
+    const int error = WriteAll(::dup(1), text, false);
+    if (error != 0) return WriteError("<stdout>", error);
+    return sim::Ok{};
+  }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return WriteError(path, errno);
+    const int error = WriteAll(fd, text, true);
+    if (error != 0) return WriteError(path, error);
+    return sim::Ok{};
+  }
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return WriteError(path, errno);
+  int error = WriteAll(fd, text, true);
+  if (error == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(tmp.c_str());
+    return WriteError(path, error);
+  }
   return sim::Ok{};
+}
+
+sim::Status CheckOutputPath(const std::string& path, const std::vector<std::string>& args) {
+  if (path == "-") return sim::Ok{};
+  auto fail = [&](int error) {
+    return FlagError(args, path, "cannot write " + path + ": " + std::strerror(error));
+  };
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return fail(EISDIR);
+    if (!S_ISREG(st.st_mode)) {  // a device or FIFO: written in place
+      const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      if (fd < 0 && errno != ENXIO) return fail(errno);
+      if (fd >= 0) ::close(fd);
+      return sim::Ok{};
+    }
+  }
+  // The report goes to a temporary file next to `path`: try creating one (access() says
+  // yes to root even where nothing can be created).
+  const std::string probe = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return fail(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return sim::Ok{};
+}
+
+int ReportWriteError(const sim::Error& error, int verdict) {
+  std::fprintf(stderr, "%s\n", error.Format().c_str());
+  return verdict != kExitPass ? verdict : kExitCantCreate;
+}
+
+sim::Result<uint64_t> ParseSeedFlag(const std::string& flag, const std::string& text,
+                                    const std::vector<std::string>& args) {
+  std::optional<uint64_t> seed = ParseU64(text);
+  if (!seed) {
+    return FlagError(args, text,
+                     flag + " expects a non-negative integer below 2^64, got '" + text + "'");
+  }
+  return *seed;
 }
 
 sim::Status WriteChoicesFile(const std::string& path, const scenario::RunReport& report) {
@@ -145,6 +251,39 @@ sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path) {
   return file;
 }
 
+namespace {
+
+// The detail's words, a parenthesised group kept in one word ("4398046511104(1024, 0)").
+std::vector<std::string> DetailWords(const std::string& detail) {
+  std::vector<std::string> words;
+  std::string word;
+  int depth = 0;
+  for (char c : detail) {
+    if (c == ' ' && depth == 0) {
+      if (!word.empty()) words.push_back(std::move(word));
+      word.clear();
+      continue;
+    }
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    word += c;
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  return words;
+}
+
+// A value as JSON: a decimal integer as a number, anything else as a string.
+nlohmann::json TypedValue(const std::string& text) {
+  if (auto n = ParseU64(text)) return *n;
+  if (text.size() > 1 && text[0] == '-') {
+    if (auto n = ParseU64(text.substr(1)); n && *n <= static_cast<uint64_t>(INT64_MAX)) {
+      return -static_cast<int64_t>(*n);
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string TraceLineJson(const std::string& line) {
   // "<step> <time_ms> <node> <kind> [<detail>]"
   std::string fields[4];
@@ -159,7 +298,21 @@ std::string TraceLineJson(const std::string& line) {
   j["time_ms"] = ParseU64(fields[1]).value_or(0);
   j["node"] = fields[2];
   j["kind"] = fields[3];
-  j["detail"] = pos < line.size() ? line.substr(pos) : "";
+  const std::string detail = pos < line.size() ? line.substr(pos) : "";
+  j["detail"] = detail;
+  // The detail, typed: key=value words as fields (integers as numbers), other words in order.
+  nlohmann::json typed = nlohmann::json::object();
+  nlohmann::json args = nlohmann::json::array();
+  for (const std::string& word : DetailWords(detail)) {
+    const size_t eq = word.find('=');
+    if (eq != std::string::npos && eq > 0 && word.find('(') > eq) {
+      typed[word.substr(0, eq)] = TypedValue(word.substr(eq + 1));
+    } else {
+      args.push_back(TypedValue(word));
+    }
+  }
+  j["fields"] = typed;
+  j["args"] = args;
   return j.dump();
 }
 
@@ -201,18 +354,44 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& s,
                (unsigned long long)h.probes, (unsigned long long)h.probes_acked,
                (unsigned long long)h.probe_writes);
   if (auto e = s.ExpectationFor(r.profile)) {
-    std::fprintf(out, "expect (%s): %s -> %s\n", r.profile.c_str(), e->ToString().c_str(),
-                 r.Meets(*e) ? "met" : "NOT met");
+    std::string why;
+    for (const std::string& name : r.Unexpected(*e)) why += (why.empty() ? " (unexpected " : ", ") + name;
+    if (!why.empty()) why += ")";
+    std::fprintf(out, "expect (%s): %s -> %s%s\n", r.profile.c_str(), e->ToString().c_str(),
+                 r.Meets(*e) ? "met" : "NOT met", why.c_str());
   }
   if (!r.nondeterminism.empty()) std::fprintf(out, "nondeterminism: %s\n", r.nondeterminism.c_str());
+  // Decisive violations come first (RunReport::violations is sorted so); the rest are counted.
+  // A trace excerpt already printed for an earlier violation is not repeated.
+  std::vector<std::pair<const std::vector<std::string>*, size_t>> printed;  // excerpt, number
   for (size_t i = 0; i < r.violations.size() && i < violations_max; ++i) {
-    std::fprintf(out, "%s\n", r.violations[i].ToText().c_str());
+    check::Violation v = r.violations[i];
+    std::string again;
+    for (const auto& [trace, number] : printed) {
+      if (!v.trace.empty() && *trace == v.trace) {
+        again = "  trace: (the " + std::to_string(v.trace.size()) +
+                " lines shown under violation " + std::to_string(number) + " above)\n";
+        v.trace.clear();
+        break;
+      }
+    }
+    if (again.empty() && !v.trace.empty()) printed.emplace_back(&r.violations[i].trace, i + 1);
+    std::fprintf(out, "%s%s\n", v.ToText().c_str(), again.c_str());
   }
   if (r.violations.size() > violations_max) {
-    std::fprintf(out, "... and %zu more violations (see --json)\n",
-                 r.violations.size() - violations_max);
+    std::map<std::string, size_t> rest;
+    for (size_t i = violations_max; i < r.violations.size(); ++i) {
+      ++rest[std::string(check::InvariantName(r.violations[i].invariant))];
+    }
+    std::string counts;
+    for (const auto& [name, n] : rest) counts += (counts.empty() ? "" : ", ") + name + " " + std::to_string(n);
+    std::fprintf(out, "... and %zu more violations: %s (see --json, or --violations-max)\n",
+                 r.violations.size() - violations_max, counts.c_str());
   }
-  std::fprintf(out, "violations: %zu\n", r.violations.size());
+  check::Report all;
+  all.Add(r.violations);
+  const std::string summary = all.ToText();
+  std::fprintf(out, "%s", summary.substr(summary.rfind("violations: ")).c_str());
 }
 
 int ExitCodeFor(scenario::Outcome outcome) {

@@ -4,7 +4,9 @@
 // Choice file = a sim::ChoiceList text preceded by comment lines that make it self-contained:
 //   # repartsim choices
 //   # scenario=<path> seed=<n> profile=<p> rules=<overrides or -> trace_hash=0x<16 hex>
-// Trace JSON lines: one object per trace line {"step","time_ms","node","kind","detail"}.
+// Trace JSON lines: one object per trace line {"step","time_ms","node","kind","detail",
+// "fields","args"}: `fields` holds the detail's key=value words (decimal integers as numbers),
+// `args` its other words in order (a parenthesised group such as a region id is one word).
 #pragma once
 
 #include <cstdio>
@@ -30,9 +32,14 @@ sim::Status ValidateOverrides(const std::optional<std::string>& profile,
                               const std::vector<std::string>& args);
 
 // `--choices` if given; else next to --json (x.json -> x.choices); else
-// "repartsim-<name>-<seed>.choices".
+// "repartsim-<name>-<profile>-<seed>.choices".
 std::string ChoicesPath(const std::string& choices_flag, const std::string& json_flag,
-                        const std::string& scenario_name, uint64_t seed);
+                        const std::string& scenario_name, const std::string& profile,
+                        uint64_t seed);
+
+// `repartsim run PATH --seed N --profile P --rule a=off ...`: the command reproducing a run.
+std::string RunReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
+                            const std::vector<std::pair<std::string, bool>>& rules);
 
 struct ChoicesFile {
   sim::ChoiceList choices;
@@ -59,8 +66,25 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& scenario,
 
 int ExitCodeFor(scenario::Outcome outcome);
 
-// Writes `text` to `path`; error "cannot write <path>".
+// Writes `text` to `path` ("-" = stdout) atomically: a temporary file next to it, written,
+// flushed (fsync), closed and checked, then renamed over `path`, so a crash or a full disk
+// never leaves a truncated or empty report. Special files (/dev/..., FIFOs) are written in
+// place. Error "cannot write <path>: <strerror(errno)>" (callers exit kExitCantCreate).
 sim::Status WriteTextFile(const std::string& path, const std::string& text);
+
+// Checks, before any run, that `path` can be written: "-" always; else its directory exists
+// and is writable and `path` is not a directory. The error is located at `path` on the
+// command line: "cannot write <path>: <reason>" (callers exit kExitUsage).
+sim::Status CheckOutputPath(const std::string& path, const std::vector<std::string>& args);
+
+// Prints a failed report write and returns the exit code: kExitCantCreate, unless `verdict`
+// (the run's own exit code) is a failure, which a write error must not hide.
+int ReportWriteError(const sim::Error& error, int verdict);
+
+// Parses a seed (a decimal integer in [0, 2^64-1]); error located at `text` on the command
+// line: "--seed expects a non-negative integer below 2^64, got '-1'".
+sim::Result<uint64_t> ParseSeedFlag(const std::string& flag, const std::string& text,
+                                    const std::vector<std::string>& args);
 
 // argv[1..] of this process (from /proc/self/cmdline), to locate flag errors by column.
 std::vector<std::string> CommandLineArgs();

@@ -1,28 +1,127 @@
 #include "tools/repartsim/report_sweep.h"
 
 #include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "model/check/violation.h"
+#include "sim/fingerprint.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 
 namespace repartsim::tools {
 
-std::string FailureSignature(const std::string& message) {
+namespace {
+
+const std::set<std::string> kOutcomes = {"pass",           "safety",  "liveness",
+                                         "nondeterminism", "skipped", "unrun"};
+
+std::string RowKey(const std::string& path, const std::string& profile, const std::string& rules) {
+  return path + "|" + profile + "|" + rules;
+}
+
+bool IsWordChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
+}
+
+// Singular of the words violation messages pluralise with a count.
+std::string Singular(const std::string& word) {
+  static const std::map<std::string, std::string> kWords = {
+      {"rows", "row"}, {"are", "is"}, {"show", "shows"}, {"steps", "step"},
+      {"regions", "region"}, {"writes", "write"}, {"values", "value"}};
+  auto it = kWords.find(word);
+  return it == kWords.end() ? word : it->second;
+}
+
+}  // namespace
+
+std::string FailureSignature(const std::string& text) {
+  // An expression's SQL varies with the region's bounds: keep only that there was one.
+  std::string message = text;
+  for (const char* marker : {" outside its expression ", " and its staging expression "}) {
+    const size_t at = message.find(marker);
+    if (at != std::string::npos) message = message.substr(0, at + std::strlen(marker)) + "_";
+  }
+  std::string folded;
+  for (size_t i = 0; i < message.size(); ++i) {
+    const char c = message[i];
+    if (c == '`' || c == '\'') {
+      const size_t end = message.find(c, i + 1);
+      if (end != std::string::npos) {
+        folded += c;
+        folded += '_';
+        folded += c;
+        i = end;
+        continue;
+      }
+    }
+    if (c >= '0' && c <= '9') {
+      while (i + 1 < message.size() && message[i + 1] >= '0' && message[i + 1] <= '9') ++i;
+      folded += '#';
+      continue;
+    }
+    folded += c;
+  }
   std::string out;
-  bool in_digits = false;
-  for (char c : message) {
-    const bool digit = c >= '0' && c <= '9';
-    if (digit && !in_digits) out += '#';
-    if (!digit) out += c;
-    in_digits = digit;
+  for (size_t i = 0; i < folded.size();) {
+    if (!IsWordChar(folded[i])) {
+      out += folded[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < folded.size() && IsWordChar(folded[end])) ++end;
+    out += Singular(folded.substr(i, end - i));
+    i = end;
   }
   return out;
 }
 
-SweepRun ToSweepRun(const scenario::RunReport& r, int64_t wall_ms) {
+std::string SweepRun::Key() const { return RowKey(path, profile, rules); }
+std::string SweepScenario::Key() const { return RowKey(path, profile, rules); }
+
+std::string SweepScenario::ExpectedInvariant() const {
+  const std::string prefix = "violation: ";
+  return expect.rfind(prefix, 0) == 0 ? expect.substr(prefix.size()) : "";
+}
+
+bool SweepScenario::Allows(const std::string& invariant) const {
+  return invariant == "READ-ANOMALY" || invariant == ExpectedInvariant() ||
+         std::find(tolerate.begin(), tolerate.end(), invariant) != tolerate.end();
+}
+
+std::string ReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
+                         const std::string& rules) {
+  std::string out = "repartsim run " + path + " --seed " + std::to_string(seed);
+  if (!profile.empty()) out += " --profile " + profile;
+  size_t start = 0;
+  while (start < rules.size()) {
+    size_t comma = rules.find(',', start);
+    if (comma == std::string::npos) comma = rules.size();
+    out += " --rule " + rules.substr(start, comma - start);
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::pair<std::string, std::string> BinaryIdentity() {
+  static const std::pair<std::string, std::string> identity = [] {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    sim::Hasher h;
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    h.Add(std::string_view(bytes));
+    return std::make_pair(std::string(REPARTSIM_VERSION), Hex64(h.Finish()));
+  }();
+  return identity;
+}
+
+SweepRun ToSweepRun(const scenario::RunReport& r, const std::string& rules, int64_t wall_ms) {
   SweepRun run;
   run.path = r.path;
+  run.profile = r.profile;
+  run.rules = rules;
   run.seed = r.summary.seed;
   run.outcome = scenario::OutcomeName(r.outcome);
   run.steps = r.summary.steps;
@@ -46,14 +145,18 @@ nlohmann::json RunToJson(const SweepRun& run) {
   for (const SweepFailure& f : run.failures) {
     failures.push_back({{"invariant", f.invariant}, {"signature", f.signature}, {"message", f.message}});
   }
-  return {{"path", run.path},   {"seed", run.seed},           {"outcome", run.outcome},
-          {"steps", run.steps}, {"trace_hash", run.trace_hash}, {"invariants", run.invariants},
-          {"failures", failures}, {"wall_ms", run.wall_ms}};
+  return {{"path", run.path},         {"profile", run.profile},   {"rules", run.rules},
+          {"seed", run.seed},         {"outcome", run.outcome},   {"steps", run.steps},
+          {"trace_hash", run.trace_hash}, {"invariants", run.invariants},
+          {"failures", failures},     {"wall_ms", run.wall_ms}};
 }
 
+// Lenient reader for the worker pipe (this process wrote it); reports go through FromJson.
 SweepRun RunFromJson(const nlohmann::json& j) {
   SweepRun run;
   run.path = j.at("path").get<std::string>();
+  run.profile = j.value("profile", std::string());
+  run.rules = j.value("rules", std::string());
   run.seed = j.at("seed").get<uint64_t>();
   run.outcome = j.at("outcome").get<std::string>();
   run.steps = j.value("steps", uint64_t{0});
@@ -67,108 +170,192 @@ SweepRun RunFromJson(const nlohmann::json& j) {
   return run;
 }
 
+const SweepScenario* SweepReport::FindScenario(const std::string& key) const {
+  for (const SweepScenario& s : scenarios) {
+    if (s.Key() == key) return &s;
+  }
+  return nullptr;
+}
+
 void SweepReport::Aggregate() {
   tallies.clear();
   groups.clear();
-  std::map<std::string, const SweepScenario*> by_path;
-  for (const SweepScenario& s : scenarios) by_path[s.path] = &s;
-  std::map<std::string, std::vector<std::string>> found;  // path -> invariants seen
+  std::map<std::string, const SweepScenario*> by_key;
+  for (const SweepScenario& s : scenarios) by_key[s.Key()] = &s;
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> group_index;
   for (const SweepRun& run : runs) {
-    ScenarioTally& t = tallies[run.path];
+    const std::string key = run.Key();
+    ScenarioTally& t = tallies[key];
     if (run.outcome == "skipped") {
       ++t.skipped;
       continue;
     }
+    if (run.outcome == "unrun") {
+      ++t.unrun;
+      continue;
+    }
     ++t.runs;
+    const SweepScenario* s = by_key.count(key) ? by_key[key] : nullptr;
     t.pass += run.outcome == "pass";
     t.safety += run.outcome == "safety";
-    t.liveness += run.outcome == "liveness";
     t.nondeterminism += run.outcome == "nondeterminism";
-    for (const std::string& inv : run.invariants) found[run.path].push_back(inv);
-    const SweepScenario* s = by_path.count(run.path) ? by_path[run.path] : nullptr;
-    for (const SweepFailure& f : run.failures) {
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const SweepGroup& g) {
-        return g.path == run.path && g.invariant == f.invariant && g.signature == f.signature;
-      });
-      if (it == groups.end()) {
-        SweepGroup g{run.path, s ? s->name : run.path, f.invariant, f.signature, f.message,
-                     0, run.seed, run.steps, s && s->expect == "violation: " + f.invariant};
-        groups.push_back(g);
-        it = groups.end() - 1;
+    bool live = false, anomaly = false, unexpected = false;
+    for (const std::string& inv : run.invariants) {
+      live = live || inv == "INV-LIVE";
+      anomaly = anomaly || inv == "READ-ANOMALY";
+      if (s && inv == s->ExpectedInvariant()) t.reproduced = true;
+      const bool allowed = inv == "READ-ANOMALY" || (!raw && s && s->Allows(inv));
+      if (!allowed) {
+        unexpected = true;
+        if (std::find(t.unexpected_invariants.begin(), t.unexpected_invariants.end(), inv) ==
+            t.unexpected_invariants.end()) {
+          t.unexpected_invariants.push_back(inv);
+        }
       }
-      ++it->count;
-      if (run.steps < it->fastest_steps ||
-          (run.steps == it->fastest_steps && run.seed < it->fastest_seed)) {
-        it->fastest_seed = run.seed;
-        it->fastest_steps = run.steps;
-        it->message = f.message;
+    }
+    t.liveness += live;
+    t.anomalies += anomaly;
+    t.unexpected += unexpected;
+    for (const SweepFailure& f : run.failures) {
+      auto [it, inserted] = group_index.try_emplace({key, f.invariant, f.signature}, groups.size());
+      if (inserted) {
+        SweepGroup g;
+        g.key = key;
+        g.path = run.path;
+        g.name = s ? s->name : run.path;
+        g.profile = run.profile;
+        g.rules = run.rules;
+        g.invariant = f.invariant;
+        g.signature = f.signature;
+        g.message = f.message;
+        g.fastest_seed = run.seed;
+        g.fastest_steps = run.steps;
+        const bool expected = !raw && s && f.invariant == s->ExpectedInvariant();
+        const bool allowed = f.invariant == "READ-ANOMALY" || (!raw && s && s->Allows(f.invariant));
+        g.status = expected ? "expected" : allowed ? "tolerated" : "UNEXPECTED";
+        groups.push_back(std::move(g));
+      }
+      SweepGroup& g = groups[it->second];
+      ++g.count;
+      if (run.steps < g.fastest_steps || (run.steps == g.fastest_steps && run.seed < g.fastest_seed)) {
+        g.fastest_seed = run.seed;
+        g.fastest_steps = run.steps;
+        g.message = f.message;
       }
     }
   }
   std::sort(groups.begin(), groups.end(), [](const SweepGroup& a, const SweepGroup& b) {
-    return std::tie(a.path, a.invariant, a.signature) < std::tie(b.path, b.invariant, b.signature);
+    const bool ua = a.status == "UNEXPECTED", ub = b.status == "UNEXPECTED";
+    return std::tie(ub, a.key, a.invariant, a.signature) <
+           std::tie(ua, b.key, b.invariant, b.signature);
   });
   for (const SweepScenario& s : scenarios) {
-    ScenarioTally& t = tallies[s.path];
-    const auto& seen = found[s.path];
-    if (t.nondeterminism > 0) {
+    ScenarioTally& t = tallies[s.Key()];
+    std::sort(t.unexpected_invariants.begin(), t.unexpected_invariants.end());
+    const std::string want = s.ExpectedInvariant();
+    std::string unexpected;
+    for (const std::string& inv : t.unexpected_invariants) {
+      unexpected += (unexpected.empty() ? "" : ", ") + inv;
+    }
+    const std::string skipped =
+        t.skipped > 0 ? " (" + std::to_string(t.skipped) + " runs skipped)" : "";
+    if (t.unrun > 0) {
+      t.met = false;
+      t.verdict = "UNRUN " + std::to_string(t.unrun) + " runs (a sweep worker died)";
+    } else if (t.nondeterminism > 0) {
       t.met = false;
       t.verdict = "NONDETERMINISM";
-    } else if (raw || s.expect == "pass") {
-      t.met = t.safety == 0 && t.liveness == 0;
-      t.verdict = t.met ? "ok" : (t.safety > 0 ? "UNEXPECTED safety" : "UNEXPECTED liveness");
-    } else {
-      const std::string want = s.expect.substr(std::string("violation: ").size());
-      t.met = std::find(seen.begin(), seen.end(), want) != seen.end();
-      t.verdict = t.met ? "ok (reproduced " + want + ")" : "NOT REPRODUCED " + want;
-    }
-    if (t.runs == 0) {
+    } else if (t.runs == 0) {
       t.met = true;
-      t.verdict = "no runs (shard or time budget)";
+      t.verdict = t.skipped > 0 ? "skipped (" + std::to_string(t.skipped) + " runs)"
+                                : "no runs in this shard";
+    } else if (!unexpected.empty()) {
+      t.met = false;
+      t.verdict = "UNEXPECTED " + unexpected;
+    } else if (raw || want.empty()) {
+      t.met = true;
+      t.verdict = "ok" + skipped;
+    } else if (t.reproduced) {
+      t.met = true;
+      t.verdict = "ok (reproduced " + want + ")" + skipped;
+    } else if (!complete) {
+      t.met = true;
+      t.verdict = want + " not in this shard (merge judges)";
+    } else {
+      t.met = false;
+      t.verdict = "NOT REPRODUCED " + want + skipped;
     }
   }
 }
 
 int SweepReport::ExitCode() const {
-  if (!determinism_mismatches.empty()) return kExitNondeterminism;
-  bool safety = false;
-  bool liveness = false;
+  bool unrun = false, nondeterminism = !determinism_mismatches.empty();
+  bool safety = false, liveness = false;
   for (const SweepScenario& s : scenarios) {
-    const ScenarioTally& t = tallies.at(s.path);
+    const ScenarioTally& t = tallies.at(s.Key());
     if (t.met) continue;
-    if (t.nondeterminism > 0) return kExitNondeterminism;
-    if (t.safety > 0 || t.liveness == 0) {
-      safety = true;
+    if (t.unrun > 0) {
+      unrun = true;
+    } else if (t.nondeterminism > 0) {
+      nondeterminism = true;
     } else {
-      liveness = true;
+      bool only_live = !t.unexpected_invariants.empty();
+      for (const std::string& inv : t.unexpected_invariants) only_live = only_live && inv == "INV-LIVE";
+      (only_live ? liveness : safety) = true;
     }
   }
+  if (unrun) return kExitInternal;
+  if (nondeterminism) return kExitNondeterminism;
   if (safety) return kExitSafety;
-  return liveness ? kExitLiveness : kExitPass;
+  if (liveness) return kExitLiveness;
+  return kExitPass;
+}
+
+std::string SweepReport::SweepId() const {
+  sim::Hasher h;
+  h.Add(std::string_view(binary_id)).Add(std::string_view(seeds)).Add(raw);
+  h.Add(std::string_view(rules));
+  h.Add(std::string_view(shard.substr(shard.find('/') == std::string::npos ? 0 : shard.find('/'))));
+  for (const SweepScenario& s : scenarios) {
+    h.Add(std::string_view(s.Key())).Add(std::string_view(s.hash));
+  }
+  return Hex64(h.Finish());
 }
 
 nlohmann::json SweepReport::ToJson() const {
   nlohmann::json j;
-  j["version"] = 1;
+  j["version"] = kSweepReportVersion;
+  j["binary"] = {{"version", binary_version}, {"id", binary_id}};
+  j["sweep_id"] = sweep_id;
   j["seeds"] = seeds;
   j["shard"] = shard;
+  j["rules"] = rules;
   j["raw"] = raw;
+  j["complete"] = complete;
+  j["interrupted"] = interrupted;
+  j["wall_ms"] = wall_ms;
+  j["notes"] = notes;
   j["exit_code"] = ExitCode();
   j["scenarios"] = nlohmann::json::array();
   for (const SweepScenario& s : scenarios) {
-    const ScenarioTally& t = tallies.at(s.path);
+    const ScenarioTally& t = tallies.at(s.Key());
     j["scenarios"].push_back({{"path", s.path}, {"name", s.name}, {"profile", s.profile},
-                              {"expect", s.expect}, {"runs", t.runs}, {"pass", t.pass},
+                              {"rules", s.rules}, {"hash", s.hash}, {"expect", s.expect},
+                              {"tolerate", s.tolerate}, {"runs", t.runs}, {"pass", t.pass},
                               {"safety", t.safety}, {"liveness", t.liveness},
+                              {"anomalies", t.anomalies}, {"unexpected", t.unexpected},
+                              {"unexpected_invariants", t.unexpected_invariants},
                               {"nondeterminism", t.nondeterminism}, {"skipped", t.skipped},
-                              {"met", t.met}, {"verdict", t.verdict}});
+                              {"unrun", t.unrun}, {"met", t.met}, {"verdict", t.verdict}});
   }
   j["groups"] = nlohmann::json::array();
   for (const SweepGroup& g : groups) {
-    j["groups"].push_back({{"path", g.path}, {"scenario", g.name}, {"invariant", g.invariant},
+    j["groups"].push_back({{"path", g.path}, {"scenario", g.name}, {"profile", g.profile},
+                           {"rules", g.rules}, {"invariant", g.invariant},
                            {"signature", g.signature}, {"message", g.message},
                            {"count", g.count}, {"fastest_seed", g.fastest_seed},
-                           {"fastest_steps", g.fastest_steps}, {"expected", g.expected}});
+                           {"fastest_steps", g.fastest_steps}, {"status", g.status},
+                           {"repro", ReproCommand(g.path, g.fastest_seed, g.profile, g.rules)}});
   }
   j["determinism"] = {{"checked", determinism_checked}, {"mismatches", determinism_mismatches}};
   j["runs"] = nlohmann::json::array();
@@ -176,24 +363,313 @@ nlohmann::json SweepReport::ToJson() const {
   return j;
 }
 
-sim::Result<SweepReport> SweepReport::FromJson(const nlohmann::json& j, const std::string& file) {
+namespace {
+
+// A report field that failed validation: its path (object keys, array indices) and why.
+struct BadField {
+  std::vector<std::string> path;
+  std::string message;
+};
+
+// Finds the byte offset of the value at `path` in the JSON `text` (a minimal scanner: the
+// text already parsed, so it is well formed).
+class JsonLocator {
+ public:
+  explicit JsonLocator(const std::string& text) : t_(text) {}
+
+  size_t Find(const std::vector<std::string>& path) {
+    i_ = 0;
+    size_t best = 0;
+    Ws();
+    for (const std::string& token : path) {
+      best = i_;
+      if (!Enter(token)) return best;
+      Ws();
+    }
+    return i_;
+  }
+
+ private:
+  void Ws() {
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) {
+      ++i_;
+    }
+  }
+  std::string String() {
+    std::string out;
+    ++i_;  // opening quote
+    while (i_ < t_.size() && t_[i_] != '"') {
+      if (t_[i_] == '\\') ++i_;
+      if (i_ < t_.size()) out += t_[i_++];
+    }
+    ++i_;
+    return out;
+  }
+  void Skip() {
+    Ws();
+    if (i_ >= t_.size()) return;
+    if (t_[i_] == '"') {
+      String();
+    } else if (t_[i_] == '{' || t_[i_] == '[') {
+      const char close = t_[i_] == '{' ? '}' : ']';
+      ++i_;
+      Ws();
+      while (i_ < t_.size() && t_[i_] != close) {
+        if (close == '}') {
+          String();
+          Ws();
+          ++i_;  // ':'
+        }
+        Skip();
+        Ws();
+        if (i_ < t_.size() && t_[i_] == ',') ++i_;
+        Ws();
+      }
+      ++i_;
+    } else {
+      while (i_ < t_.size() && t_[i_] != ',' && t_[i_] != '}' && t_[i_] != ']' && t_[i_] != ' ' &&
+             t_[i_] != '\n') {
+        ++i_;
+      }
+    }
+  }
+  // Moves to the member `token` of the object (or element of the array) at i_.
+  bool Enter(const std::string& token) {
+    if (i_ >= t_.size() || (t_[i_] != '{' && t_[i_] != '[')) return false;
+    const bool object = t_[i_] == '{';
+    const char close = object ? '}' : ']';
+    ++i_;
+    Ws();
+    for (size_t index = 0; i_ < t_.size() && t_[i_] != close; ++index) {
+      bool match = false;
+      if (object) {
+        match = String() == token;
+        Ws();
+        ++i_;  // ':'
+      } else {
+        match = std::to_string(index) == token;
+      }
+      Ws();
+      if (match) return true;
+      Skip();
+      Ws();
+      if (i_ < t_.size() && t_[i_] == ',') ++i_;
+      Ws();
+    }
+    return false;
+  }
+
+  const std::string& t_;
+  size_t i_ = 0;
+};
+
+sim::SourceLocation LocateOffset(const std::string& text, size_t offset, const std::string& file) {
+  uint32_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {file, line, column};
+}
+
+std::string PathText(const std::vector<std::string>& path) {
+  std::string out;
+  for (const std::string& p : path) {
+    const bool index = !p.empty() && p.find_first_not_of("0123456789") == std::string::npos;
+    out += index ? "[" + p + "]" : (out.empty() ? "" : ".") + p;
+  }
+  return out.empty() ? "the report" : out;
+}
+
+// Typed access to the fields of a report, throwing BadField with the field's path.
+class Fields {
+ public:
+  using json = nlohmann::json;
+  using Path = std::vector<std::string>;
+
+  static const json& Member(const json& obj, const Path& at, const std::string& key) {
+    if (!obj.is_object()) throw BadField{at, "expected an object"};
+    auto it = obj.find(key);
+    if (it == obj.end()) throw BadField{at, "missing field '" + key + "'"};
+    return *it;
+  }
+  static std::string Str(const json& obj, const Path& at, const std::string& key) {
+    const json& v = Member(obj, at, key);
+    if (!v.is_string()) throw BadField{Join(at, key), "'" + key + "' must be a string"};
+    return v.get<std::string>();
+  }
+  static uint64_t U64(const json& obj, const Path& at, const std::string& key) {
+    const json& v = Member(obj, at, key);
+    if (!v.is_number_unsigned()) {
+      throw BadField{Join(at, key), "'" + key + "' must be a non-negative integer, got " + v.dump()};
+    }
+    return v.get<uint64_t>();
+  }
+  static int64_t I64(const json& obj, const Path& at, const std::string& key) {
+    const json& v = Member(obj, at, key);
+    if (!v.is_number_integer()) throw BadField{Join(at, key), "'" + key + "' must be an integer"};
+    return v.get<int64_t>();
+  }
+  static bool Bool(const json& obj, const Path& at, const std::string& key) {
+    const json& v = Member(obj, at, key);
+    if (!v.is_boolean()) throw BadField{Join(at, key), "'" + key + "' must be true or false"};
+    return v.get<bool>();
+  }
+  static const json& Array(const json& obj, const Path& at, const std::string& key) {
+    const json& v = Member(obj, at, key);
+    if (!v.is_array()) throw BadField{Join(at, key), "'" + key + "' must be an array"};
+    return v;
+  }
+  static std::vector<std::string> Strings(const json& obj, const Path& at, const std::string& key) {
+    const json& a = Array(obj, at, key);
+    std::vector<std::string> out;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!a[i].is_string()) throw BadField{Join(Join(at, key), std::to_string(i)), "expected a string"};
+      out.push_back(a[i].get<std::string>());
+    }
+    return out;
+  }
+  static Path Join(Path at, const std::string& key) {
+    at.push_back(key);
+    return at;
+  }
+};
+
+void CheckInvariantName(const std::string& name, const Fields::Path& at) {
+  if (!check::ParseInvariant(name)) throw BadField{at, "unknown invariant '" + name + "'"};
+}
+
+bool ValidShard(const std::string& shard) {
+  unsigned index = 0, count = 0;
+  char tail = 0;
+  return std::sscanf(shard.c_str(), "%u/%u%c", &index, &count, &tail) == 2 && count > 0 &&
+         index < count;
+}
+
+SweepReport ReadReport(const nlohmann::json& j) {
+  using F = Fields;
   SweepReport r;
-  if (!j.is_object() || j.value("version", 0) != 1 || !j.contains("runs") ||
-      !j.contains("scenarios")) {
-    return sim::Error{sim::SourceLocation{file, 0, 0}, "not a repartsim sweep report (version 1)"};
+  const F::Path root;
+  if (!j.is_object()) throw BadField{root, "not a repartsim sweep report (expected an object)"};
+  if (!j.contains("version")) throw BadField{root, "not a repartsim sweep report (no 'version')"};
+  const nlohmann::json& version = j.at("version");
+  if (!version.is_number_integer() || version.get<int64_t>() != kSweepReportVersion) {
+    throw BadField{{"version"}, "sweep report schema version " + version.dump() +
+                                    "; this repartsim reads version " +
+                                    std::to_string(kSweepReportVersion) +
+                                    " (re-run the sweep with this binary)"};
   }
-  r.seeds = j.value("seeds", std::string());
-  r.shard = j.value("shard", std::string());
-  r.raw = j.value("raw", false);
-  for (const auto& s : j.at("scenarios")) {
-    r.scenarios.push_back({s.at("path").get<std::string>(), s.at("name").get<std::string>(),
-                           s.at("profile").get<std::string>(), s.at("expect").get<std::string>()});
+  const nlohmann::json& binary = F::Member(j, root, "binary");
+  r.binary_version = F::Str(binary, {"binary"}, "version");
+  r.binary_id = F::Str(binary, {"binary"}, "id");
+  r.sweep_id = F::Str(j, root, "sweep_id");
+  r.seeds = F::Str(j, root, "seeds");
+  r.shard = F::Str(j, root, "shard");
+  if (!ValidShard(r.shard)) throw BadField{{"shard"}, "'shard' must be I/N with 0 <= I < N, got '" + r.shard + "'"};
+  r.rules = F::Str(j, root, "rules");
+  r.raw = F::Bool(j, root, "raw");
+  r.complete = F::Bool(j, root, "complete");
+  r.interrupted = F::Bool(j, root, "interrupted");
+  r.wall_ms = F::I64(j, root, "wall_ms");
+  r.notes = F::Strings(j, root, "notes");
+  const nlohmann::json& scenarios = F::Array(j, root, "scenarios");
+  std::set<std::string> keys;
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    const F::Path at = {"scenarios", std::to_string(i)};
+    const nlohmann::json& s = scenarios[i];
+    SweepScenario row{F::Str(s, at, "path"), F::Str(s, at, "name"), F::Str(s, at, "profile"),
+                      F::Str(s, at, "rules"), F::Str(s, at, "hash"), F::Str(s, at, "expect"),
+                      F::Strings(s, at, "tolerate")};
+    if (row.profile != "greptime" && row.profile != "reference") {
+      throw BadField{F::Join(at, "profile"), "unknown profile '" + row.profile + "'"};
+    }
+    if (row.expect != "pass") {
+      if (row.expect.rfind("violation: ", 0) != 0) {
+        throw BadField{F::Join(at, "expect"),
+                       "'expect' must be 'pass' or 'violation: INV-...', got '" + row.expect + "'"};
+      }
+      CheckInvariantName(row.ExpectedInvariant(), F::Join(at, "expect"));
+    }
+    for (size_t k = 0; k < row.tolerate.size(); ++k) {
+      CheckInvariantName(row.tolerate[k], F::Join(F::Join(at, "tolerate"), std::to_string(k)));
+    }
+    if (!keys.insert(row.Key()).second) {
+      throw BadField{at, "scenario " + row.path + " (profile " + row.profile + ") is listed twice"};
+    }
+    r.scenarios.push_back(std::move(row));
   }
-  for (const auto& run : j.at("runs")) r.runs.push_back(RunFromJson(run));
-  const auto& det = j.value("determinism", nlohmann::json::object());
-  r.determinism_checked = det.value("checked", uint64_t{0});
-  r.determinism_mismatches = det.value("mismatches", std::vector<std::string>{});
+  const nlohmann::json& runs = F::Array(j, root, "runs");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const F::Path at = {"runs", std::to_string(i)};
+    const nlohmann::json& x = runs[i];
+    SweepRun run;
+    run.path = F::Str(x, at, "path");
+    run.profile = F::Str(x, at, "profile");
+    run.rules = F::Str(x, at, "rules");
+    run.seed = F::U64(x, at, "seed");
+    run.outcome = F::Str(x, at, "outcome");
+    if (!kOutcomes.count(run.outcome)) {
+      throw BadField{F::Join(at, "outcome"),
+                     "unknown outcome '" + run.outcome +
+                         "'; expected pass, safety, liveness, nondeterminism, skipped or unrun"};
+    }
+    run.steps = F::U64(x, at, "steps");
+    run.trace_hash = F::Str(x, at, "trace_hash");
+    run.invariants = F::Strings(x, at, "invariants");
+    for (size_t k = 0; k < run.invariants.size(); ++k) {
+      CheckInvariantName(run.invariants[k], F::Join(F::Join(at, "invariants"), std::to_string(k)));
+    }
+    const nlohmann::json& failures = F::Array(x, at, "failures");
+    for (size_t k = 0; k < failures.size(); ++k) {
+      const F::Path fat = F::Join(F::Join(at, "failures"), std::to_string(k));
+      SweepFailure f{F::Str(failures[k], fat, "invariant"), F::Str(failures[k], fat, "signature"),
+                     F::Str(failures[k], fat, "message")};
+      CheckInvariantName(f.invariant, F::Join(fat, "invariant"));
+      run.failures.push_back(std::move(f));
+    }
+    run.wall_ms = F::I64(x, at, "wall_ms");
+    if (!keys.count(run.Key())) {
+      throw BadField{at, "run of scenario " + run.path + " (profile " + run.profile +
+                             (run.rules.empty() ? "" : ", rules " + run.rules) +
+                             ") is not listed in 'scenarios'"};
+    }
+    r.runs.push_back(std::move(run));
+  }
+  const nlohmann::json& det = F::Member(j, root, "determinism");
+  r.determinism_checked = F::U64(det, {"determinism"}, "checked");
+  r.determinism_mismatches = F::Strings(det, {"determinism"}, "mismatches");
   return r;
+}
+
+}  // namespace
+
+sim::SourceLocation LocateReportField(const std::string& text, const std::vector<std::string>& path,
+                                      const std::string& file) {
+  JsonLocator locator(text);
+  return LocateOffset(text, locator.Find(path), file);
+}
+
+sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const std::string& file) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return sim::Error{LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
+                      "not valid JSON: " + std::string(e.what())};
+  }
+  try {
+    return ReadReport(j);
+  } catch (const BadField& bad) {
+    JsonLocator locator(text);
+    return sim::Error{LocateOffset(text, locator.Find(bad.path), file),
+                      PathText(bad.path) + ": " + bad.message};
+  } catch (const nlohmann::json::exception& e) {
+    return sim::Error{{file, 1, 1}, std::string("malformed sweep report: ") + e.what()};
+  }
 }
 
 namespace {
@@ -212,64 +688,141 @@ std::string XmlEscape(const std::string& s) {
   return out;
 }
 
+std::string RowLabel(const SweepScenario& s) {
+  return s.name + " (" + s.path + (s.rules.empty() ? "" : ", rules " + s.rules) + ")";
+}
+
 }  // namespace
 
 std::string SweepReport::ToJunit() const {
-  size_t failures = 0;
-  for (const SweepScenario& s : scenarios) failures += !tallies.at(s.path).met;
-  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  xml += "<testsuites name=\"repartsim sweep\" tests=\"" + std::to_string(scenarios.size()) +
-         "\" failures=\"" + std::to_string(failures) + "\">\n";
-  xml += "  <testsuite name=\"scenarios\" tests=\"" + std::to_string(scenarios.size()) +
-         "\" failures=\"" + std::to_string(failures) + "\">\n";
+  size_t failures = 0, skipped = 0;
   for (const SweepScenario& s : scenarios) {
-    const ScenarioTally& t = tallies.at(s.path);
+    const ScenarioTally& t = tallies.at(s.Key());
+    failures += !t.met;
+    skipped += t.met && t.runs == 0;
+  }
+  const std::string counts = " tests=\"" + std::to_string(scenarios.size()) + "\" failures=\"" +
+                             std::to_string(failures) + "\" skipped=\"" +
+                             std::to_string(skipped) + "\" time=\"" +
+                             std::to_string(static_cast<double>(wall_ms) / 1000.0) + "\"";
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml += "<testsuites name=\"repartsim sweep\"" + counts + ">\n";
+  xml += "  <testsuite name=\"scenarios\"" + counts + ">\n";
+  for (const SweepScenario& s : scenarios) {
+    const ScenarioTally& t = tallies.at(s.Key());
     xml += "    <testcase classname=\"" + XmlEscape(s.profile) + "\" name=\"" +
-           XmlEscape(s.name + " (" + s.path + ")") + "\">\n";
+           XmlEscape(RowLabel(s)) + "\">\n";
     if (!t.met) {
       std::string body;
       for (const SweepGroup& g : groups) {
-        if (g.path != s.path) continue;
-        body += g.invariant + " x" + std::to_string(g.count) + ": " + g.message +
-                "\n  replay: repartsim run " + g.path + " --seed " +
-                std::to_string(g.fastest_seed) + " --profile " + s.profile + "\n";
+        if (g.key != s.Key()) continue;
+        body += "[" + g.status + "] " + g.invariant + " x" + std::to_string(g.count) + ": " +
+                g.message + "\n  replay: " +
+                ReproCommand(g.path, g.fastest_seed, g.profile, g.rules) + "\n";
       }
       xml += "      <failure message=\"" + XmlEscape(t.verdict + "; expected " + s.expect) +
              "\">" + XmlEscape(body) + "</failure>\n";
+    } else if (t.runs == 0) {
+      xml += "      <skipped message=\"" + XmlEscape(t.verdict) + "\"/>\n";
     }
     xml += "      <system-out>" +
            XmlEscape("runs=" + std::to_string(t.runs) + " pass=" + std::to_string(t.pass) +
                      " safety=" + std::to_string(t.safety) +
-                     " liveness=" + std::to_string(t.liveness)) +
+                     " liveness=" + std::to_string(t.liveness) +
+                     " anomalies=" + std::to_string(t.anomalies) +
+                     " unexpected=" + std::to_string(t.unexpected) +
+                     " skipped=" + std::to_string(t.skipped) + " unrun=" + std::to_string(t.unrun)) +
            "</system-out>\n    </testcase>\n";
   }
   xml += "  </testsuite>\n</testsuites>\n";
   return xml;
 }
 
-void SweepReport::PrintSummary(std::FILE* out) const {
-  std::fprintf(out, "%-34s %-9s %-24s %5s %5s %6s %5s  %s\n", "scenario", "profile", "expect",
-               "runs", "pass", "safety", "live", "result");
-  for (const SweepScenario& s : scenarios) {
-    const ScenarioTally& t = tallies.at(s.path);
-    std::fprintf(out, "%-34s %-9s %-24s %5llu %5llu %6llu %5llu  %s\n", s.name.c_str(),
-                 s.profile.c_str(), s.expect.c_str(), (unsigned long long)t.runs,
-                 (unsigned long long)t.pass, (unsigned long long)t.safety,
-                 (unsigned long long)t.liveness, t.verdict.c_str());
+namespace {
+
+// The notes, the shard remark and the closing totals line of a summary.
+void PrintNotesAndTotals(const SweepReport& r, std::FILE* out) {
+  uint64_t rows_passed = 0, rows_failed = 0, rows_skipped = 0;
+  uint64_t runs = 0, skipped = 0, unrun = 0, unexpected = 0;
+  for (const SweepScenario& s : r.scenarios) {
+    const ScenarioTally& t = r.tallies.at(s.Key());
+    if (!t.met) {
+      ++rows_failed;
+    } else if (t.runs == 0) {
+      ++rows_skipped;
+    } else {
+      ++rows_passed;
+    }
+    runs += t.runs;
+    skipped += t.skipped;
+    unrun += t.unrun;
+    unexpected += t.unexpected;
   }
+  for (const std::string& note : r.notes) std::fprintf(out, "note: %s\n", note.c_str());
+  if (!r.complete) {
+    std::fprintf(out, "shard %s: expected violations not found here are judged by merge\n",
+                 r.shard.c_str());
+  }
+  std::fprintf(out,
+               "== %llu passed, %llu failed, %llu skipped (scenario rows); %llu runs, %llu with "
+               "unexpected invariants, %llu skipped, %llu unrun; %.1f s%s ==\n",
+               (unsigned long long)rows_passed, (unsigned long long)rows_failed,
+               (unsigned long long)rows_skipped, (unsigned long long)runs,
+               (unsigned long long)unexpected, (unsigned long long)skipped,
+               (unsigned long long)unrun, static_cast<double>(r.wall_ms) / 1000.0,
+               r.interrupted ? "; INTERRUPTED" : "");
+}
+
+}  // namespace
+
+void SweepReport::PrintTotals(std::FILE* out) const {
+  for (const SweepScenario& s : scenarios) {
+    const ScenarioTally& t = tallies.at(s.Key());
+    if (!t.met) {
+      std::fprintf(out, "NOT MET %s (%s, %s): %s\n", s.name.c_str(), s.path.c_str(),
+                   s.profile.c_str(), t.verdict.c_str());
+    }
+  }
+  PrintNotesAndTotals(*this, out);
+}
+
+void SweepReport::PrintSummary(std::FILE* out) const {
+  size_t name_w = 8, expect_w = 6, rules_w = 0;
+  for (const SweepScenario& s : scenarios) {
+    name_w = std::max(name_w, s.name.size());
+    expect_w = std::max(expect_w, s.expect.size() + (s.tolerate.empty() ? 0 : 1));
+    rules_w = std::max(rules_w, s.rules.size());
+  }
+  const int nw = static_cast<int>(name_w), ew = static_cast<int>(expect_w);
+  const int rw = rules_w == 0 ? 0 : static_cast<int>(std::max<size_t>(rules_w, 5));
+  std::fprintf(out, "%-*s %-9s ", nw, "scenario", "profile");
+  if (rw > 0) std::fprintf(out, "%-*s ", rw, "rules");
+  std::fprintf(out, "%-*s %5s %5s %6s %5s %5s %5s %5s  %s\n", ew, "expect", "runs", "pass",
+               "safety", "live", "anom", "unexp", "skip", "result");
+  for (const SweepScenario& s : scenarios) {
+    const ScenarioTally& t = tallies.at(s.Key());
+    std::fprintf(out, "%-*s %-9s ", nw, s.name.c_str(), s.profile.c_str());
+    if (rw > 0) std::fprintf(out, "%-*s ", rw, s.rules.empty() ? "-" : s.rules.c_str());
+    const std::string expect = s.expect + (s.tolerate.empty() ? "" : "+");
+    std::fprintf(out, "%-*s %5llu %5llu %6llu %5llu %5llu %5llu %5llu  %s\n", ew, expect.c_str(),
+                 (unsigned long long)t.runs, (unsigned long long)t.pass,
+                 (unsigned long long)t.safety, (unsigned long long)t.liveness,
+                 (unsigned long long)t.anomalies, (unsigned long long)t.unexpected,
+                 (unsigned long long)(t.skipped + t.unrun), t.verdict.c_str());
+  }
+  bool tolerates = false;
+  for (const SweepScenario& s : scenarios) tolerates = tolerates || !s.tolerate.empty();
+  if (tolerates) std::fprintf(out, "(expect+: the scenario also tolerates the invariants it lists)\n");
   if (!groups.empty()) std::fprintf(out, "\nfailure groups (fastest failing seed of each):\n");
   for (const SweepGroup& g : groups) {
-    const SweepScenario* s = nullptr;
-    for (const SweepScenario& x : scenarios) s = x.path == g.path ? &x : s;
-    std::fprintf(out, "  %s %s %s x%llu: %s\n    repartsim run %s --seed %llu%s\n",
-                 g.expected ? "[expected]" : "[UNEXPECTED]", g.name.c_str(), g.invariant.c_str(),
-                 (unsigned long long)g.count, g.message.c_str(), g.path.c_str(),
-                 (unsigned long long)g.fastest_seed,
-                 s ? (" --profile " + s->profile).c_str() : "");
+    std::fprintf(out, "  [%s] %s %s x%llu: %s\n    %s\n", g.status.c_str(), g.name.c_str(),
+                 g.invariant.c_str(), (unsigned long long)g.count, g.message.c_str(),
+                 ReproCommand(g.path, g.fastest_seed, g.profile, g.rules).c_str());
   }
   std::fprintf(out, "determinism re-check: %llu runs, %zu mismatches\n",
                (unsigned long long)determinism_checked, determinism_mismatches.size());
   for (const std::string& m : determinism_mismatches) std::fprintf(out, "  %s\n", m.c_str());
+  PrintNotesAndTotals(*this, out);
 }
 
 }  // namespace repartsim::tools

@@ -5,6 +5,7 @@
 // naming the first divergent event (sim::FirstDivergence) or the first divergent choice.
 // Otherwise the exit code is the run's (0 pass, 1 safety, 2 liveness).
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -20,12 +21,12 @@ namespace {
 
 struct ReplayArgs {
   std::string scenario;
-  std::optional<uint64_t> seed;
+  std::string seed;
   std::string choices;
   std::string profile;
   std::vector<std::string> rules;
   std::string trace;
-  std::string trace_format = "text";
+  std::string trace_format;
   std::string json;
   size_t violations_max = 10;
 };
@@ -44,12 +45,21 @@ int Mismatch(const std::string& what, const std::vector<std::string>& a,
 
 int Replay(const ReplayArgs& a) {
   const std::vector<std::string> args = CommandLineArgs();
-  if (a.scenario.empty() || (a.seed.has_value() == !a.choices.empty())) {
+  if (a.scenario.empty() || (!a.seed.empty() == !a.choices.empty())) {
     return ReportInputError(
         {{"<command line>", 1, 1}, "replay needs SCENARIO and exactly one of --seed N or --choices FILE"});
   }
   auto rules = ParseRuleFlags(a.rules, args);
   if (!rules.ok()) return ReportInputError(rules.error());
+  if (!a.trace_format.empty() && a.trace.empty()) {
+    return ReportFlagError(args, "--trace-format needs --trace FILE");
+  }
+  const std::string trace_format = a.trace_format.empty() ? "text" : a.trace_format;
+  for (const std::string* out : {&a.trace, &a.json}) {
+    if (out->empty()) continue;
+    sim::Status st = CheckOutputPath(*out, args);
+    if (!st.ok()) return ReportInputError(st.error());
+  }
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
   scenario::RunConfig config;
@@ -59,14 +69,38 @@ int Replay(const ReplayArgs& a) {
     auto loaded = ReadChoicesFile(a.choices);
     if (!loaded.ok()) return ReportInputError(loaded.error());
     file = std::move(loaded).value();
+    // A choice file only replays the run it recorded: another scenario, profile or rule set
+    // is a usage error, not a nondeterminism verdict.
+    const uint32_t column = ArgumentColumn(args, a.choices);
+    std::error_code ec;
+    const bool same_file = file->scenario == a.scenario ||
+                           std::filesystem::equivalent(file->scenario, a.scenario, ec);
+    if (file->scenario.empty() || !same_file) {
+      return ReportInputError(
+          {{"<command line>", 1, column},
+           a.choices + " records a run of scenario '" + file->scenario + "', not '" +
+               a.scenario + "' (replay: repartsim replay " + file->scenario + " --choices " +
+               a.choices + ")"});
+    }
+    if (!a.profile.empty() && file->profile && *file->profile != a.profile) {
+      return ReportInputError({{"<command line>", 1, ArgumentColumn(args, a.profile)},
+                               a.choices + " records a run under profile " + *file->profile +
+                                   ", not " + a.profile + " (drop --profile)"});
+    }
+    if (!rules.value().empty() && rules.value() != file->rules) {
+      return ReportInputError({{"<command line>", 1, column},
+                               a.choices + " records its own rule overrides; drop --rule"});
+    }
     config.seed = file->seed.value_or(0);
     config.profile = file->profile;
     config.rules = file->rules;
   } else {
-    config.seed = *a.seed;
+    auto seed = ParseSeedFlag("--seed", a.seed, args);
+    if (!seed.ok()) return ReportInputError(seed.error());
+    config.seed = seed.value();
   }
   if (!a.profile.empty()) config.profile = a.profile;
-  for (const auto& r : rules.value()) config.rules.push_back(r);
+  if (!file) config.rules = rules.value();
   sim::Status valid = ValidateOverrides(config.profile, config.rules, args);
   if (!valid.ok()) return ReportInputError(valid.error());
 
@@ -75,14 +109,15 @@ int Replay(const ReplayArgs& a) {
   auto first = scenario::RunScenario(s.value(), config);
   if (!first.ok()) return ReportInputError(first.error());
   const scenario::RunReport& r = first.value();
-  PrintRunReport(stdout, s.value(), r, a.violations_max);
+  PrintRunReport(a.trace == "-" || a.json == "-" ? stderr : stdout, s.value(), r,
+                 a.violations_max);
   if (!a.trace.empty()) {
-    sim::Status st = WriteTraceFile(a.trace, a.trace_format, r.trace_lines);
-    if (!st.ok()) return ReportInputError(st.error());
+    sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);
+    if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
   }
   if (!a.json.empty()) {
     sim::Status st = WriteTextFile(a.json, r.ToJson().dump(2) + "\n");
-    if (!st.ok()) return ReportInputError(st.error());
+    if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
   }
   // The check: a second run (random, same seed) must give the same trace.
   scenario::RunConfig again = config;
@@ -128,7 +163,8 @@ void AddReplayVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--json", a->json, "Write the JSON run report to FILE");
   sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)");
   sub->footer("Exit codes: 0/1/2 the run's outcome, 3 nondeterminism (first divergent event\n"
-              "printed), 64 bad input.");
+              "printed), 64 bad input (also a choice file of another scenario, profile or rule\n"
+              "set), 73 a report could not be written.");
   sub->callback([a, exit_code] { *exit_code = Replay(*a); });
 }
 

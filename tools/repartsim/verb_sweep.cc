@@ -1,23 +1,39 @@
-// `repartsim sweep SCENARIO... [--seeds A..B] [--jobs J] [--shard I/N] [--time-budget D]`:
-// many seeds of many scenarios. Each simulation is single-threaded; --jobs forks J worker
-// PROCESSES (the model keeps process-wide assertion context, so processes, not threads),
-// each taking every J-th run and streaming one JSON line per run back through a pipe.
+// `repartsim sweep SCENARIO|DIR... [--seeds A..B] [--jobs J] [--shard I/N] [--time-budget D]`:
+// many seeds of many scenarios (a directory stands for every *.yaml under it, recursively;
+// --tag keeps the scenarios carrying one of the tags). Each simulation is single-threaded;
+// --jobs forks J worker PROCESSES (the model keeps process-wide assertion context, so
+// processes, not threads), each taking every J-th run and streaming one JSON line per run back
+// through a pipe. A worker that dies (OOM killer, internal error) is reported: its runs that
+// never came back are `unrun` and the sweep exits 70, never a nondeterminism verdict.
+// SIGINT/SIGTERM stop the sweep: the finished runs are reported (the rest `skipped`), the
+// report says "interrupted", and --resume FILE continues from it.
 // --shard I/N keeps every N-th run of the global (scenario, seed) list, starting at I, so N
-// machines split a sweep and `repartsim merge` joins their --json reports. Afterwards a
-// determinism re-check re-runs a sample (the first seed and the fastest failing seed of each
-// group, per scenario) in this process and compares trace hashes (exit 3 on mismatch).
+// machines split a sweep and `repartsim merge` joins their --json reports; --shard env reads
+// I from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) and N from REPARTSIM_SHARD_COUNT.
+// Afterwards a determinism re-check re-runs a sample (the first seed and the fastest failing
+// seed of each group, per scenario) in this process and compares trace hashes (exit 3).
+// Output paths are checked before any run (exit 64); reports are written atomically.
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
+#include "sim/fingerprint.h"
 #include "sim/trace.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
@@ -29,6 +45,10 @@ namespace repartsim::tools {
 
 namespace {
 
+// At most this many runs in one sweep (one shard): a bigger range is almost surely a typo,
+// and the run list is held in memory. Split bigger sweeps with --shard.
+constexpr uint64_t kRunsMax = 10'000'000;
+
 struct SweepArgs {
   std::vector<std::string> scenarios;
   std::string seeds;
@@ -38,7 +58,9 @@ struct SweepArgs {
   std::string junit;
   std::string json;
   std::string profile;
+  std::string resume;
   std::vector<std::string> rules;
+  std::vector<std::string> tags;
   bool raw = false;
   bool quiet = false;
   uint32_t recheck = 2;
@@ -55,27 +77,65 @@ int64_t MsSince(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
 
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void OnStopSignal(int signal) { g_stop_signal = signal; }
+
+// SIGINT/SIGTERM set g_stop_signal while the sweep runs; restored on destruction.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = OnStopSignal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  // In a forked worker: the default actions (the parent does the reporting).
+  static void ResetInChild() {
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+  }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
 struct Plan {
   std::vector<scenario::Scenario> scenarios;
   std::vector<Item> items;
+  std::vector<bool> done;  // items already finished (--resume)
   scenario::RunConfig base;
-  int64_t budget_ms = 0;  // 0: none
+  std::string rules;       // "a=off,b=on"
+  int64_t budget_ms = 0;   // 0: none
 };
 
-SweepRun RunItem(const Plan& plan, const Item& item, Clock::time_point start) {
+SweepRun Placeholder(const Plan& plan, const Item& item, const char* outcome) {
   const scenario::Scenario& s = plan.scenarios[item.scenario];
+  SweepRun run;
+  run.path = s.path;
+  run.profile = plan.base.profile.value_or(s.profile);
+  run.rules = plan.rules;
+  run.seed = item.seed;
+  run.outcome = outcome;
+  return run;
+}
+
+SweepRun RunItem(const Plan& plan, const Item& item, Clock::time_point start) {
   if (plan.budget_ms > 0 && MsSince(start) > plan.budget_ms) {
-    SweepRun skipped;
-    skipped.path = s.path;
-    skipped.seed = item.seed;
-    skipped.outcome = "skipped";
-    return skipped;
+    return Placeholder(plan, item, "skipped");
   }
   scenario::RunConfig config = plan.base;
   config.seed = item.seed;
   const Clock::time_point t0 = Clock::now();
-  auto report = scenario::RunScenario(s, config);  // overrides were validated up front
-  return ToSweepRun(report.value(), MsSince(t0));
+  auto report = scenario::RunScenario(plan.scenarios[item.scenario], config);  // validated
+  return ToSweepRun(report.value(), plan.rules, MsSince(t0));
 }
 
 void Progress(bool quiet, size_t done, size_t total, size_t failing, Clock::time_point start) {
@@ -92,85 +152,162 @@ void Progress(bool quiet, size_t done, size_t total, size_t failing, Clock::time
   if (done == total || !isatty(2)) std::fprintf(stderr, "\n");
 }
 
-// Runs every item with `jobs` forked workers; returns the runs in item order.
-std::vector<SweepRun> Execute(const Plan& plan, uint32_t jobs, bool quiet) {
+std::string DescribeStatus(int status) {
+  if (WIFSIGNALED(status)) {
+    return std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+           strsignal(WTERMSIG(status)) + ")";
+  }
+  if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
+  return "status " + std::to_string(status);
+}
+
+struct Execution {
+  std::vector<SweepRun> runs;  // in item order; `runs[i].path` empty: never reported
+  std::vector<std::string> notes;
+  int stop_signal = 0;
+};
+
+// Test hooks (tests/tools/sweep_cli_test.cc), read once per sweep:
+//   REPARTSIM_TEST_KILL_WORKER=W     worker W (1-based) kills itself (SIGKILL) after one run;
+//   REPARTSIM_TEST_SIGNAL_AFTER=N    the sweep sends itself SIGTERM after N finished runs.
+uint64_t TestHook(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? 0 : std::strtoull(value, nullptr, 10);
+}
+
+// Runs every item not already done with `jobs` forked workers.
+Execution Execute(const Plan& plan, std::vector<SweepRun> runs, uint32_t jobs, bool quiet) {
   const Clock::time_point start = Clock::now();
-  std::vector<SweepRun> runs(plan.items.size());
+  Execution ex;
+  ex.runs = std::move(runs);
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < plan.items.size(); ++i) {
+    if (!plan.done[i]) todo.push_back(i);
+  }
   size_t done = 0;
   size_t failing = 0;
+  const uint64_t kill_worker = TestHook("REPARTSIM_TEST_KILL_WORKER");
+  const uint64_t signal_after = TestHook("REPARTSIM_TEST_SIGNAL_AFTER");
   auto account = [&](size_t index, SweepRun run) {
     failing += run.outcome != "pass" && run.outcome != "skipped";
-    runs[index] = std::move(run);
-    Progress(quiet, ++done, runs.size(), failing, start);
+    ex.runs[index] = std::move(run);
+    Progress(quiet, ++done, todo.size(), failing, start);
+    if (signal_after != 0 && done == signal_after) raise(SIGTERM);
   };
-  if (jobs <= 1 || plan.items.size() <= 1) {
-    for (size_t i = 0; i < plan.items.size(); ++i) account(i, RunItem(plan, plan.items[i], start));
-    return runs;
-  }
-  std::vector<int> fds;
-  std::vector<pid_t> pids;
-  for (uint32_t w = 0; w < jobs; ++w) {
-    int fd[2];
-    if (pipe(fd) != 0) break;
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      close(fd[0]);
-      for (size_t i = w; i < plan.items.size(); i += jobs) {
-        nlohmann::json line = RunToJson(RunItem(plan, plan.items[i], start));
-        line["index"] = i;
-        const std::string text = line.dump() + "\n";
-        for (size_t off = 0; off < text.size();) {
-          const ssize_t n = write(fd[1], text.data() + off, text.size() - off);
-          if (n <= 0) _exit(kExitInternal);
-          off += static_cast<size_t>(n);
+  if (jobs <= 1 || todo.size() <= 1) {
+    for (size_t i : todo) {
+      if (g_stop_signal != 0) break;
+      account(i, RunItem(plan, plan.items[i], start));
+    }
+  } else {
+    std::vector<int> fds;
+    std::vector<pid_t> pids;
+    for (uint32_t w = 0; w < jobs; ++w) {
+      int fd[2];
+      if (pipe(fd) != 0) break;
+      std::fflush(nullptr);
+      const pid_t pid = fork();
+      if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        break;
+      }
+      if (pid == 0) {
+        StopSignals::ResetInChild();
+        close(fd[0]);
+        for (size_t k = w; k < todo.size(); k += jobs) {
+          nlohmann::json line = RunToJson(RunItem(plan, plan.items[todo[k]], start));
+          line["index"] = todo[k];
+          const std::string text = line.dump() + "\n";
+          for (size_t off = 0; off < text.size();) {
+            const ssize_t n = write(fd[1], text.data() + off, text.size() - off);
+            if (n <= 0) _exit(kExitInternal);
+            off += static_cast<size_t>(n);
+          }
+          if (kill_worker == w + 1) raise(SIGKILL);
         }
+        close(fd[1]);
+        _exit(0);
       }
       close(fd[1]);
-      _exit(0);
+      fds.push_back(fd[0]);
+      pids.push_back(pid);
     }
-    close(fd[1]);
-    fds.push_back(fd[0]);
-    pids.push_back(pid);
-  }
-  std::vector<std::string> buffers(fds.size());
-  std::vector<bool> open(fds.size(), true);
-  size_t open_count = fds.size();
-  while (open_count > 0) {
-    std::vector<pollfd> polls;
-    std::vector<size_t> which;
-    for (size_t i = 0; i < fds.size(); ++i) {
-      if (open[i]) {
-        polls.push_back({fds[i], POLLIN, 0});
-        which.push_back(i);
+    std::vector<std::string> buffers(fds.size());
+    std::vector<bool> open(fds.size(), true);
+    size_t open_count = fds.size();
+    bool killed = false;
+    while (open_count > 0) {
+      if (g_stop_signal != 0 && !killed) {
+        for (pid_t pid : pids) kill(pid, SIGTERM);
+        killed = true;
+      }
+      std::vector<pollfd> polls;
+      std::vector<size_t> which;
+      for (size_t i = 0; i < fds.size(); ++i) {
+        if (open[i]) {
+          polls.push_back({fds[i], POLLIN, 0});
+          which.push_back(i);
+        }
+      }
+      if (poll(polls.data(), polls.size(), -1) < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      for (size_t k = 0; k < polls.size(); ++k) {
+        if (polls[k].revents == 0) continue;
+        const size_t i = which[k];
+        char buf[65536];
+        const ssize_t n = read(fds[i], buf, sizeof(buf));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          open[i] = false;
+          --open_count;
+          close(fds[i]);
+          continue;
+        }
+        buffers[i].append(buf, static_cast<size_t>(n));
+        size_t nl;
+        while ((nl = buffers[i].find('\n')) != std::string::npos) {
+          nlohmann::json line = nlohmann::json::parse(buffers[i].substr(0, nl), nullptr, false);
+          buffers[i].erase(0, nl + 1);
+          if (line.is_discarded() || !line.contains("index")) continue;  // torn by a dying worker
+          const size_t index = line.at("index").get<size_t>();
+          if (index < ex.runs.size()) account(index, RunFromJson(line));
+        }
       }
     }
-    if (poll(polls.data(), polls.size(), -1) < 0) break;
-    for (size_t k = 0; k < polls.size(); ++k) {
-      if (polls[k].revents == 0) continue;
-      const size_t i = which[k];
-      char buf[65536];
-      const ssize_t n = read(fds[i], buf, sizeof(buf));
-      if (n <= 0) {
-        open[i] = false;
-        --open_count;
-        close(fds[i]);
-        continue;
+    for (size_t w = 0; w < pids.size(); ++w) {
+      int status = 0;
+      while (waitpid(pids[w], &status, 0) < 0 && errno == EINTR) {
       }
-      buffers[i].append(buf, static_cast<size_t>(n));
-      size_t nl;
-      while ((nl = buffers[i].find('\n')) != std::string::npos) {
-        nlohmann::json line = nlohmann::json::parse(buffers[i].substr(0, nl));
-        buffers[i].erase(0, nl + 1);
-        account(line.at("index").get<size_t>(), RunFromJson(line));
-      }
+      const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      if (clean || killed) continue;
+      size_t lost = 0;
+      for (size_t k = w; k < todo.size(); k += pids.size()) lost += ex.runs[todo[k]].path.empty();
+      ex.notes.push_back("sweep worker " + std::to_string(w + 1) + " (pid " +
+                         std::to_string(pids[w]) + ") died: " + DescribeStatus(status) + "; " +
+                         std::to_string(lost) + " of its runs never reported are marked unrun");
+    }
+    if (pids.size() < jobs) {
+      ex.notes.push_back("only " + std::to_string(pids.size()) + " of " + std::to_string(jobs) +
+                         " sweep workers could be started");
     }
   }
-  for (pid_t pid : pids) {
-    int status = 0;
-    waitpid(pid, &status, 0);
+  ex.stop_signal = g_stop_signal;
+  for (size_t i : todo) {
+    if (!ex.runs[i].path.empty()) continue;
+    ex.runs[i] = Placeholder(plan, plan.items[i], ex.stop_signal != 0 ? "skipped" : "unrun");
   }
-  return runs;
+  if (ex.stop_signal != 0) {
+    size_t finished = 0;
+    for (const SweepRun& run : ex.runs) finished += run.outcome != "skipped" && run.outcome != "unrun";
+    ex.notes.push_back(std::string("interrupted by ") + strsignal(ex.stop_signal) + " after " +
+                       std::to_string(finished) + " of " + std::to_string(ex.runs.size()) +
+                       " runs; the report holds the finished runs, the rest are skipped "
+                       "(continue with --resume)");
+  }
+  return ex;
 }
 
 // Re-runs a sample in this process and compares trace hashes with the sweep's runs.
@@ -178,21 +315,21 @@ void Recheck(const Plan& plan, SweepReport& report, uint32_t per_scenario) {
   std::set<std::pair<std::string, uint64_t>> sample;
   std::map<std::string, uint32_t> taken;
   for (const SweepGroup& g : report.groups) {
-    if (taken[g.path] < per_scenario) {
-      sample.insert({g.path, g.fastest_seed});
+    if (taken[g.path] < per_scenario && sample.insert({g.path, g.fastest_seed}).second) {
       ++taken[g.path];
     }
   }
+  auto ran = [](const SweepRun& run) { return run.outcome != "skipped" && run.outcome != "unrun"; };
   for (const SweepRun& run : report.runs) {
-    if (run.outcome != "skipped" && taken[run.path] < per_scenario &&
-        sample.insert({run.path, run.seed}).second) {
+    if (ran(run) && taken[run.path] < per_scenario && sample.insert({run.path, run.seed}).second) {
       ++taken[run.path];
     }
   }
   for (size_t i = 0; i < plan.items.size(); ++i) {
+    if (g_stop_signal != 0) return;
     const scenario::Scenario& s = plan.scenarios[plan.items[i].scenario];
     const SweepRun& first = report.runs[i];
-    if (!sample.count({s.path, first.seed}) || first.outcome == "skipped") continue;
+    if (!ran(first) || !sample.count({s.path, first.seed})) continue;
     scenario::RunConfig config = plan.base;
     config.seed = first.seed;
     auto again = scenario::RunScenario(s, config);
@@ -211,23 +348,115 @@ void Recheck(const Plan& plan, SweepReport& report, uint32_t per_scenario) {
   }
 }
 
+std::optional<uint64_t> ParseU64(std::string_view text) {
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 sim::Result<std::pair<uint64_t, uint64_t>> ParseRange(const std::string& text,
                                                      const std::vector<std::string>& args) {
   const size_t dots = text.find("..");
-  try {
-    if (dots != std::string::npos) {
-      size_t end_a = 0, end_b = 0;
-      const uint64_t a = std::stoull(text.substr(0, dots), &end_a);
-      const uint64_t b = std::stoull(text.substr(dots + 2), &end_b);
-      if (end_a == dots && end_b == text.size() - dots - 2 && a <= b) return std::make_pair(a, b);
-    }
-  } catch (const std::exception&) {
+  if (dots != std::string::npos) {
+    auto a = ParseU64(std::string_view(text).substr(0, dots));
+    auto b = ParseU64(std::string_view(text).substr(dots + 2));
+    if (a && b && *a <= *b) return std::make_pair(*a, *b);
   }
   return sim::Error{{"<command line>", 1, ArgumentColumn(args, text)},
-                    "--seeds expects A..B with A <= B, got '" + text + "'"};
+                    "--seeds expects A..B with 0 <= A <= B < 2^64, got '" + text + "'"};
+}
+
+// --shard "I/N", or "env": I from JOB_COMPLETION_INDEX, N from REPARTSIM_SHARD_COUNT.
+sim::Result<std::pair<uint32_t, uint32_t>> ParseShard(const std::string& text,
+                                                     const std::vector<std::string>& args) {
+  std::string spec = text;
+  if (text == "env") {
+    const char* index = std::getenv("JOB_COMPLETION_INDEX");
+    const char* count = std::getenv("REPARTSIM_SHARD_COUNT");
+    if (index == nullptr || count == nullptr) {
+      return sim::Error{{"<command line>", 1, ArgumentColumn(args, text)},
+                        "--shard env needs JOB_COMPLETION_INDEX and REPARTSIM_SHARD_COUNT in the "
+                        "environment"};
+    }
+    spec = std::string(index) + "/" + count;
+  }
+  const size_t slash = spec.find('/');
+  if (slash != std::string::npos) {
+    auto i = ParseU64(std::string_view(spec).substr(0, slash));
+    auto n = ParseU64(std::string_view(spec).substr(slash + 1));
+    if (i && n && *n > 0 && *n <= UINT32_MAX && *i < *n) {
+      return std::make_pair(static_cast<uint32_t>(*i), static_cast<uint32_t>(*n));
+    }
+  }
+  return sim::Error{{"<command line>", 1, ArgumentColumn(args, text)},
+                    "--shard expects I/N with 0 <= I < N (or env), got '" + spec + "'"};
+}
+
+// The scenario files named on the command line: files as given, directories expanded to
+// every *.yaml under them (recursively, sorted).
+sim::Result<std::vector<std::string>> ExpandScenarioPaths(const std::vector<std::string>& paths,
+                                                          const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) {
+      out.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file() && it->path().extension() == ".yaml") {
+        found.push_back(it->path().lexically_normal().string());
+      }
+    }
+    if (ec) {
+      return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
+                        "cannot read directory " + path + ": " + ec.message()};
+    }
+    if (found.empty()) {
+      return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
+                        "directory " + path + " holds no *.yaml scenario"};
+    }
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+std::string FileHash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  sim::Hasher h;
+  h.Add(std::string_view(bytes));
+  return Hex64(h.Finish());
+}
+
+sim::Result<SweepReport> LoadResume(const std::string& path, const std::vector<std::string>& args) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
+                      "--resume: cannot read " + path + ": " + std::strerror(errno)};
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return SweepReport::FromJson(text, path);
+}
+
+int WriteReports(const SweepArgs& a, const SweepReport& report, int verdict) {
+  if (!a.json.empty()) {
+    sim::Status st = WriteTextFile(a.json, report.ToJson().dump(1) + "\n");
+    if (!st.ok()) return ReportWriteError(st.error(), verdict);
+  }
+  if (!a.junit.empty()) {
+    sim::Status st = WriteTextFile(a.junit, report.ToJunit());
+    if (!st.ok()) return ReportWriteError(st.error(), verdict);
+  }
+  return verdict;
 }
 
 int Sweep(const SweepArgs& a) {
+  const Clock::time_point start = Clock::now();
   const std::vector<std::string> args = CommandLineArgs();
   if (a.scenarios.empty()) {
     return ReportInputError({{"<command line>", 1, 1}, "sweep needs at least one SCENARIO"});
@@ -237,14 +466,14 @@ int Sweep(const SweepArgs& a) {
   Plan plan;
   if (!a.profile.empty()) plan.base.profile = a.profile;
   plan.base.rules = rules.value();
+  for (const auto& [name, on] : rules.value()) {
+    plan.rules += (plan.rules.empty() ? "" : ",") + name + (on ? "=on" : "=off");
+  }
   sim::Status valid = ValidateOverrides(plan.base.profile, plan.base.rules, args);
   if (!valid.ok()) return ReportInputError(valid.error());
-  uint32_t shard_index = 0, shard_count = 1;
-  if (std::sscanf(a.shard.c_str(), "%u/%u", &shard_index, &shard_count) != 2 ||
-      shard_count == 0 || shard_index >= shard_count) {
-    return ReportInputError({{"<command line>", 1, ArgumentColumn(args, a.shard)},
-                             "--shard expects I/N with 0 <= I < N, got '" + a.shard + "'"});
-  }
+  auto shard = ParseShard(a.shard, args);
+  if (!shard.ok()) return ReportInputError(shard.error());
+  const auto [shard_index, shard_count] = shard.value();
   if (!a.time_budget.empty()) {
     auto ms = model::sql::ParseDurationMs(a.time_budget);
     if (!ms.ok()) {
@@ -259,38 +488,115 @@ int Sweep(const SweepArgs& a) {
     if (!r.ok()) return ReportInputError(r.error());
     range = r.value();
   }
+  for (const std::string* out : {&a.json, &a.junit}) {
+    if (out->empty()) continue;
+    sim::Status st = CheckOutputPath(*out, args);
+    if (!st.ok()) return ReportInputError(st.error());
+  }
+  auto paths = ExpandScenarioPaths(a.scenarios, args);
+  if (!paths.ok()) return ReportInputError(paths.error());
   SweepReport report;
+  std::tie(report.binary_version, report.binary_id) = BinaryIdentity();
   report.seeds = range ? a.seeds : "per-scenario";
-  report.shard = a.shard;
+  report.shard = std::to_string(shard_index) + "/" + std::to_string(shard_count);
+  report.complete = shard_count == 1;
+  report.rules = plan.rules;
   report.raw = a.raw;
-  size_t position = 0;
-  for (const std::string& path : a.scenarios) {
+  uint64_t position = 0;  // of the scenario's first seed in the global (scenario, seed) list
+  for (const std::string& path : paths.value()) {
     auto s = scenario::LoadScenarioFile(path);
     if (!s.ok()) return ReportInputError(s.error());
+    if (!a.tags.empty() && std::none_of(a.tags.begin(), a.tags.end(), [&](const std::string& t) {
+          return std::find(s.value().tags.begin(), s.value().tags.end(), t) != s.value().tags.end();
+        })) {
+      continue;
+    }
     const std::string profile = plan.base.profile.value_or(s.value().profile);
     auto expect = s.value().ExpectationFor(profile);
-    report.scenarios.push_back({path, s.value().name, profile, expect ? expect->ToString() : "pass"});
+    SweepScenario row;
+    row.path = path;
+    row.name = s.value().name;
+    row.profile = profile;
+    row.rules = plan.rules;
+    row.hash = FileHash(path);
+    row.expect = expect ? (expect->pass ? "pass" : "violation: " + expect->invariant) : "pass";
+    if (expect) row.tolerate = expect->tolerate;
+    if (report.FindScenario(row.Key()) != nullptr) continue;  // named twice
+    report.scenarios.push_back(row);
     const uint64_t first = range ? range->first : s.value().seed_first;
     const uint64_t last = range ? range->second : s.value().seed_last;
-    for (uint64_t seed = first; seed <= last; ++seed, ++position) {
-      if (position % shard_count == shard_index) plan.items.push_back({plan.scenarios.size(), seed});
-      if (seed == UINT64_MAX) break;
+    // Seeds first + k with (position + k) % shard_count == shard_index, without a loop over
+    // every seed of the range (which may be huge).
+    const uint64_t span = last - first;  // seeds - 1
+    const uint64_t k0 = (shard_index + shard_count - position % shard_count) % shard_count;
+    const uint64_t mine = k0 > span ? 0 : (span - k0) / shard_count + 1;
+    if (mine > kRunsMax - plan.items.size()) {
+      const std::string culprit = range ? a.seeds : path;
+      return ReportInputError(
+          {{"<command line>", 1, ArgumentColumn(args, culprit)},
+           "sweep of more than " + std::to_string(kRunsMax) + " runs (" + path + " seeds " +
+               std::to_string(first) + ".." + std::to_string(last) +
+               (shard_count > 1 ? " in shard " + report.shard : "") +
+               "); use a smaller --seeds range or split it with --shard"});
     }
+    for (uint64_t k = k0; k0 <= span && k <= span; k += shard_count) {
+      plan.items.push_back({plan.scenarios.size(), first + k});
+      if (span - k < shard_count) break;
+    }
+    position = (position + span % shard_count + 1) % shard_count;
     plan.scenarios.push_back(std::move(s).value());
   }
-  report.runs = Execute(plan, a.jobs, a.quiet);
+  if (plan.scenarios.empty()) {
+    return ReportInputError({{"<command line>", 1, 1}, "no scenario carries any of the --tag tags"});
+  }
+  report.sweep_id = report.SweepId();
+  std::vector<SweepRun> runs(plan.items.size());
+  plan.done.assign(plan.items.size(), false);
+  if (!a.resume.empty()) {
+    auto previous = LoadResume(a.resume, args);
+    if (!previous.ok()) return ReportInputError(previous.error());
+    if (previous.value().sweep_id != report.sweep_id) {
+      return ReportInputError(
+          {{"<command line>", 1, ArgumentColumn(args, a.resume)},
+           "--resume: " + a.resume + " is a report of another sweep (sweep_id " +
+               previous.value().sweep_id + ", this one " + report.sweep_id +
+               "): same binary, scenarios, --seeds, --shard, --profile, --rule and --raw needed"});
+    }
+    std::map<std::pair<std::string, uint64_t>, SweepRun> finished;
+    for (SweepRun& run : previous.value().runs) {
+      if (run.outcome != "skipped" && run.outcome != "unrun") {
+        finished[{run.Key(), run.seed}] = std::move(run);
+      }
+    }
+    for (size_t i = 0; i < plan.items.size(); ++i) {
+      SweepRun key = Placeholder(plan, plan.items[i], "");
+      auto it = finished.find({key.Key(), key.seed});
+      if (it == finished.end()) continue;
+      runs[i] = std::move(it->second);
+      plan.done[i] = true;
+    }
+    size_t resumed = static_cast<size_t>(std::count(plan.done.begin(), plan.done.end(), true));
+    report.notes.push_back("resumed from " + a.resume + ": " + std::to_string(resumed) +
+                           " finished runs kept, " +
+                           std::to_string(plan.items.size() - resumed) + " to run");
+  }
+  StopSignals signals;  // until the reports are written
+  Execution ex = Execute(plan, std::move(runs), a.jobs, a.quiet);
+  report.runs = std::move(ex.runs);
+  report.notes.insert(report.notes.end(), ex.notes.begin(), ex.notes.end());
+  report.interrupted = ex.stop_signal != 0;
   report.Aggregate();
-  Recheck(plan, report, a.recheck);
-  report.PrintSummary(stdout);
-  if (!a.json.empty()) {
-    sim::Status st = WriteTextFile(a.json, report.ToJson().dump(1) + "\n");
-    if (!st.ok()) return ReportInputError(st.error());
+  if (!report.interrupted) Recheck(plan, report, a.recheck);
+  report.interrupted = report.interrupted || g_stop_signal != 0;
+  report.wall_ms = MsSince(start);
+  // A report on stdout keeps stdout for itself: the table goes to stderr.
+  const bool report_on_stdout = a.json == "-" || a.junit == "-";
+  report.PrintSummary(report_on_stdout ? stderr : stdout);
+  int verdict = report.ExitCode();
+  if (verdict == kExitPass && report.interrupted) {
+    verdict = 128 + (ex.stop_signal != 0 ? ex.stop_signal : static_cast<int>(g_stop_signal));
   }
-  if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, report.ToJunit());
-    if (!st.ok()) return ReportInputError(st.error());
-  }
-  return report.ExitCode();
+  return WriteReports(a, report, verdict);
 }
 
 }  // namespace
@@ -299,26 +605,34 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
   auto a = std::make_shared<SweepArgs>();
   CLI::App* sub = app.add_subcommand(
       "sweep", "Run many seeds of scenarios; group failures; JSON/JUnit reports");
-  sub->add_option("scenarios", a->scenarios, "Scenario YAML files");
+  sub->add_option("scenarios", a->scenarios,
+                  "Scenario YAML files or directories (every *.yaml under them)");
   sub->add_option("--seeds", a->seeds, "Seed range A..B (default: each scenario's `seeds`)");
   sub->add_option("--jobs,-j", a->jobs, "Parallel worker processes (default 1)")
       ->check(CLI::Range(1, 256));
-  sub->add_option("--shard", a->shard, "Run shard I of N of the (scenario, seed) list: I/N");
+  sub->add_option("--shard", a->shard,
+                  "Run shard I of N of the (scenario, seed) list: I/N, or env "
+                  "(JOB_COMPLETION_INDEX / REPARTSIM_SHARD_COUNT)");
   sub->add_option("--time-budget", a->time_budget,
                   "Stop starting runs after this wall time (e.g. 90s, 5m); the rest are skipped");
-  sub->add_option("--junit", a->junit, "Write a JUnit XML report to FILE");
-  sub->add_option("--json", a->json, "Write the JSON sweep report (mergeable) to FILE");
+  sub->add_option("--junit", a->junit, "Write a JUnit XML report to FILE ('-' = stdout)");
+  sub->add_option("--json", a->json, "Write the JSON sweep report (mergeable) to FILE ('-' = stdout)");
+  sub->add_option("--resume", a->resume,
+                  "Continue the sweep of this (partial, e.g. interrupted) --json report");
   sub->add_option("--profile", a->profile, "Protocol profile for every scenario");
   sub->add_option("--rule", a->rules, "Override a rule switch: name=on|off (repeatable)");
+  sub->add_option("--tag", a->tags, "Only scenarios with this tag (repeatable: any of them)");
   sub->add_option("--recheck", a->recheck,
                   "Seeds per scenario re-run for the determinism check (default 2)");
   sub->add_flag("--raw", a->raw, "Ignore expectations: any violation fails the sweep");
   sub->add_flag("--quiet,-q", a->quiet, "No progress bar");
   sub->footer(
-      "A scenario meets its expectation when every run passes (expect: pass) or some run\n"
-      "reports the expected invariant (expect: violation). Exit codes: 0 all met,\n"
-      "1 a safety violation or an expected one not reproduced, 2 liveness, 3 nondeterminism,\n"
-      "64 bad input.");
+      "A scenario meets its expectation when no run reports an invariant it does not allow\n"
+      "(its `violation:`, its `tolerate:` list, READ-ANOMALY) and, for `violation: X`, some run\n"
+      "reports X (a shard of several leaves that to merge). Exit codes: 0 all met, 1 a safety\n"
+      "violation, unexpected invariant or expected one not reproduced, 2 only liveness,\n"
+      "3 nondeterminism, 64 bad input or unwritable output path, 70 a worker died (runs\n"
+      "unrun), 73 a report could not be written, 130/143 interrupted (SIGINT/SIGTERM).");
   sub->callback([a, exit_code] { *exit_code = Sweep(*a); });
 }
 

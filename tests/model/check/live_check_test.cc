@@ -59,8 +59,8 @@ TEST(LiveCheckTest, IncompleteRollbackStagingRegionAndUnwritableRowAreReported) 
   EXPECT_EQ(got[1].regions, (std::vector<std::string>{"4398046511105(1024, 1)"}));
   Violation unwritable{Invariant::kLive, 700, 60000, {"(host='x', ts=5, v=0)"},
                        {"4398046511105(1024, 1)"},
-                       "row is not writable 500 steps after faults healed at step 200: region "
-                       "4398046511105(1024, 1) replied RetryLater",
+                       "row of region 4398046511105(1024, 1) is not writable 500 steps after "
+                       "faults healed at step 200: its last write attempt was rejected: RetryLater",
                        {}};
   EXPECT_EQ(got[2], unwritable);
 }

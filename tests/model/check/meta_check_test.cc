@@ -54,9 +54,9 @@ TEST(MetaCheckTest, VersionMismatchesAreReported) {
   EXPECT_EQ(Messages(CheckMeta(s, kAt)),
             (std::vector<std::string>{
                 "region 4398046511104(1024, 0) is open on node 1 with expression version "
-                "0x000000000000000d but routed with 0x000000000000000a",
-                "region 4398046511105(1024, 1) has expression version 0x000000000000000b in "
-                "its route but 0x000000000000000c in the partition metadata"}));
+                "13 but routed with 10",
+                "region 4398046511105(1024, 1) has expression version 11 in "
+                "its route but 12 in the partition metadata"}));
 }
 
 TEST(MetaCheckTest, StagingFollowerLeaderlessAndOrphanedRegionsAreReported) {

@@ -22,7 +22,7 @@ TEST(InvariantTest, NamesMatchDesignAndRoundTrip) {
       {Invariant::kNoOmit, "INV-NOOMIT"},   {Invariant::kNoDup, "INV-NODUP"},
       {Invariant::kNoPhantom, "INV-NOPHANTOM"}, {Invariant::kAck, "INV-ACK"},
       {Invariant::kMeta, "INV-META"},       {Invariant::kLive, "INV-LIVE"},
-      {Invariant::kReadAnomaly, "READ-ANOMALY"}};
+      {Invariant::kReadAnomaly, "READ-ANOMALY"}, {Invariant::kDdlRejected, "DDL-REJECTED"}};
   for (const auto& [invariant, name] : names) {
     EXPECT_EQ(InvariantName(invariant), name);
     EXPECT_EQ(ParseInvariant(name), invariant);
@@ -45,6 +45,7 @@ TEST(ViolationTest, JsonHasEveryField) {
                              {"message", "query `q` returned 1 duplicated row"},
                              {"rows", {"duplicated (h='a'): returned 2 times"}},
                              {"regions", {"4398046511104(1024, 0)"}},
+                             {"notes", nlohmann::json::array()},
                              {"trace", {"42 1500 scan region=4398046511104(1024, 0)"}}};
   EXPECT_EQ(Dup().ToJson(), expected);
 }
@@ -97,6 +98,26 @@ TEST(ReportTest, KeepsAllViolationsAndSeparatesAnomaliesAndLiveness) {
                                             {"READ-ANOMALY", 1}}));
   EXPECT_EQ(json["violations"].size(), 4u);
   EXPECT_EQ(json["violations"][2]["invariant"], "INV-NODUP");
+}
+
+TEST(ReportTest, SortedPutsTheDecisiveViolationFirst) {
+  // Before: `run` listed violations in step order, so tolerated read anomalies pushed the
+  // INV-ACK that failed the run behind "... and 14 more".
+  Report report;
+  for (uint64_t step = 1; step <= 3; ++step) {
+    report.Add(Violation{Invariant::kReadAnomaly, step, 1, {}, {}, "anomaly", {}});
+  }
+  report.Add(Violation{Invariant::kLive, 4, 1, {}, {}, "stuck", {}});
+  report.Add(Violation{Invariant::kDdlRejected, 5, 1, {}, {}, "rejected", {}});
+  report.Add(Violation{Invariant::kAck, 9, 1, {}, {}, "lost", {}});
+  report.Add(Violation{Invariant::kNoOmit, 7, 1, {}, {}, "omitted", {}});
+  std::vector<Invariant> order;
+  for (const Violation& v : report.Sorted()) order.push_back(v.invariant);
+  EXPECT_EQ(order, (std::vector<Invariant>{Invariant::kAck, Invariant::kNoOmit,
+                                           Invariant::kDdlRejected, Invariant::kLive,
+                                           Invariant::kReadAnomaly, Invariant::kReadAnomaly,
+                                           Invariant::kReadAnomaly}));
+  EXPECT_TRUE(report.HasSafetyViolation());
 }
 
 }  // namespace

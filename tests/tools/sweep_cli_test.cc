@@ -1,0 +1,311 @@
+// Goal: the CI-facing verbs give honest answers (issue 18 items 1, 2, 7, 8, 10, 11, 13; issue
+// 19 items 3 and 6): merge keeps every profile, refuses mixed binaries, repeated and missing
+// shards and malformed reports with a located error; repro commands carry rule overrides;
+// numeric flags are checked; `-` means stdout; a rejected scripted DDL fails the run; a dead
+// worker gives unrun runs and exit 70; SIGTERM writes the finished runs and --resume
+// continues; output paths are checked before any run; a full disk is exit 73.
+// Method: run the built binary through popen in a scratch directory.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "tests/tools/cli_runner.h"
+
+namespace {
+
+using Outcome = repartsim::testing::CliOutcome;
+
+const std::string kRoot = REPARTSIM_SOURCE_DIR;
+const std::string kCrash = kRoot + "/scenarios/crash/datanode_restart_writes.yaml";
+const std::string kDefect = kRoot + "/tests/data/scenarios/unsafe_reference.yaml";
+const std::string kRejected = kRoot + "/tests/data/scenarios/rejected_merge.yaml";
+
+std::string Scratch() {
+  std::string dir = std::filesystem::temp_directory_path().string() + "/repartsim_sweep_" +
+                    std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+Outcome Cli(const std::string& args) { return repartsim::testing::RunRepartsim(args, Scratch()); }
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+nlohmann::json ReadJson(const std::string& name) {
+  return nlohmann::json::parse(Read(Scratch() + "/" + name));
+}
+
+void WriteJson(const std::string& name, const nlohmann::json& j) {
+  std::ofstream(Scratch() + "/" + name) << j.dump(1);
+}
+
+// Only the binary's stdout (stderr discarded).
+Outcome StdoutOnly(const std::string& args) {
+  const std::string command =
+      "cd " + Scratch() + " && " + std::string(REPARTSIM_BINARY) + " " + args + " 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  Outcome out;
+  if (pipe == nullptr) return out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.output.append(buffer, n);
+  const int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(SweepCliTest, MergeKeepsEveryProfileInAnyOrder) {
+  // Before: runs were de-duplicated by (path, seed), so the second profile's rows vanished.
+  ASSERT_EQ(Cli("sweep " + kCrash + " --seeds 0..2 --profile reference -q --json r.json").exit_code,
+            0);
+  ASSERT_EQ(Cli("sweep " + kCrash + " --seeds 0..2 --profile greptime -q --json g.json").exit_code,
+            0);
+  Outcome m = Cli("merge g.json r.json --json m1.json --junit m1.xml");
+  ASSERT_EQ(m.exit_code, 0) << m.output;
+  EXPECT_TRUE(Has(m.output, "merged 2 reports (2 sweeps, every shard once): 6 runs")) << m.output;
+  ASSERT_EQ(Cli("merge r.json g.json --json m2.json").exit_code, 0);
+  const nlohmann::json a = ReadJson("m1.json"), b = ReadJson("m2.json");
+  ASSERT_EQ(a["scenarios"].size(), 2u);
+  EXPECT_EQ(a["runs"].size(), 6u);
+  std::set<std::string> profiles;
+  for (const auto& s : a["scenarios"]) profiles.insert(s["profile"].get<std::string>());
+  EXPECT_EQ(profiles, (std::set<std::string>{"greptime", "reference"}));
+  EXPECT_EQ(b["runs"].size(), 6u);
+  EXPECT_EQ(a["sweep_id"], b["sweep_id"]);
+  EXPECT_TRUE(Has(Read(Scratch() + "/m1.xml"), "tests=\"2\" failures=\"0\""));
+  EXPECT_TRUE(a["binary"]["id"].get<std::string>().rfind("0x", 0) == 0);
+  EXPECT_TRUE(a["scenarios"][0]["hash"].get<std::string>().rfind("0x", 0) == 0);
+}
+
+TEST(SweepCliTest, MergeRefusesMissingRepeatedAndForeignShards) {
+  ASSERT_EQ(Cli("sweep " + kCrash + " --seeds 0..3 --shard 0/2 -q --json s0.json").exit_code, 0);
+  ASSERT_EQ(Cli("sweep " + kCrash + " --seeds 0..3 --shard 1/2 -q --json s1.json").exit_code, 0);
+  Outcome o = Cli("merge s0.json");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  "is missing shard 1/2 (have s0.json (0/2)); merge needs every shard "
+                  "exactly once"))
+      << o.output;
+  o = Cli("merge s0.json s1.json s0.json");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "is given twice (also s0.json)")) << o.output;
+  o = Cli("merge s1.json s0.json");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_TRUE(Has(o.output, "merged 2 reports (1 sweeps, every shard once): 4 runs")) << o.output;
+  nlohmann::json other = ReadJson("s1.json");
+  other["binary"]["id"] = "0x0000000000000001";
+  WriteJson("s1-other.json", other);
+  o = Cli("merge s0.json s1-other.json");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_EQ(o.output.rfind("s1-other.json:", 0), 0u) << o.output;
+  EXPECT_TRUE(Has(o.output, "merge reports of one binary")) << o.output;
+}
+
+TEST(SweepCliTest, MergeRefusesAMalformedReportWithALocatedErrorInsteadOfAborting) {
+  ASSERT_EQ(Cli("sweep " + kCrash + " --seeds 0..1 -q --json ok.json").exit_code, 0);
+  nlohmann::json j = ReadJson("ok.json");
+  j["scenarios"][0]["expect"] = "flaky";
+  WriteJson("bad.json", j);
+  Outcome o = Cli("merge bad.json");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_EQ(o.output.rfind("bad.json:", 0), 0u) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  ": error: scenarios[0].expect: 'expect' must be 'pass' or "
+                  "'violation: INV-...', got 'flaky'\n"))
+      << o.output;
+  j = ReadJson("ok.json");
+  j["runs"][1]["seed"] = -1;
+  WriteJson("bad.json", j);
+  o = Cli("merge bad.json");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "runs[1].seed: 'seed' must be a non-negative integer, got -1"))
+      << o.output;
+}
+
+TEST(SweepCliTest, SweepRecordsRuleOverridesInRowsAndRepros) {
+  Outcome o = Cli("sweep " + kDefect + " --rule fenced-reads=on -q --json d.json --junit d.xml");
+  EXPECT_EQ(o.exit_code, 1) << o.output;
+  EXPECT_TRUE(Has(o.output, "repartsim run " + kDefect +
+                                " --seed 12 --profile reference --rule fenced-reads=on"))
+      << o.output;
+  const nlohmann::json j = ReadJson("d.json");
+  EXPECT_EQ(j["rules"], "fenced-reads=on");
+  EXPECT_EQ(j["scenarios"][0]["rules"], "fenced-reads=on");
+  EXPECT_EQ(j["runs"][0]["rules"], "fenced-reads=on");
+  EXPECT_TRUE(Has(Read(Scratch() + "/d.xml"), "--rule fenced-reads=on"));
+  EXPECT_TRUE(Has(o.output, "UNEXPECTED INV-ACK")) << o.output;
+}
+
+TEST(SweepCliTest, NumericFlagsAreCheckedWithALocatedError) {
+  // Before: 0..-1 aborted with std::bad_alloc (exit 134), 0..4294967296 grew to 16 GB, and
+  // run --seed -1 ran seed 2^64-1.
+  Outcome o = Cli("sweep " + kCrash + " --seeds 0..-1");
+  EXPECT_EQ(o.exit_code, 64);
+  const std::string column = std::to_string(kCrash.size() + 16);
+  EXPECT_EQ(o.output, "<command line>:1:" + column +
+                          ": error: --seeds expects A..B with 0 <= A <= B < 2^64, got '0..-1'\n");
+  o = Cli("sweep " + kCrash + " --seeds 0..4294967296");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_EQ(
+      o.output.rfind("<command line>:1:" + column + ": error: sweep of more than 10000000 runs", 0),
+      0u)
+      << o.output;
+  o = Cli("run " + kCrash + " --seed -1");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_TRUE(Has(o.output, "error: --seed expects a non-negative integer below 2^64, got '-1'"))
+      << o.output;
+  EXPECT_EQ(o.output.rfind("<command line>:1:", 0), 0u);
+  o = Cli("sweep " + kCrash + " --shard 2/2");
+  EXPECT_EQ(o.exit_code, 64);
+}
+
+TEST(SweepCliTest, DashMeansStdoutAndTraceFormatNeedsTrace) {
+  Outcome o = StdoutOnly("sweep " + kCrash + " --seeds 0..1 -q --json -");
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(Scratch() + "/-"));
+  EXPECT_EQ(nlohmann::json::parse(o.output)["runs"].size(), 2u);
+  o = StdoutOnly("run " + kCrash + " --seed 1 --trace - --trace-format jsonl --choices t.choices");
+  EXPECT_EQ(o.exit_code, 0);
+  std::istringstream lines(o.output);
+  std::string line;
+  size_t count = 0;
+  while (std::getline(lines, line)) {
+    EXPECT_EQ(line.front(), '{') << line;  // only trace objects, no report text
+    ++count;
+  }
+  EXPECT_GT(count, 10u);
+  o = Cli("run " + kCrash + " --trace-format jsonl");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "error: --trace-format needs --trace FILE")) << o.output;
+}
+
+TEST(SweepCliTest, AnUnwritableDefaultChoiceFileDoesNotChangeTheVerdict) {
+  // Before: a passing run in a read-only directory exited 64.
+  Outcome o = repartsim::testing::RunRepartsim("run " + kCrash + " --seed 1", "/proc");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  "warning: repartsim-datanode-restart-writes-reference-1.choices: error: "
+                  "cannot write the report: "))
+      << o.output;
+  o = repartsim::testing::RunRepartsim("run " + kCrash + " --seed 1 --json /proc/r.json", "/proc");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_TRUE(Has(o.output, "error: cannot write /proc/r.json: ")) << o.output;
+}
+
+TEST(SweepCliTest, OutputPathsAreCheckedBeforeAnyRunAndAFullDiskIsExit73) {
+  Outcome o = Cli("sweep " + kCrash + " --seeds 0..1 -q --json nosuchdir/x.json");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "error: cannot write nosuchdir/x.json: No such file or directory"))
+      << o.output;
+  EXPECT_FALSE(Has(o.output, "runs"));  // nothing ran
+  o = Cli("sweep " + kCrash + " --seeds 0..1 -q --json /dev/full");
+  EXPECT_EQ(o.exit_code, 73) << o.output;
+  EXPECT_TRUE(Has(o.output, "/dev/full: error: cannot write the report: No space left on device"))
+      << o.output;
+  // A failing run keeps its own exit code.
+  o = Cli("run " + kDefect + " --seed 12 --json /dev/full --choices d.choices");
+  EXPECT_EQ(o.exit_code, 1) << o.output;
+  EXPECT_TRUE(Has(o.output, "No space left on device"));
+}
+
+TEST(SweepCliTest, SweepOfADirectoryRecursesAndTagsFilter) {
+  const std::string dir = Scratch() + "/tree";
+  std::filesystem::create_directories(dir + "/a/b");
+  std::filesystem::copy_file(kCrash, dir + "/a/b/crash.yaml",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(kRejected, dir + "/a/rejected.yaml",
+                             std::filesystem::copy_options::overwrite_existing);
+  Outcome o = Cli("sweep tree --seeds 0..0 -q --json tree.json");
+  EXPECT_EQ(ReadJson("tree.json")["scenarios"].size(), 2u) << o.output;
+  o = Cli("sweep tree --seeds 0..0 -q --tag smoke --json smoke.json");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  const nlohmann::json j = ReadJson("smoke.json");
+  ASSERT_EQ(j["scenarios"].size(), 1u);
+  EXPECT_EQ(j["scenarios"][0]["path"], "tree/a/b/crash.yaml");
+}
+
+TEST(SweepCliTest, ARejectedScriptedDdlFailsTheRun) {
+  // Before: the invalid MERGE was rejected and the run passed.
+  Outcome o = Cli("run " + kRejected + " --seed 0 --choices rj.choices");
+  EXPECT_EQ(o.exit_code, 1) << o.output;
+  EXPECT_TRUE(Has(o.output, "DDL-REJECTED at step ")) << o.output;
+  EXPECT_TRUE(Has(
+      o.output,
+      "scripted DDL `ALTER TABLE cpu MERGE PARTITION (a < 7, a >= 20)` (ddl 1, issued at step "))
+      << o.output;
+  EXPECT_TRUE(Has(o.output, "expect (reference): pass -> NOT met (unexpected DDL-REJECTED)"));
+}
+
+TEST(SweepCliTest, ADeadWorkerGivesUnrunRunsAndExit70NotNondeterminism) {
+  Outcome o = repartsim::testing::RunRepartsim(
+      "sweep " + kCrash + " --seeds 0..5 --jobs 2 -q --json dead.json --junit dead.xml",
+      Scratch() + " && export REPARTSIM_TEST_KILL_WORKER=2");
+  EXPECT_EQ(o.exit_code, 70) << o.output;
+  EXPECT_TRUE(Has(o.output, "died: killed by signal 9")) << o.output;
+  EXPECT_TRUE(Has(o.output, "2 of its runs never reported are marked unrun")) << o.output;
+  EXPECT_TRUE(Has(o.output, "UNRUN 2 runs (a sweep worker died)")) << o.output;
+  EXPECT_TRUE(Has(o.output, "determinism re-check: 2 runs, 0 mismatches")) << o.output;
+  const nlohmann::json j = ReadJson("dead.json");
+  size_t unrun = 0;
+  for (const auto& run : j["runs"]) {
+    unrun += run["outcome"] == "unrun";
+    EXPECT_EQ(run["path"], kCrash);
+  }
+  EXPECT_EQ(unrun, 2u);
+  EXPECT_TRUE(Has(Read(Scratch() + "/dead.xml"), "failures=\"1\""));
+}
+
+TEST(SweepCliTest, SigtermWritesTheFinishedRunsAndResumeContinues) {
+  Outcome o =
+      repartsim::testing::RunRepartsim("sweep " + kCrash + " --seeds 0..5 -q --json part.json",
+                                       Scratch() + " && export REPARTSIM_TEST_SIGNAL_AFTER=2");
+  EXPECT_EQ(o.exit_code, 143) << o.output;
+  EXPECT_TRUE(Has(o.output, "note: interrupted by Terminated after 2 of 6 runs")) << o.output;
+  EXPECT_TRUE(Has(o.output, "; INTERRUPTED ==")) << o.output;
+  nlohmann::json j = ReadJson("part.json");
+  EXPECT_TRUE(j["interrupted"].get<bool>());
+  o = Cli("sweep " + kCrash + " --seeds 0..5 -q --json full.json --resume part.json");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_TRUE(Has(o.output, "note: resumed from part.json: 2 finished runs kept, 4 to run"))
+      << o.output;
+  j = ReadJson("full.json");
+  EXPECT_FALSE(j["interrupted"].get<bool>());
+  for (const auto& run : j["runs"]) EXPECT_EQ(run["outcome"], "pass");
+  o = Cli("sweep " + kCrash + " --seeds 0..4 -q --resume part.json");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "is a report of another sweep")) << o.output;
+}
+
+TEST(SweepCliTest, ReplayRefusesAChoiceFileOfAnotherScenarioOrProfile) {
+  // Before: exit 3 (NONDETERMINISM) for what is a usage error.
+  Outcome o = Cli("run " + kCrash + " --seed 3 --profile greptime");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const std::string file = "repartsim-datanode-restart-writes-greptime-3.choices";
+  ASSERT_TRUE(std::filesystem::exists(Scratch() + "/" + file)) << o.output;
+  o = Cli("replay " + kDefect + " --choices " + file);
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_TRUE(Has(o.output, "records a run of scenario '" + kCrash + "'")) << o.output;
+  o = Cli("replay " + kCrash + " --choices " + file + " --profile reference");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_TRUE(Has(o.output, "records a run under profile greptime, not reference")) << o.output;
+  o = Cli("replay " + kCrash + " --choices " + file);
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+}
+
+}  // namespace
