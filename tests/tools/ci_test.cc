@@ -1,0 +1,140 @@
+// Goal: the shipped CI matrix workflow (.github/workflows/sweep.yml) and Kubernetes Indexed
+// Job (tools/k8s/) work: their shard and merge commands (tools/ci_sweep.sh), run here as the
+// matrix jobs and the pods would run them, give one merged report that covers every shard
+// exactly once; a lost shard makes the merge fail (exit 64); the manifests keep their shard
+// counts consistent. Method: run tools/ci_sweep.sh with the built binary over a small copy
+// of the library in a scratch directory, and read the manifests as text.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "tests/tools/cli_runner.h"
+
+namespace {
+
+const std::string kRoot = REPARTSIM_SOURCE_DIR;
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Shell {
+  int exit_code = -1;
+  std::string output;
+};
+
+Shell Sh(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  Shell out;
+  if (pipe == nullptr) return out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.output.append(buffer, n);
+  const int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+class CiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path().string() + "/repartsim_ci_" +
+           std::to_string(::getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ + "/lib/crash");
+    std::filesystem::create_directories(dir_ + "/lib/merge");
+    std::filesystem::copy_file(kRoot + "/scenarios/crash/datanode_restart_writes.yaml",
+                               dir_ + "/lib/crash/datanode_restart_writes.yaml");
+    std::filesystem::copy_file(kRoot + "/scenarios/merge/merge_with_writers.yaml",
+                               dir_ + "/lib/merge/merge_with_writers.yaml");
+  }
+  std::string Env() const {
+    return "REPARTSIM=" + std::string(REPARTSIM_BINARY) + " SCENARIOS=" + dir_ + "/lib ";
+  }
+  std::string Script() const { return "bash " + kRoot + "/tools/ci_sweep.sh "; }
+  std::string dir_;
+};
+
+TEST_F(CiTest, MatrixShardsThenMergeCoverEveryRunOnce) {
+  for (int i = 0; i < 3; ++i) {
+    Shell s =
+        Sh(Env() + Script() + "shard " + std::to_string(i) + " 3 " + dir_ + "/out --seeds 0..2");
+    ASSERT_EQ(s.exit_code, 0) << s.output;
+  }
+  Shell m = Sh(Env() + Script() + "merge " + dir_ + "/out");
+  ASSERT_EQ(m.exit_code, 0) << m.output;
+  EXPECT_NE(m.output.find("merged 6 reports (2 sweeps, every shard once): 12 runs"),
+            std::string::npos)
+      << m.output;
+  const nlohmann::json all = nlohmann::json::parse(Read(dir_ + "/out/all.json"));
+  EXPECT_EQ(all["runs"].size(), 12u);  // 2 scenarios x 3 seeds x 2 profiles
+  EXPECT_EQ(all["scenarios"].size(), 4u);
+  EXPECT_TRUE(all["complete"].get<bool>());
+  EXPECT_NE(Read(dir_ + "/out/all.xml").find("tests=\"4\" failures=\"0\""), std::string::npos);
+
+  std::filesystem::remove(dir_ + "/out/sweep-greptime-1-of-3.json");
+  m = Sh(Env() + Script() + "merge " + dir_ + "/out");
+  EXPECT_EQ(m.exit_code, 64) << m.output;
+  EXPECT_NE(m.output.find("is missing shard 1/3"), std::string::npos) << m.output;
+}
+
+TEST_F(CiTest, IndexedJobPodsTakeTheirShardFromTheEnvironment) {
+  for (int i = 0; i < 2; ++i) {
+    Shell s = Sh("JOB_COMPLETION_INDEX=" + std::to_string(i) + " REPARTSIM_SHARD_COUNT=2 " + Env() +
+                 Script() + "shard env 2 " + dir_ + "/reports --seeds 0..1");
+    ASSERT_EQ(s.exit_code, 0) << s.output;
+  }
+  Shell m = Sh(Env() + Script() + "merge " + dir_ + "/reports");
+  ASSERT_EQ(m.exit_code, 0) << m.output;
+  EXPECT_NE(m.output.find("8 runs"), std::string::npos) << m.output;
+  // `sweep --shard env` reads the same two variables.
+  Shell s =
+      Sh("cd " + dir_ + " && JOB_COMPLETION_INDEX=1 REPARTSIM_SHARD_COUNT=2 " +
+         std::string(REPARTSIM_BINARY) + " sweep lib --seeds 0..1 --shard env -q --json e.json");
+  ASSERT_EQ(s.exit_code, 0) << s.output;
+  EXPECT_EQ(nlohmann::json::parse(Read(dir_ + "/e.json"))["shard"], "1/2");
+  s = Sh("cd " + dir_ + " && env -u JOB_COMPLETION_INDEX " + std::string(REPARTSIM_BINARY) +
+         " sweep lib --shard env");
+  EXPECT_EQ(s.exit_code, 64);
+  EXPECT_NE(s.output.find("--shard env needs JOB_COMPLETION_INDEX and REPARTSIM_SHARD_COUNT"),
+            std::string::npos)
+      << s.output;
+}
+
+TEST_F(CiTest, ManifestsKeepTheirShardCountsConsistent) {
+  const std::string workflow = Read(kRoot + "/.github/workflows/sweep.yml");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(workflow, m, std::regex("SHARDS: (\\d+)")));
+  const int shards = std::stoi(m[1]);
+  ASSERT_TRUE(std::regex_search(workflow, m, std::regex("shard: \\[([0-9, ]+)\\]")));
+  const std::string list = m[1];
+  EXPECT_EQ(std::count(list.begin(), list.end(), ',') + 1, shards);
+  EXPECT_NE(workflow.find("bash tools/ci_sweep.sh shard ${{ matrix.shard }} \"$SHARDS\""),
+            std::string::npos);
+  EXPECT_NE(workflow.find("run: bash tools/ci_sweep.sh merge reports"), std::string::npos);
+  EXPECT_NE(workflow.find("if: always()"), std::string::npos);
+
+  const std::string job = Read(kRoot + "/tools/k8s/sweep-indexed-job.yaml");
+  ASSERT_TRUE(std::regex_search(job, m, std::regex("completions: (\\d+)")));
+  const std::string completions = m[1];
+  EXPECT_NE(job.find("completionMode: Indexed"), std::string::npos);
+  EXPECT_NE(job.find("value: \"" + completions + "\""), std::string::npos);
+  EXPECT_NE(job.find("[\"bash\", \"tools/ci_sweep.sh\", \"shard\", \"env\", \"" + completions +
+                     "\", \"/reports\"]"),
+            std::string::npos);
+  const std::string merge = Read(kRoot + "/tools/k8s/sweep-merge-job.yaml");
+  EXPECT_NE(merge.find("[\"bash\", \"tools/ci_sweep.sh\", \"merge\", \"/reports\"]"),
+            std::string::npos);
+}
+
+}  // namespace
