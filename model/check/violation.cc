@@ -14,14 +14,23 @@ constexpr Invariant kAllInvariants[] = {
     Invariant::kNoDup, Invariant::kNoPhantom, Invariant::kAck,
     Invariant::kMeta,  Invariant::kLive, Invariant::kReadAnomaly, Invariant::kDdlRejected};
 
-// 0 safety, 1 a rejected scripted DDL, 2 liveness, 3 tolerated read anomaly.
+// Report order: the state that is wrong at rest first (lost acknowledged rows, ownership,
+// rule, metadata), then wrong query results, then a rejected scripted DDL, liveness, and the
+// tolerated read anomalies last.
 int DecisiveRank(Invariant invariant) {
   switch (invariant) {
-    case Invariant::kDdlRejected: return 1;
-    case Invariant::kLive: return 2;
-    case Invariant::kReadAnomaly: return 3;
-    default: return 0;
+    case Invariant::kAck: return 0;
+    case Invariant::kOwn: return 1;
+    case Invariant::kRule: return 2;
+    case Invariant::kMeta: return 3;
+    case Invariant::kNoPhantom: return 4;
+    case Invariant::kNoDup: return 5;
+    case Invariant::kNoOmit: return 6;
+    case Invariant::kDdlRejected: return 7;
+    case Invariant::kLive: return 8;
+    case Invariant::kReadAnomaly: return 9;
   }
+  REPARTSIM_UNREACHABLE();
 }
 
 // The step a trace line starts with ("<step> <time_ms> ..."), nullopt if it does not.
@@ -131,10 +140,21 @@ bool Report::HasSafetyViolation() const {
 }
 
 std::vector<Violation> Report::Sorted() const {
-  std::vector<Violation> out = violations_;
-  std::stable_sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) {
-    return DecisiveRank(a.invariant) < DecisiveRank(b.invariant);
-  });
+  // The first violation of each invariant, by rank, then the others, by rank, then every
+  // READ-ANOMALY; each part stable.
+  std::vector<std::pair<int, const Violation*>> keyed;
+  std::vector<bool> seen(10, false);
+  for (const Violation& v : violations_) {
+    const int rank = DecisiveRank(v.invariant);
+    // Tolerated read anomalies always come last.
+    keyed.emplace_back(v.invariant == Invariant::kReadAnomaly ? 20 : seen[rank] ? 10 + rank : rank, &v);
+    seen[rank] = true;
+  }
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Violation> out;
+  out.reserve(keyed.size());
+  for (const auto& [key, v] : keyed) out.push_back(*v);
   return out;
 }
 

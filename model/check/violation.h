@@ -4,8 +4,10 @@
 // Violations instead of asserting, and a Report keeps every violation of a run (kvnemesis
 // style), so seeded-bug scenarios report all that went wrong, not only the first.
 // READ-ANOMALY is the tolerated read-anomaly class: recorded, but not a safety failure.
-// Report order (Report::Sorted): the decisive violations first (safety, then DDL-REJECTED,
-// then INV-LIVE), READ-ANOMALY last; by step within a class.
+// Report order (Report::Sorted): the first violation of each invariant, then the others, each
+// part ranked INV-ACK, INV-OWN, INV-RULE, INV-META, INV-NOPHANTOM, INV-NODUP, INV-NOOMIT,
+// DDL-REJECTED, INV-LIVE (by check order within an invariant), then every READ-ANOMALY; so
+// the decisive violation leads and one invariant's repeats never hide another.
 #pragma once
 
 #include <cstdint>
@@ -68,7 +70,7 @@ class Report {
   size_t Count(Invariant invariant) const;
   // True iff a violation other than READ-ANOMALY and INV-LIVE was recorded.
   bool HasSafetyViolation() const;
-  // The violations, decisive ones first (see the header comment); stable within a class.
+  // The violations in report order (see the header comment).
   std::vector<Violation> Sorted() const;
   bool HasLivenessViolation() const;
 

@@ -1,5 +1,7 @@
 #include "model/scenario/run_check.h"
 
+#include <algorithm>
+
 #include "model/check/live_check.h"
 #include "model/check/meta_check.h"
 #include "model/check/oracle.h"
@@ -234,39 +236,70 @@ void CheckRejectedDdls(const CheckInput& in, std::vector<Violation>& out) {
 
 // For every violation that lists rows (INV-ACK, INV-NOOMIT, ...): the acknowledged or
 // unknown writes that wrote each row, so the report names the operation behind a lost row.
+// An INV-ACK at quiescence also names the region that holds each such row in the final
+// route, so its trace excerpt shows what happened to that region.
 void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
   constexpr size_t kNotesMax = 8;
   const model::History& history = in.cluster->history();
   const model::TableSchema& schema = in.scenario->table.schema;
-  std::vector<std::pair<std::string, const model::WriteRecord*>> written;  // rendered row
+  struct Written {
+    std::string text;
+    const model::WriteRecord* write;
+    const model::Row* row;
+  };
+  std::vector<Written> written;
   for (const model::WriteRecord& w : history.writes) {
     if (w.table != in.scenario->table_id() || w.status == model::WriteStatus::kRejected) continue;
     for (const model::Row& row : w.rows) {
-      if (row.size() == schema.columns.size()) written.emplace_back(check::RenderRow(schema, row), &w);
+      if (row.size() == schema.columns.size()) {
+        written.push_back({check::RenderRow(schema, row), &w, &row});
+      }
+    }
+  }
+  std::optional<model::TableRoute> route =
+      model::ReadTableRoute(in.cluster->metasrv().kv(), in.scenario->table_id());
+  std::vector<check::ProbeRegion> regions;
+  if (route) {
+    for (const model::RegionRoute& r : route->region_routes) {
+      regions.push_back({r.region_id, r.partition_expr ? &*r.partition_expr : nullptr});
     }
   }
   for (Violation& v : out) {
     if (v.rows.empty() || v.invariant == check::Invariant::kOwn) continue;
+    const bool name_regions = v.invariant == check::Invariant::kAck && v.regions.empty();
     size_t listed = 0, more = 0;
-    for (const auto& [text, w] : written) {
+    std::vector<std::string> holders;
+    for (const Written& w : written) {
       bool match = false;
-      for (const std::string& row : v.rows) match = match || row.find(text) != std::string::npos;
+      for (const std::string& row : v.rows) match = match || row.find(w.text) != std::string::npos;
       if (!match) continue;
+      if (name_regions) {
+        const check::ProbeRegion* holder = check::RegionCovering(regions, schema, *w.row);
+        if (holder != nullptr) {
+          const std::string id = holder->region.ToString();
+          if (std::find(holders.begin(), holders.end(), id) == holders.end()) holders.push_back(id);
+        }
+      }
       if (listed == kNotesMax) {
         ++more;
         continue;
       }
       ++listed;
-      std::string status = model::WriteStatusName(w->status);
-      v.notes.push_back("write " + std::to_string(w->id) + " from " +
-                        in.cluster->NodeName(w->frontend) + " (issued at step " +
-                        std::to_string(w->start_step) + ", " + status +
-                        (w->status == model::WriteStatus::kPending
+      const model::WriteRecord& rec = *w.write;
+      std::string status = model::WriteStatusName(rec.status);
+      v.notes.push_back("write " + std::to_string(rec.id) + " from " +
+                        in.cluster->NodeName(rec.frontend) + " (issued at step " +
+                        std::to_string(rec.start_step) + ", " + status +
+                        (rec.status == model::WriteStatus::kPending
                              ? ""
-                             : " at step " + std::to_string(w->end_step)) +
-                        ") wrote " + text);
+                             : " at step " + std::to_string(rec.end_step)) +
+                        ") wrote " + w.text);
     }
     if (more > 0) v.notes.push_back("... and " + std::to_string(more) + " more writes of these rows");
+    if (!holders.empty()) {
+      v.regions = holders;
+      v.notes.push_back("the regions listed hold these rows in the final route");
+    }
   }
 }
 

@@ -263,7 +263,14 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   report.violations = CheckRun(input);
   if (config.keep_trace) {
     for (check::Violation& v : report.violations) {
-      check::AttachTrace(v, trace.lines(), config.excerpt_lines_max);
+      // The excerpt follows the violation's regions and the writes its notes name.
+      std::vector<std::string> needles;
+      for (const std::string& note : v.notes) {
+        if (note.rfind("write ", 0) == 0) {
+          needles.push_back("fe.write_done id=" + note.substr(6, note.find(' ', 6) - 6) + " ");
+        }
+      }
+      check::AttachTrace(v, trace.lines(), config.excerpt_lines_max, needles);
     }
   }
   check::Report verdict;

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -91,6 +92,49 @@ TEST(SweepCliTest, MergeKeepsEveryProfileInAnyOrder) {
   EXPECT_TRUE(Has(Read(Scratch() + "/m1.xml"), "tests=\"2\" failures=\"0\""));
   EXPECT_TRUE(a["binary"]["id"].get<std::string>().rfind("0x", 0) == 0);
   EXPECT_TRUE(a["scenarios"][0]["hash"].get<std::string>().rfind("0x", 0) == 0);
+}
+
+TEST(SweepCliTest, AMixedProfileShardedRuleOverriddenSweepMergesTheSameInAnyOrder) {
+  const std::string base = "sweep " + kDefect + " " + kCrash + " --seeds 10..13 -q";
+  for (int i = 0; i < 2; ++i) {
+    const std::string shard = " --shard " + std::to_string(i) + "/2";
+    Outcome r = Cli(base + " --profile reference --rule fenced-reads=off" + shard + " --json r" +
+                    std::to_string(i) + ".json");
+    ASSERT_NE(r.exit_code, 64) << r.output;
+    Outcome g =
+        Cli(base + " --profile greptime" + shard + " --json g" + std::to_string(i) + ".json");
+    ASSERT_NE(g.exit_code, 64) << g.output;
+  }
+  Outcome a = Cli("merge g1.json r0.json g0.json r1.json --json a.json --junit a.xml");
+  Outcome b = Cli("merge r1.json g0.json r0.json g1.json --json b.json --junit b.xml");
+  EXPECT_EQ(a.exit_code, b.exit_code);
+  EXPECT_EQ(a.exit_code, 1) << a.output;  // the defect fixture's INV-ACK is unexpected
+  nlohmann::json ja = ReadJson("a.json"), jb = ReadJson("b.json");
+  auto rows = [](const nlohmann::json& j) {
+    std::map<std::string, nlohmann::json> out;
+    for (nlohmann::json s : j["scenarios"]) {
+      out[s["path"].get<std::string>() + "|" + s["profile"].get<std::string>() + "|" +
+          s["rules"].get<std::string>()] = s;
+    }
+    return out;
+  };
+  auto runs = [](const nlohmann::json& j) {
+    std::set<std::string> out;
+    for (const auto& r : j["runs"]) out.insert(r.dump());
+    return out;
+  };
+  EXPECT_EQ(rows(ja), rows(jb));
+  EXPECT_EQ(runs(ja), runs(jb));
+  EXPECT_EQ(ja["runs"].size(), 16u);  // 2 scenarios x 4 seeds x 2 profiles, every shard once
+  ASSERT_EQ(rows(ja).size(), 4u);
+  EXPECT_EQ(rows(ja).at(kCrash + "|reference|fenced-reads=off")["runs"], 4);
+  EXPECT_EQ(rows(ja).at(kCrash + "|greptime|")["runs"], 4);
+  EXPECT_EQ(ja["groups"].size(), jb["groups"].size());
+  EXPECT_TRUE(ja["complete"].get<bool>());
+  const std::string xa = Read(Scratch() + "/a.xml"), xb = Read(Scratch() + "/b.xml");
+  EXPECT_TRUE(Has(xa, "tests=\"4\"")) << xa;
+  EXPECT_EQ(std::count(xa.begin(), xa.end(), '\n'), std::count(xb.begin(), xb.end(), '\n'));
+  EXPECT_TRUE(Has(a.output, "--profile reference --rule fenced-reads=off")) << a.output;
 }
 
 TEST(SweepCliTest, MergeRefusesMissingRepeatedAndForeignShards) {
@@ -290,6 +334,32 @@ TEST(SweepCliTest, SigtermWritesTheFinishedRunsAndResumeContinues) {
   o = Cli("sweep " + kCrash + " --seeds 0..4 -q --resume part.json");
   EXPECT_EQ(o.exit_code, 64);
   EXPECT_TRUE(Has(o.output, "is a report of another sweep")) << o.output;
+}
+
+TEST(SweepCliTest, RunExplainsItsViolationsDecisiveFirst) {
+  // Before: 20 INV-NOOMIT pushed the INV-ACK behind "... and 11 more", INV-ACK named only the
+  // row, and the same 12-line excerpt repeated under every violation.
+  Outcome o = Cli("run " + kDefect + " --seed 12 --choices d12.choices");
+  EXPECT_EQ(o.exit_code, 1) << o.output;
+  const size_t ack = o.output.find("\nINV-ACK at step ");
+  const size_t omit = o.output.find("\nINV-NOOMIT at step ");
+  ASSERT_NE(ack, std::string::npos) << o.output;
+  EXPECT_LT(ack, omit);
+  EXPECT_TRUE(Has(o.output,
+                  "  note: query 26 from fe1 (issued at step 541, completed at step 549) "
+                  "scanned 4 regions (listed above)\n"))
+      << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  "  note: write 55 from fe1 (issued at step 536, acked at step 540) wrote "
+                  "(host='h2', ts=12, v=99, a=5)\n"))
+      << o.output;
+  EXPECT_TRUE(Has(o.output, "  note: the regions listed hold these rows in the final route\n"));
+  EXPECT_TRUE(Has(o.output, "  trace: (the 12 lines shown under violation 2 above)\n")) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  "... and 11 more violations: INV-NOOMIT 11 (see --json, or "
+                  "--violations-max)\n"))
+      << o.output;
+  EXPECT_TRUE(Has(o.output, "violations: 21 (INV-NOOMIT 20, INV-ACK 1)\n"));
 }
 
 TEST(SweepCliTest, ReplayRefusesAChoiceFileOfAnotherScenarioOrProfile) {

@@ -118,6 +118,21 @@ TEST(ReportTest, SortedPutsTheDecisiveViolationFirst) {
                                            Invariant::kReadAnomaly, Invariant::kReadAnomaly,
                                            Invariant::kReadAnomaly}));
   EXPECT_TRUE(report.HasSafetyViolation());
+
+  // Twenty wrong query results do not hide the lost row found at quiescence.
+  Report many;
+  for (uint64_t step = 1; step <= 20; ++step) {
+    many.Add(Violation{Invariant::kNoOmit, step, 1, {}, {}, "omitted", {}});
+  }
+  many.Add(Violation{Invariant::kAck, 30, 1, {}, {}, "lost", {}});
+  many.Add(Violation{Invariant::kReadAnomaly, 2, 1, {}, {}, "anomaly", {}});
+  const std::vector<Violation> sorted = many.Sorted();
+  EXPECT_EQ(sorted[0].invariant, Invariant::kAck);
+  EXPECT_EQ(sorted[1].invariant, Invariant::kNoOmit);
+  EXPECT_EQ(sorted[1].step, 1u);
+  EXPECT_EQ(sorted[2].invariant, Invariant::kNoOmit);
+  EXPECT_EQ(sorted[2].step, 2u);
+  EXPECT_EQ(sorted.back().invariant, Invariant::kReadAnomaly);
 }
 
 }  // namespace
