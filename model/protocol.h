@@ -1,4 +1,4 @@
-// Protocol profiles: a profile is a named set of rule switches (DESIGN.md section 4).
+// Protocol profiles: a profile is a named set of rule switches (docs/rules.md).
 // `greptime` reproduces the real system at commit 7fd0a7b, quirks included; `reference` turns
 // on every safety rule. Every switch has a stable name, a one-line description and a default in
 // both profiles, and can be overridden per run (YAML `rules:` and CLI `--rule name=on|off`).

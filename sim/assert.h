@@ -1,4 +1,4 @@
-// Always-on assertions for simulator bugs (STYLE.md: errors of the third kind).
+// Always-on assertions for simulator bugs (docs/architecture.md, "Errors and exit codes").
 // A failed REPARTSIM_ASSERT prints the run's seed and step (from AssertContext) and the
 // failing file:line, then exits with code 70. Never assert on user input: bad input is a
 // Result<T> (sim/result.h). AssertContext is diagnostic only; nothing reads it for decisions.

@@ -71,10 +71,10 @@ class Chooser {
 };
 
 // Seeded random driver with one stream per decision domain, so a new draw in one subsystem
-// does not reshuffle the others (DESIGN.md section 1). The domain of a label is its text up
-// to the first '.' ("net" for "net.drop"); its stream is Prng(seed ^ DomainKey(domain)),
-// DomainKey = Hasher().Add(domain).Finish(). Choose = stream.Below(n); Chance =
-// stream.Below(den) < num. draw_count() sums the streams. Up to kDomainsMax domains.
+// does not reshuffle the others (docs/architecture.md, "Determinism rules"). A label's domain
+// is its text up to the first '.' ("net" for "net.drop"); its stream is Prng(seed ^
+// DomainKey(domain)), DomainKey = Hasher().Add(domain).Finish(). Choose = stream.Below(n);
+// Chance = stream.Below(den) < num. draw_count() sums the streams. Up to kDomainsMax domains.
 class RandomChooser final : public Chooser {
  public:
   static constexpr size_t kDomainsMax = 32;

@@ -1,4 +1,4 @@
-// User-input errors as values (STYLE.md: errors of the first kind).
+// User-input errors as values (docs/architecture.md, "Errors and exit codes").
 // A Result<T> holds either a T or an Error carrying the SourceLocation of the bad input.
 // Error::Format() renders "file:line:col: error: message", the form every front end prints
 // before exiting with code 64. Lines and columns are 1-based; 0 means "unknown".

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Determinism lint (DESIGN.md section 2, STYLE.md "Determinism rules").
+"""Determinism lint (docs/architecture.md section "Determinism rules").
 
 Scans C++ sources under sim/ and model/ for APIs that break bit-exact replay: the C and C++
 random facilities, wall and steady clocks, threads and atomics, getenv, std::hash and unordered

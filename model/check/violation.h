@@ -1,4 +1,4 @@
-// A Violation is one broken invariant (DESIGN.md section 3) found by a checker: which
+// A Violation is one broken invariant (docs/invariants.md) found by a checker: which
 // invariant, when (step and virtual time in ms), the rows and regions involved (already
 // rendered), a one-line message and the trace lines that touched them. Checkers return
 // Violations instead of asserting, and a Report keeps every violation of a run (kvnemesis

@@ -38,8 +38,8 @@ struct CreateTableOp {
   TableRoute route;  // regions with their leaders (placement decided by the caller)
 };
 // ALTER TABLE ... REPARTITION / SPLIT / MERGE / PARTITION ON COLUMNS through a frontend: the
-// frontend validates it against its cached route (reference 2.4) and submits the parent
-// procedure to the metasrv; the outcome lands in History::ddls.
+// frontend validates it against its cached route (docs/protocol.md section 4) and submits the
+// parent procedure to the metasrv; the outcome lands in History::ddls.
 struct RepartitionOp {
   uint32_t frontend_index = 0;
   TableId table;

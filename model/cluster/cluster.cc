@@ -443,7 +443,7 @@ void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) 
   if (!frontends_[op.frontend_index].is_up() || !metasrv_.is_up()) {
     return reject("unavailable");
   }
-  // The frontend's validation pipeline (reference 2.4), against the current metadata.
+  // The frontend's validation pipeline (docs/protocol.md section 4), against the current metadata.
   std::optional<TableInfo> info = ReadTableInfo(metasrv_.kv(), op.table);
   std::optional<TableRoute> route = ReadTableRoute(metasrv_.kv(), op.table);
   if (!info.has_value() || !route.has_value()) return reject("Table not found: " + op.alter.table);

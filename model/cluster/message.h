@@ -1,8 +1,8 @@
-// Messages between cluster nodes (reference 5.0): frontend <-> metasrv (route fills, cache
-// invalidation), frontend <-> datanode (writes, scans), datanode <-> metasrv (heartbeats with
-// lease replies, region RPCs and mailbox instructions with their replies). Plain data: the
-// sim::Network carries them by value, and Hash() feeds cluster fingerprints.
-// Correlation ids (`corr`) are unique per sender; replies echo them.
+// Messages between cluster nodes (docs/protocol.md section 10.1): frontend <-> metasrv (route
+// fills, cache invalidation), frontend <-> datanode (writes, scans), datanode <-> metasrv
+// (heartbeats with lease replies, region RPCs and mailbox instructions with their replies). Plain
+// data: the sim::Network carries them by value, and Hash() feeds cluster fingerprints. Correlation
+// ids (`corr`) are unique per sender; replies echo them.
 #pragma once
 
 #include <cstdint>

@@ -10,7 +10,7 @@
 namespace repartsim::model {
 namespace {
 
-// Acceptance table of reference 3.2 (handle_write.rs), after the region lookup.
+// Acceptance table of docs/protocol.md section 5.2 (handle_write.rs), after the region lookup.
 Reply CheckWriteAccepted(const Region& region, std::optional<uint64_t> version,
                          const Protocol& protocol) {
   REPARTSIM_ASSERT_MSG(region.state() != RegionState::kEnteringStaging,
@@ -268,7 +268,7 @@ Reply Datanode::HandleDropRegion(RegionId region_id, ObjectStore& store, CrashHo
   store.ClearRemapBlobs(region_id);
   wals_.erase(region_id);
   hosted_.erase(region_id);
-  // SST files stay: they may be shared with other regions (reference 1.6); GC removes them.
+  // SST files stay: other regions may share them (docs/protocol.md section 2.4); GC removes them.
   return Reply::Ok();
 }
 

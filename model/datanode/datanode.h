@@ -4,8 +4,8 @@
 // event, except at named crash points between durable writes: when the CrashHook fires the
 // handler returns kCrashed and the caller must call Crash(). SST files and manifests live in the
 // shared ObjectStore passed to each handler. REQUIRES: is_up() for every handler.
-// Write acceptance follows reference 3.2 exactly; leases follow 5.4. Plain value: copy =
-// snapshot; Hash covers all state that affects future behaviour.
+// Write acceptance follows docs/protocol.md section 5.2 exactly; leases follow docs/protocol.md
+// section 7. Plain value: copy = snapshot; Hash covers all state that affects future behaviour.
 //
 // Durable staging (Rule::kDurableStaging; off = greptime, where a role change out of staging
 // drops the staging info, staged flushes stay hidden for good and reopen forgets staging):
@@ -29,9 +29,9 @@
 //   region later commits a covering expression (the re-dispatched group's remap copies them).
 // - While staging, scans also read the region's own staged flushes, filtered by the committed
 //   expression like any file written under another expression, so a staging flush no longer
-//   causes the transient omission of reference 4.3 (the region serves reads with its committed
-//   expression). Remap edits of an interrupted ApplyStagingManifest are never read or merged
-//   on exit: they only copy references the next apply rebuilds.
+//   causes the transient omission of docs/protocol.md section 6.3 (the region serves reads with its
+//   committed expression). Remap edits of an interrupted ApplyStagingManifest are never read or
+//   merged on exit: they only copy references the next apply rebuilds.
 #pragma once
 
 #include <cstdint>
@@ -94,7 +94,7 @@ class Datanode {
   // staging info), then WAL truncation. Ok with no file when the memtable is empty.
   Reply HandleFlush(RegionId region, ObjectStore& store, CrashHook& crash);
 
-  // ---- staging (reference 5.4) -----------------------------------------------------------
+  // ---- staging (docs/protocol.md section 10.5) --------------------------------------------------
   // Under Rule::kDurableStaging a RejectAllWrites directive is also recorded durably.
   Reply HandleEnterStaging(RegionId region, const StagingInfo& directive,
                            const Protocol& protocol, ObjectStore& store, CrashHook& crash);
@@ -110,7 +110,7 @@ class Datanode {
   Reply HandleApplyStagingManifest(RegionId region, const std::optional<PartitionExpr>& expr,
                                    RegionId central, ObjectStore& store, CrashHook& crash);
 
-  // ---- leases (reference 5.4) ------------------------------------------------------------
+  // ---- leases (docs/protocol.md section 7) ------------------------------------------------------
   // Applies the lease role granted for `region` and renews its deadline. Returns false when the
   // region is not open here. A Leader lease ends staging (under Rule::kDurableStaging by
   // merging the staged flushes into the normal manifest in `store`); Follower and

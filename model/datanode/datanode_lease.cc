@@ -1,6 +1,6 @@
-// Lease handling of Datanode (reference 5.4) and crash/reopen, with the durable-staging exits
-// described in datanode.h: suspension on Follower/Downgrading/expiry, resumption on a
-// StagingLeader lease, and the merge of staged flushes when a Leader lease ends staging.
+// Lease handling of Datanode (docs/protocol.md sections 7, 10.5) and crash/reopen, with the
+// durable-staging exits of datanode.h: suspension on Follower/Downgrading/expiry, resumption on
+// a StagingLeader lease, and the merge of staged flushes when a Leader lease ends staging.
 #include <algorithm>
 #include <utility>
 

@@ -1,5 +1,5 @@
-// Staging handlers of Datanode (reference 5.4): EnterStaging, RemapManifest on the central
-// region, ApplyStagingManifest with idempotent replay and the merge of staged actions.
+// Staging handlers of Datanode (docs/protocol.md section 10.5): EnterStaging, RemapManifest on the
+// central region, ApplyStagingManifest with idempotent replay and the merge of staged actions.
 #include <algorithm>
 #include <utility>
 

@@ -2,9 +2,9 @@
 // all datanodes. Holds immutable SST files, each recording its rows with sequence numbers, the
 // region that wrote it and the partition expression (canonical text + version) it was written
 // under (FileMeta.partition_expr); normal region manifests keyed by region id; per-region staging
-// manifests (a list of staged actions, reference 5.4); and remap blobs in a central region's
-// staging storage. File ids come from a durable counter. Plain value: copy = snapshot (files are
-// shared immutable objects); Hash covers everything in key order.
+// manifests (a list of staged actions, docs/protocol.md section 10.5); and remap blobs in a central
+// region's staging storage. File ids come from a durable counter. Plain value: copy = snapshot
+// (files are shared immutable objects); Hash covers everything in key order.
 #pragma once
 
 #include <compare>

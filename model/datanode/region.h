@@ -1,8 +1,8 @@
 // An open region on a datanode (mito MitoRegion): its volatile role/state, the committed version
 // loaded from its manifest (expression + files + flushed WAL position), the staging info while
-// staging (reference 5.4), the memtable (write batches after the flushed entry) and the lease
-// deadline. Everything here is lost when the datanode crashes; the manifest, files and WAL are
-// durable elsewhere. EnteringStaging never outlives a handler in this synchronous model.
+// staging (docs/protocol.md section 10.5), the memtable (write batches after the flushed entry) and
+// the lease deadline. Everything here is lost when the datanode crashes; the manifest, files and
+// WAL are durable elsewhere. EnteringStaging never outlives a handler in this synchronous model.
 // Under Rule::kDurableStaging the staging info may be kept while the region is a Follower or
 // Downgrading ("suspended staging", see datanode.h): staging() is then set but state() is not
 // kStaging, writes are refused by the role and flushes still go to the staging manifest.

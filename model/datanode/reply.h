@@ -1,4 +1,4 @@
-// Replies of datanode handlers (expected model outcomes, STYLE.md errors of the second kind).
+// Replies of datanode handlers: expected outcomes (docs/architecture.md, "Errors and exit codes").
 // Codes carry the real system's status codes (StatusCode()) and retry hints (IsRetryable());
 // messages use the real texts, e.g. "Partition expr version mismatch for region
 // 4398046511104(1024, 0): request 5, expected 7". kCrashed is not a wire reply: it tells the

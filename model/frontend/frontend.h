@@ -1,6 +1,6 @@
-// A frontend (reference 3): table route and partition-info caches, the write path (row path
-// and bulk path, per-region version stamping, one request per datanode, no retry in the real
-// system) and the query path (prune with the cached rule, scan candidate regions on their
+// A frontend (docs/protocol.md section 5): table route and partition-info caches, the write path
+// (row path and bulk path, per-region version stamping, one request per datanode, no retry in the
+// real system) and the query path (prune with the cached rule, scan candidate regions on their
 // leaders, merge without cross-region dedup). A cache fill is a round trip to the metasrv, so
 // it can race an invalidation: in `greptime` a fill that raced keeps the stale route; under
 // Rule::kVersionedCacheFills it is discarded and refilled. Plain value: copy = snapshot.
@@ -34,9 +34,9 @@ struct PartitionView {
   std::vector<RegionId> read_regions;       // every route (read side)
 };
 
-// Builds the partition views the real frontend builds (reference 3.1 step 1, 1.3): regions =
-// every write partition, exprs = only those with an expression; under
-// Rule::kAlignedPartitionRule an expression-less region is left out of both lists (P3 fix).
+// Builds the partition views the real frontend builds (docs/protocol.md sections 5.1, 2.3): regions
+// = every write partition, exprs = only those with an expression; under Rule::kAlignedPartitionRule
+// an expression-less region is left out of both lists (P3 fix).
 PartitionView BuildPartitionView(const TableRoute& route, const TableInfo& info,
                                  const Protocol& protocol);
 
@@ -110,8 +110,8 @@ class Frontend {
     uint32_t reloads = 0;  // raced fills discarded before this one
   };
   // greptime's VersionChecked cache containers reload a value whose load an invalidation
-  // interrupted, up to this many times (reference 3.3); what the loader does when the last
-  // reload races again is not stated: we keep that value [inferred]. Under
+  // interrupted, up to this many times (docs/protocol.md section 8); what the loader does when the
+  // last reload races again is not stated: we keep that value [inferred]. Under
   // Rule::kVersionedCacheFills a raced fill is always discarded.
   static constexpr uint32_t kVersionCheckedReloads = 3;
 

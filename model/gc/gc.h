@@ -1,6 +1,6 @@
 // One synchronous garbage-collection pass over the SST files of a table in the shared object
-// store (reference 5.8). greptime: a file is deleted when the region that wrote it no longer
-// references it in its normal manifest and no region in table_repart.src_to_dst[writer]
+// store (docs/protocol.md section 11). greptime: a file is deleted when the region that wrote it no
+// longer references it in its normal manifest and no region in table_repart.src_to_dst[writer]
 // references it in its normal manifest either; files of dropped regions (no manifest; in
 // table_repart or not) are collected the same way. Staging manifests and remap blobs are not
 // consulted, and the real GC's lingering time (recent files are spared) is not modelled, so

@@ -1,7 +1,7 @@
-// Strong id types of the cluster model (reference 1.4). A RegionId packs the table id in the
-// high 32 bits and the region number in the low 32 bits (table_id << 32 | region_number), as
-// GreptimeDB's store-api RegionId does; region numbers are never reused (see TableRoute).
-// All ids are plain values: totally ordered, hashable with sim::Hasher, printable.
+// Strong id types of the cluster model (docs/protocol.md section 2.1). A RegionId packs the table
+// id in the high 32 bits and the region number in the low 32 bits (table_id << 32 | region_number),
+// as GreptimeDB's store-api RegionId does; region numbers are never reused (see TableRoute). All
+// ids are plain values: totally ordered, hashable with sim::Hasher, printable.
 #pragma once
 
 #include <compare>

@@ -1,8 +1,8 @@
-// The metasrv's durable key-value store (reference 1.5, 1.6): an ordered map from key bytes to
-// value bytes with Get/Put/Delete, compare-and-put on the stored bytes, multi-key transactions
-// (all compares first, then the success or failure ops, atomically) and prefix ranges. It is a
-// plain value: copying it is a snapshot and Hash covers every entry in key order. Keys follow
-// the real system (see meta_keys.h). Survives a metasrv crash (the caller keeps it).
+// The metasrv's durable key-value store (docs/protocol.md section 2.4): an ordered map from key
+// bytes to value bytes with Get/Put/Delete, compare-and-put on the stored bytes, multi-key
+// transactions (all compares first, then the success or failure ops, atomically) and prefix ranges.
+// It is a plain value: copying it is a snapshot and Hash covers every entry in key order. Keys
+// follow the real system (see meta_keys.h). Survives a metasrv crash (the caller keeps it).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
-// Route table of a physical table (reference 1.5): one RegionRoute per region, in the order the
-// metasrv keeps them, plus a version bumped by every update and a max region number that never
-// decreases (so dropped region numbers are never reused). The partition expression is the
-// authoritative routing expression; its text is the canonical JSON text ("" = none) and its
+// Route table of a physical table (docs/protocol.md section 2.4): one RegionRoute per region, in
+// the order the metasrv keeps them, plus a version bumped by every update and a max region number
+// that never decreases (so dropped region numbers are never reused). The partition expression is
+// the authoritative routing expression; its text is the canonical JSON text ("" = none) and its
 // version is ExprVersion (0 = none). LeaderRegionRole derives the lease role of each peer.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Table metadata kept at __table_info/{table_id} (reference 1.1, 1.6): id, name, schema, the
-// partition key column indices (empty = unpartitioned; the authoritative partition columns),
+// Table metadata kept at __table_info/{table_id} (docs/protocol.md section 2.4): id, name, schema,
+// the partition key column indices (empty = unpartitioned; the authoritative partition columns),
 // the engine ("mito") and table options. Plain value; Hash covers every field.
 #pragma once
 

@@ -1,9 +1,9 @@
 // Table metadata updates with the real system's compare-and-swap semantics (key.rs,
-// reference 1.5): the update compares the raw bytes read earlier; if the compare fails but the
-// stored value already equals the intended new value, the update still succeeds; otherwise it
-// fails with status Unexpected and the message
-// "Reads the different value: <stored> during <what>, expected: <intended>".
-// Only the route/info keys are modelled (no __dn_table or topic keys).
+// docs/protocol.md section 2.4): the update compares the raw bytes read earlier; if the compare
+// fails but the stored value already equals the intended new value, the update still succeeds;
+// otherwise it fails with status Unexpected and the message "Reads the different value: <stored>
+// during <what>, expected: <intended>". Only the route/info keys are modelled (no __dn_table or
+// topic keys).
 #pragma once
 
 #include <optional>

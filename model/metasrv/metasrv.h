@@ -1,6 +1,6 @@
-// The metasrv (reference 1.5, 3.3, 5.0, 5.4, 6): its durable key-value store and procedure
-// store, the procedure runner, route fills for frontends, heartbeats with region leases for
-// datanodes (3 s heartbeat, 10 s lease), region requests from procedures (replies routed back
+// The metasrv (docs/protocol.md sections 2.4, 7, 8, 9, 10.1): its durable key-value store and
+// procedure store, the procedure runner, route fills for frontends, heartbeats with region leases
+// for datanodes (3 s heartbeat, 10 s lease), region requests from procedures (replies routed back
 // to the waiting procedure), and cache-invalidation broadcasts (fire-and-forget, or
 // acknowledged and retried under Rule::kAckedInvalidation). A crash loses the volatile state
 // (running procedures, locks, inboxes, pending invalidation acks); Restart() recovers root

@@ -3,7 +3,7 @@
 // `from` index in ascending order; isolated expressions are dropped. transition_map[k] lists
 // the targets of from_expr_indices[k]: LOCAL positions in to_expr_indices by default, or the
 // real system's GLOBAL `to` indices when `global_transition_indices` is set (defect P1,
-// reference 8.1: with two or more groups those indices overrun a group's target list).
+// docs/findings.md: with two or more groups those indices overrun a group's target list).
 #pragma once
 
 #include <cstddef>

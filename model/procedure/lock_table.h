@@ -1,4 +1,4 @@
-// LockTable: procedure-level shared/exclusive key locks (reference section 6, KeyRwLock).
+// LockTable: procedure-level shared or exclusive key locks (docs/protocol.md section 9, KeyRwLock).
 // A procedure acquires all its keys at once at runner start and holds them until it ends;
 // if any key conflicts it acquires none and waits. There is no deadlock detection, as in the
 // real system. Volatile: a metasrv crash releases every lock (recovery re-acquires).

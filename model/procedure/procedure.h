@@ -1,5 +1,5 @@
-// The persisted-procedure framework's vocabulary (reference section 6): a procedure is a state
-// machine whose every step returns a Step telling the runner what to do next: keep executing
+// The persisted-procedure framework's vocabulary (docs/protocol.md section 9): a procedure is a
+// state machine whose every step returns a Step telling the runner what to do next: keep executing
 // (persisting the new state or not), finish, wait for replies, spawn children and suspend,
 // retry later, or fail. The runner (ProcedureManager) persists step/commit/rollback records in
 // the metasrv's KvStore, retries with exponential backoff in virtual time, rolls back, and

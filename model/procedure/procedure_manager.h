@@ -1,4 +1,4 @@
-// ProcedureManager: the runner of the persisted-procedure framework (reference section 6).
+// ProcedureManager: the runner of the persisted-procedure framework (docs/protocol.md section 9).
 // Template over Body (a value type holding one procedure's state; see the concept below) and
 // Env (the metasrv environment a step runs in). The runner:
 //   - acquires a procedure's lock keys at start and holds them to the end (waits on conflict);
@@ -139,7 +139,7 @@ class ProcedureManager {
     locks_.Clear();
   }
 
-  // Resubmits root procedures from their latest records (reference section 6, recovery).
+  // Resubmits root procedures from their latest records (docs/protocol.md section 9, recovery).
   sim::Status Recover(sim::SimTime now) {
     // A procedure whose latest record is a commit had finished: its records are deleted and
     // it is not resumed (a crash between the commit record and the cleanup).

@@ -1,4 +1,4 @@
-// ProcedureStore: the durable record log of the procedure framework (reference section 6).
+// ProcedureStore: the durable record log of the procedure framework (docs/protocol.md section 9).
 // Keys follow the real layout `{root_id}/{procedure_id}/{step:010}.{step|commit|rollback}`;
 // a record's value holds the parent id, the procedure type and the serialized body. The store
 // survives a metasrv crash; Latest() gives, per procedure, the record recovery resumes from.

@@ -1,7 +1,7 @@
-// P2 AllocateRegion (reference 5.1, 5.2): Build fixes the target region ids of every plan
-// (reused sources in order, fresh numbers past max_region_number for extra targets, extra
-// sources pending deallocation) and captures the reused targets' routes for rollback;
-// Execute creates the new regions on datanodes and appends their routes.
+// P2 AllocateRegion (docs/protocol.md sections 10.2, 10.3): Build fixes the target region ids of
+// every plan (reused sources in order, fresh numbers past max_region_number for extra targets,
+// extra sources pending deallocation) and captures the reused targets' routes for rollback; Execute
+// creates the new regions on datanodes and appends their routes.
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"

@@ -1,6 +1,6 @@
-// P4 Collect (reference 5.2): waits for every child, then sorts them into succeeded, failed and
-// unknown. Any failure rolls the parent back; under Rule::kRollForwardAfterCommit a failure
-// after the commit point (some group applied staging) re-dispatches the failed groups instead.
+// P4 Collect (docs/protocol.md section 10.3): waits for every child, then sorts them into
+// succeeded, failed and unknown. Any failure rolls the parent back; under roll-forward-after-
+// commit a failure after the commit point (a group applied staging) re-dispatches them instead.
 #include <algorithm>
 
 #include "model/repartition/repartition_procedure.h"

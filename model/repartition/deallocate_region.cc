@@ -1,5 +1,5 @@
-// P5 DeallocateRegion (reference 5.2): drops the merged-away sources on their leaders
-// (RegionNotFound ignored: idempotent), removes their routes and invalidates caches.
+// P5 DeallocateRegion (docs/protocol.md section 10.3): drops the merged-away sources on their
+// leaders (RegionNotFound ignored: idempotent), removes their routes and invalidates caches.
 #include <algorithm>
 
 #include "model/repartition/repartition_procedure.h"

@@ -1,6 +1,6 @@
-// P3 Dispatch (reference 5.1, 5.2): one RepartitionGroup child per plan still to run, with its
-// region mapping; suspends without persisting, so after a metasrv restart the parent resumes
-// here and re-dispatches fresh groups. With the real global transition indices (P1) a group
+// P3 Dispatch (docs/protocol.md sections 10.2, 10.3): one RepartitionGroup child per plan still to
+// run, with its region mapping; suspends without persisting, so after a metasrv restart the parent
+// resumes here and re-dispatches fresh groups. With the real global transition indices (P1) a group
 // whose mapping indexes past its own targets panics: Failed, no rollback, record kept.
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/repartition_procedure.h"

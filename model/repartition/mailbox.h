@@ -1,6 +1,6 @@
-// Request fan-out for procedure states that talk to datanodes (reference 5.0): a state sends
-// region requests, waits (Step::Wait) until every reply arrived or the request timeout passed,
-// then classifies the outcome as the real mailbox handling does: a missing reply (timeout,
+// Request fan-out for procedure states that talk to datanodes (docs/protocol.md section 10.1): a
+// state sends region requests, waits (Step::Wait) until every reply arrived or the request timeout
+// passed, then classifies the outcome as the real mailbox handling does: a missing reply (timeout,
 // datanode not connected, channel closed) or a retryable error -> RetryLater; a region that
 // does not exist (`exists=false`) or a non-retryable error -> Unexpected (abort); all ok -> ok.
 // The pending set is volatile: a metasrv crash loses it and the state re-sends.

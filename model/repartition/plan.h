@@ -1,5 +1,5 @@
-// The data the repartition procedures persist (reference 5.1-5.3): source and target
-// descriptors, the per-group plan entries built by RepartitionStart and completed by
+// The data the repartition procedures persist (docs/protocol.md sections 10.2, 10.3, 10.4): source
+// and target descriptors, the per-group plan entries built by RepartitionStart and completed by
 // AllocateRegion::Build, and the partition-metadata update of an unpartitioned source or an
 // ON COLUMNS change. JSON (nlohmann) codecs make them part of the procedure records; equal
 // values encode to equal bytes. Expressions travel as their canonical text.

@@ -1,11 +1,11 @@
-// The repartition parent procedure (reference 5.1, 5.2, 5.5, 5.6), type "Repartition":
+// The repartition parent procedure (docs/protocol.md 10.2, 10.3, 10.6, 10.7), type "Repartition":
 //   RepartitionStart -> [UpdatePartitionMetadata] -> AllocateRegion{Build, Execute} ->
 //   Dispatch -> Collect -> DeallocateRegion -> RepartitionEnd
 // holding Catalog-R, Schema-R, Table-W and TableName locks. Each state lives in its own file
 // (repartition_start.cc, update_partition_metadata.cc, allocate_region.cc, dispatch.cc,
-// collect.cc, deallocate_region.cc, repartition_end.cc; rollback.cc). The persistent context
-// is stored with every persisted step; the volatile context (in-flight requests, the children
-// of the last Dispatch) is lost in a metasrv crash. Rule switches (model/protocol.h) select
+// collect.cc, deallocate_region.cc; RepartitionEnd in repartition_procedure.cc; rollback.cc).
+// The persistent context is stored with every persisted step; the volatile context (in-flight
+// requests, the children of the last Dispatch) is lost in a metasrv crash. Rule switches select
 // the real behaviour or the corrected one where they differ.
 #pragma once
 

@@ -1,6 +1,6 @@
-// P0 RepartitionStart (reference 5.2): checks the request, builds one plan entry per group
-// (connected component of the old->new overlap graph) and decides whether partition metadata
-// must change first. Nothing is persisted before this state returns.
+// P0 RepartitionStart (docs/protocol.md section 10.3): checks the request, builds one plan entry
+// per group (connected component of the old->new overlap graph) and decides whether partition
+// metadata must change first. Nothing is persisted before this state returns.
 #include <algorithm>
 
 #include "model/partition/rule.h"

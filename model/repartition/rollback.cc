@@ -1,10 +1,10 @@
-// Parent rollback (reference 5.5, rollback_inner): in UpdatePartitionMetadata, AllocateRegion,
-// Dispatch or Collect it drops the allocated regions of the plans it rolls back (all plans, or
-// in Collect the failed and unknown ones), restores partition_key_indices, restores the routes
-// of failed/unknown groups (sources and reused targets) and removes the allocated routes, then
-// invalidates caches. Elsewhere it is a no-op. Like the real one it never touches datanode
-// manifests (Rule::kRollForwardAfterCommit keeps the reference profile from needing to), and
-// it is idempotent: a crash during it resumes from the rollback record.
+// Parent rollback (docs/protocol.md section 10.6, rollback_inner): in UpdatePartitionMetadata,
+// AllocateRegion, Dispatch or Collect it drops the allocated regions of the plans it rolls back
+// (all plans, or in Collect the failed and unknown ones), restores partition_key_indices, restores
+// the routes of failed/unknown groups (sources and reused targets) and removes the allocated
+// routes, then invalidates caches. Elsewhere it is a no-op. Like the real one it never touches
+// datanode manifests (Rule::kRollForwardAfterCommit keeps the reference profile from needing to),
+// and it is idempotent: a crash during it resumes from the rollback record.
 #include <algorithm>
 
 #include "model/repartition/repartition_procedure.h"

@@ -1,5 +1,5 @@
-// P1 UpdatePartitionMetadata (reference 5.2): switches partition_key_indices from the
-// original to the target columns (CAS on the raw table info), idempotently.
+// P1 UpdatePartitionMetadata (docs/protocol.md section 10.3): switches partition_key_indices from
+// the original to the target columns (CAS on the raw table info), idempotently.
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"

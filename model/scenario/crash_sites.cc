@@ -11,7 +11,7 @@ struct ProcedureStates {
   std::vector<const char*> states;
 };
 
-// GreptimeDB's state names (DESIGN.md section 1, model/repartition/).
+// GreptimeDB's state names (docs/protocol.md sections 3, 10.3 and 10.4).
 const std::vector<ProcedureStates>& Procedures() {
   static const std::vector<ProcedureStates> procedures = {
       {"CreateTable", {"Prepare", "DatanodeCreateRegions", "CreateMetadata"}},

@@ -1,5 +1,5 @@
 // ALTER TABLE t REPARTITION / SPLIT PARTITION / MERGE PARTITION / PARTITION ON COLUMNS, with
-// the real parser's shape rules and texts (alter_parser.rs, reference section 2.3).
+// the real parser's shape rules and texts (alter_parser.rs, docs/protocol.md section 4).
 #include "model/partition/simplify.h"
 #include "model/sql/parser.h"
 #include "model/sql/parser_core.h"

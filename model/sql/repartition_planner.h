@@ -1,8 +1,8 @@
 // Validation and planning of an ALTER TABLE repartition statement, following the frontend
-// pipeline of ddl.rs::repartition_table (reference 2.4) with its error texts, then the
-// metasrv plan construction (reference 5.1): groups = connected components of the overlap
-// graph; per group the first min(M, N) source regions are reused in order, extra targets get
-// fresh region numbers (max_region_number + 1, ...; never reused), extra sources are
+// pipeline of ddl.rs::repartition_table (docs/protocol.md section 4) with its error texts, then the
+// metasrv plan construction (docs/protocol.md section 10.2): groups = connected components of the
+// overlap graph; per group the first min(M, N) source regions are reused in order, extra targets
+// get fresh region numbers (max_region_number + 1, ...; never reused), extra sources are
 // deallocated. With `global_transition_indices` (the greptime profile, defect P1) a group's
 // transition map holds global target indices and the plan records the Dispatch panic that
 // indexing the group's own target list would cause.

@@ -1,7 +1,7 @@
 // `repartsim plan "CREATE TABLE ...;" "ALTER TABLE ..."`: validates each ALTER in order as
-// the real frontend would (reference 2.4) and shows the plan: groups (sources -> targets),
-// reused/new/dropped regions and the resulting rule; accepted statements are applied before
-// the next one. greptime profile reproduces P1 (a multi-group Dispatch panic is reported as
+// the real frontend would (docs/protocol.md section 4) and shows the plan: groups (sources ->
+// targets), reused/new/dropped regions and the resulting rule; accepted statements are applied
+// before the next one. greptime profile reproduces P1 (a multi-group Dispatch panic is reported as
 // a warning); reference uses the exact checker. Exit 0 accepted, 1 rejected, 64 bad input.
 #include <cstdio>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// `repartsim rules`: the protocol rule switches (model::AllRules(), DESIGN.md section 4), one
+// `repartsim rules`: the protocol rule switches (model::AllRules(), docs/rules.md), one
 // row each in Rule order: name, default in `greptime`, default in `reference`, description.
 // `--json` prints an array of {name, description, greptime, reference} (keys in that order).
 // Exit 0; 64 on bad flags.

@@ -1,6 +1,6 @@
-// G2 UpdateMetadata::ApplyStaging (reference 5.3): the route gets the target expressions,
-// every target and source goes Staging, merged-away sources get IgnoreAllWrites (and new
-// targets lose it). Not persisted: a crash re-runs it, which only bumps the route version.
+// G2 UpdateMetadata::ApplyStaging (docs/protocol.md section 10.4): the route gets the target
+// expressions, every target and source goes Staging, merged-away sources get IgnoreAllWrites (and
+// new targets lose it). Not persisted: a crash re-runs it, which only bumps the route version.
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
 

@@ -1,6 +1,6 @@
-// G5 ApplyStagingManifest (reference 5.3, 5.4): every non-central target applies its remapped
-// manifest first (in parallel); only when all succeeded does the central region apply last,
-// because its successful exit from staging clears the staging area the others read.
+// G5 ApplyStagingManifest (docs/protocol.md sections 10.4, 10.5): every non-central target applies
+// its remapped manifest first (in parallel); only when all succeeded does the central region apply
+// last, because its successful exit from staging clears the staging area the others read.
 #include "model/repartition/group/group_procedure.h"
 
 namespace repartsim::model {

@@ -1,6 +1,6 @@
-// G3 EnterStagingRegion (reference 5.3, 5.4): flushes the merged-away sources, then sends
-// EnterStaging with UpdatePartitionExpr(target) to every target and RejectAllWrites to every
-// merged-away source, in parallel. A missing region aborts; "not writable" retries.
+// G3 EnterStagingRegion (docs/protocol.md sections 10.4, 10.5): flushes the merged-away sources,
+// then sends EnterStaging with UpdatePartitionExpr(target) to every target and RejectAllWrites to
+// every merged-away source, in parallel. A missing region aborts; "not writable" retries.
 #include "model/repartition/group/group_procedure.h"
 
 namespace repartsim::model {

@@ -1,6 +1,6 @@
-// G6 UpdateMetadata::ExitStaging (reference 5.3): clears Staging on every target and source
-// (merged-away sources keep IgnoreAllWrites; under Rule::kFenceMergedAwaySources they also
-// stay Staging, so their lease never makes them writable again before they are dropped),
+// G6 UpdateMetadata::ExitStaging (docs/protocol.md section 10.4): clears Staging on every target
+// and source (merged-away sources keep IgnoreAllWrites; under Rule::kFenceMergedAwaySources they
+// also stay Staging, so their lease never makes them writable again before they are dropped),
 // records the src -> dst file-sharing map in __table_repart, and invalidates caches.
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"

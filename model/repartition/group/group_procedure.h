@@ -1,13 +1,13 @@
-// The repartition group sub-procedure (reference 5.3), type "RepartitionGroup", one per
-// connected component of a repartition:
+// The repartition group sub-procedure (docs/protocol.md section 10.4), type "RepartitionGroup", one
+// per connected component of a repartition:
 //   RepartitionStart -> [SyncRegion] -> ApplyStaging -> EnterStagingRegion -> RemapManifest ->
 //   ApplyStagingManifest -> ExitStaging -> RepartitionEnd
 // holding Catalog-R, Schema-R and Region-W on its sources. Instructions travel as mailbox
 // messages (delayed, dropped or duplicated by the network) and replies follow the outcome
-// table of reference 5.0. No rollback: a non-retryable error or an exhausted retry budget fails
-// the group, and groups are never recovered after a metasrv crash (the parent re-dispatches).
-// Every datanode request first checks the group deadline (DDL TIMEOUT from group creation):
-// ExceededDeadline is not retryable. One file per state under model/repartition/group/.
+// table of docs/protocol.md section 10.1. No rollback: a non-retryable error or an exhausted retry
+// budget fails the group, and groups are never recovered after a metasrv crash (the parent
+// re-dispatches). Every datanode request first checks the group deadline (DDL TIMEOUT from group
+// creation): ExceededDeadline is not retryable. One file per state under model/repartition/group/.
 #pragma once
 
 #include <map>

@@ -1,5 +1,5 @@
-// G0 RepartitionStart (reference 5.3): checks every source route still carries the expression
-// the plan expects, that targets exist with leaders, and persists the prepare result. A
+// G0 RepartitionStart (docs/protocol.md section 10.4): checks every source route still carries the
+// expression the plan expects, that targets exist with leaders, and persists the prepare result. A
 // re-dispatched group after a metasrv restart finds sources whose route already holds the
 // TARGET expression (ApplyStaging ran before the crash): PartitionExprMismatch in the real
 // system (P2); Rule::kIdempotentRedispatch accepts it and resumes.

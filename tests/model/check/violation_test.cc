@@ -1,4 +1,4 @@
-// Goal: pin the invariant names of DESIGN.md section 3, the text and JSON forms of a
+// Goal: pin the invariant names of docs/invariants.md, the text and JSON forms of a
 // Violation, trace excerpts, and a Report that keeps every violation and classifies them.
 // Method: render hand-built violations and compare whole strings / JSON values.
 #include "model/check/violation.h"

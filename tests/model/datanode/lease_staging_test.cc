@@ -1,8 +1,8 @@
-// Goal: lease-driven roles and datanode staging of reference 5.4: EnterStaging (flush first,
-// directives, idempotence, mismatch), writes and flushes while staging (staging manifest,
-// transient omission, WAL truncation), RemapManifest + ApplyStagingManifest on the split
-// timeline of 5.7 (with its transient duplicate), leaving staging through a lease (staged data
-// discarded), lease expiry, and reopen not restoring staging (greptime).
+// Goal: lease-driven roles and datanode staging (docs/protocol.md sections 7, 10.5): EnterStaging
+// (flush first, directives, idempotence, mismatch), writes and flushes while staging (staging
+// manifest, transient omission, WAL truncation), RemapManifest + ApplyStagingManifest on the split
+// timeline of docs/protocol.md 10.8 (with its transient duplicate), leaving staging through a lease
+// (staged data discarded), lease expiry, and reopen not restoring staging (greptime).
 // Method: drive datanodes and one object store step by step and compare states and scans.
 #include <gtest/gtest.h>
 
@@ -135,7 +135,7 @@ TEST_F(LeaseStagingTest, SplitTimelineRemapsAppliesAndShowsTransientDuplicate) {
   ASSERT_TRUE(dn_.HandleApplyStagingManifest(kR3, Range(50, 100), kR1, store_, no_crash_).ok());
   EXPECT_EQ(dn_.FindRegion(kR3)->state(), RegionState::kWritable);
   EXPECT_EQ(Scan(dn_, kR3, store_), (std::vector<Row>{R(60, 1, 6), R(70, 2, 7)}));
-  // Before the central applies, R1 still shows row 60 too: a transient duplicate (4.3).
+  // Until the central applies, R1 shows row 60 too: a transient duplicate (docs/protocol.md 6.3).
   EXPECT_EQ(Scan(dn_, kR1, store_), (std::vector<Row>{R(10, 1, 1), R(60, 1, 6)}));
   ASSERT_TRUE(dn_.HandleApplyStagingManifest(kR1, Range(0, 50), kR1, store_, no_crash_).ok());
   EXPECT_EQ(Scan(dn_, kR1, store_), (std::vector<Row>{R(10, 1, 1)}));

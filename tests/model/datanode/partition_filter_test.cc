@@ -1,7 +1,7 @@
-// Goal: the datanode-side row filter of reference 4.2: files whose recorded expression differs
-// from the region's committed one are filtered by the region's expression with filter-path
-// (DataFusion) NULL semantics; files with an equal expression and memtable rows are not.
-// Method: flush rows under one expression, open a region whose manifest references that file
+// Goal: the datanode-side row filter of docs/protocol.md section 6.2: files whose recorded
+// expression differs from the region's committed one are filtered by the region's expression with
+// filter-path (DataFusion) NULL semantics; files with an equal expression and memtable rows are
+// not. Method: flush rows under one expression, open a region whose manifest references that file
 // under another expression, and compare scans.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Goal: the datanode's write acceptance table of reference 3.2, row by row, with every reply
-// code, status code and message pinned, in the greptime profile and with
+// Goal: the datanode's write acceptance table of docs/protocol.md section 5.2, row by row, with
+// every reply code, status code and message pinned, in the greptime profile and with
 // Rule::kVersionFenceUnversioned.
 // Method: put one region in each state (absent, follower, downgrading, writable, staging with
 // each directive) and send versioned and unversioned writes.

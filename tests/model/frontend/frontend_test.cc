@@ -1,7 +1,7 @@
-// Goal: the frontend's partition views (reference 3.1, 1.3): the write rule zips all write
-// partitions with only the existing expressions (P3), IgnoreAllWrites routes leave the write
-// side but stay on the read side, versions are stamped per region; the aligned rule (reference
-// profile) drops expression-less regions. Method: build routes by hand, assert exact views.
+// Goal: the frontend's partition views (docs/protocol.md sections 5.1, 2.3): the write rule zips
+// all write partitions with only the existing expressions (P3), IgnoreAllWrites routes leave the
+// write side but stay on the read side, versions are stamped per region; the aligned rule (the
+// reference profile) drops expression-less regions. Method: build routes by hand, exact views.
 #include "model/frontend/frontend.h"
 
 #include <gtest/gtest.h>

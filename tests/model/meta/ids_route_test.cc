@@ -1,5 +1,5 @@
 // Goal: pin the id packing and printing, lease role derivation and the route update rules
-// (version bump, never-decreasing max region number) of reference 1.4-1.5.
+// (version bump, never-decreasing max region number) of docs/protocol.md sections 2.1, 2.4.
 // Method: build ids and routes directly and compare exact values.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Goal: pin the metasrv kv semantics: CAS on stored bytes, multi-key transaction atomicity,
 // prefix ranges, fingerprints, and update_table_route's "already equals" escape and its
-// "Reads the different value" error (reference 1.5).
+// "Reads the different value" error (docs/protocol.md section 2.4).
 // Method: drive a KvStore directly and compare stored bytes and exact messages.
 #include <gtest/gtest.h>
 

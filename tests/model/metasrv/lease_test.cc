@@ -1,8 +1,8 @@
-// Goal: heartbeats and region leases (reference 5.0, 5.4): a datanode cut off from the
-// metasrv loses its leases 10 s after its last granted heartbeat, its regions become
-// followers and writes to them are rejected (4008); after the partition heals the next
-// heartbeat grants Leader again and writes are accepted. Regions no route knows are closed.
-// Method: scripted cluster run with a one-way partition; exact statuses and messages.
+// Goal: heartbeats and region leases (docs/protocol.md sections 7, 10.1): a datanode cut off from
+// the metasrv loses its leases 10 s after its last granted heartbeat, its regions become followers
+// and writes to them are rejected (4008); after the partition heals the next heartbeat grants
+// Leader again and writes are accepted. Regions no route knows are closed. Method: scripted cluster
+// run with a one-way partition; exact statuses and messages.
 #include <gtest/gtest.h>
 
 #include "model/cluster/cluster.h"

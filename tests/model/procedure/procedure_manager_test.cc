@@ -1,4 +1,4 @@
-// Goal: the procedure runner behaves as reference section 6 describes: persisted steps with
+// Goal: the procedure runner behaves as docs/protocol.md section 9 describes: persisted steps with
 // crash points around each persist, backoff retries up to the limit, rollback, commit and
 // record deletion, children and suspension, lock waits, and recovery of roots only.
 // Method: a scripted test body whose Execute follows a plan of Steps, and a fake Env that

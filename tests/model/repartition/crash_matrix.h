@@ -1,5 +1,5 @@
-// Shared table-driven machinery of the metasrv crash-matrix tests (reference 5.6): the
-// scenarios (split, merge, unpartitioned), the expected outcome of a crash case, and Run/Check,
+// Shared table-driven machinery of the metasrv crash-matrix tests (docs/protocol.md section 10.7):
+// the scenarios (split, merge, unpartitioned), the expected outcome of a crash case, and Run/Check,
 // which run a scenario with a scripted or immediate metasrv crash, restart it 1 s later, read
 // every row back and compare the DDL outcome, the route, the datanodes' committed expressions,
 // the rows and the state recovery resumes at. Used by crash_recovery_test.cc and

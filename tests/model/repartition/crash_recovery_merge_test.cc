@@ -1,7 +1,7 @@
-// Goal: reference 5.6 for the merge and unpartitioned timelines: a metasrv crash after the
-// states only they exercise (UpdatePartitionMetadata, a DeallocateRegion that drops a region)
-// and after the P2 points, where `greptime` diverges differently (merge: the merged-away rows
-// read twice; unpartitioned: the moved rows are invisible). `reference` ends clean every time.
+// Goal: docs/protocol.md section 10.7 for the merge and unpartitioned timelines: a metasrv crash
+// after the states only they exercise (UpdatePartitionMetadata, a DeallocateRegion that drops a
+// region) and after the P2 points, where `greptime` diverges differently (merge: the merged-away
+// rows read twice; unpartitioned: the moved rows are invisible). `reference` ends clean every time.
 // Method: the table-driven runs of crash_matrix.h (see crash_recovery_test.cc).
 #include "tests/model/repartition/crash_matrix.h"
 

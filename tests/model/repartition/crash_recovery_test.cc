@@ -1,9 +1,9 @@
-// Goal: reference 5.6 (crash / restart matrix) state by state. For every parent state and every
-// group state, a metasrv crash right after it, then a restart; under `greptime` the outcome the
-// reference predicts (procedure lost, resume, WAL-option failure then rollback, re-dispatch
-// PartitionExprMismatch then rollback, and after ApplyStagingManifest a rollback that leaves
-// datanodes diverged: moved rows invisible after a split, duplicated rows after a merge), and
-// under `reference` a clean outcome: Done with every row, or rolled back with every row.
+// Goal: docs/protocol.md section 10.7 (crash / restart matrix) state by state. For every parent
+// state and every group state, a metasrv crash right after it, then a restart; under `greptime` the
+// outcome the reference predicts (procedure lost, resume, WAL-option failure then rollback,
+// re-dispatch PartitionExprMismatch then rollback, and after ApplyStagingManifest a rollback that
+// leaves datanodes diverged: moved rows invisible after a split, duplicated rows after a merge),
+// and under `reference` a clean outcome: Done with every row, or rolled back with every row.
 // Method: table-driven scripted runs (split, merge, PARTITION ON COLUMNS of an unpartitioned
 // table) under the timed driver. A persisted state is crashed at the crash point after its
 // persist; crash points carry the name of the state being STORED, i.e. the successor of the
@@ -180,9 +180,9 @@ TEST(CrashRecoveryTest, SplitReferenceEndsCleanAfterEveryCrash) {
   for (const CrashCase& c : SplitCases()) Check(kSplit, Protocol::Reference(), c, c.reference);
 }
 
-// 5.6 "P2b before the route commit": the new region exists on its datanode but not in the
-// route; recovery re-runs AllocateRegion::Execute, re-creates the region (same peer: placement
-// is stable) and the procedure completes in both profiles.
+// docs/protocol.md section 10.7, "AllocateRegion::Execute before its route commit": the new region
+// exists on its datanode but not in the route; recovery re-runs AllocateRegion::Execute, re-creates
+// the region (same peer: placement is stable) and the procedure completes in both profiles.
 TEST(CrashRecoveryTest, CrashAfterTheRegionCreateBeforeTheRouteCommitResumes) {
   for (Protocol protocol : {Protocol::Greptime(), Protocol::Reference()}) {
     SCOPED_TRACE(protocol.base_name());
@@ -213,8 +213,8 @@ TEST(CrashRecoveryTest, CrashAfterTheRegionCreateBeforeTheRouteCommitResumes) {
   }
 }
 
-// Reference 6: Done writes a commit record; recovery treats a procedure whose latest record
-// is a commit as finished and deletes it (local.rs::recover, store.rs::load_messages), so a
+// docs/protocol.md section 9: Done writes a commit record; recovery treats a procedure whose latest
+// record is a commit as finished and deletes it (local.rs::recover, store.rs::load_messages), so a
 // crash right after the commit leaves the procedure gone and the client without a reply.
 TEST(CrashRecoveryTest, CrashAfterTheCommitRecordDoesNotResumeTheProcedure) {
   const CrashCase c{"RepartitionEnd",

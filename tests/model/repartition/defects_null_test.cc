@@ -1,4 +1,4 @@
-// Goal: reproduce suspected defect P7 of reference 8.1 in `greptime`: a NULL partition value
+// Goal: reproduce suspected defect P7 of docs/findings.md in `greptime`: a NULL partition value
 // under a `<>` expression goes to the `<>` region on the row path but to region 0 on the bulk
 // path (so one row identity lands in two regions and is read twice), and NULL rows are dropped
 // by the datanode file filter once their file is remapped; and show the clean outcome with

@@ -1,4 +1,4 @@
-// Goal: reproduce the procedure-level suspected defects of reference 8.1 in the `greptime`
+// Goal: reproduce the procedure-level suspected defects of docs/findings.md in the `greptime`
 // profile exactly as the reference predicts (P1 multi-group panic, P2 non-idempotent
 // re-dispatch after ApplyStaging, P12 AllocateRegion re-execution after its route commit), and
 // show the clean outcome with the corrected rules. Method: scripted cluster runs (harness of

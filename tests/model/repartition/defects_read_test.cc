@@ -1,4 +1,4 @@
-// Goal: reproduce the read-side and metadata suspected defects of reference 8.1 in `greptime`
+// Goal: reproduce the read-side and metadata suspected defects of docs/findings.md in `greptime`
 // (P6 read anomalies through a stale frontend: omission after a split, an error after a merge
 // dropped a region; P7 NULL routed differently by the row and bulk paths, then dropped by the
 // file filter; P8 partial success leaving a merged-away region in the route; P9 the metasrv

@@ -1,4 +1,4 @@
-// Goal: reproduce the write-routing suspected defects of reference 8.1 in `greptime` exactly as
+// Goal: reproduce the write-routing suspected defects of docs/findings.md in `greptime` exactly as
 // predicted (P3 regions/exprs misalignment for unpartitioned -> 3 partitions, P4 bulk writes
 // duplicated while AllocateRegion leaves overlapping routes, P10 unversioned writes bypassing
 // the fence) and show the clean outcome with the corrected rules. Method: scripted cluster

@@ -1,4 +1,4 @@
-// Goal: reproduce the staging/rollback suspected defects of reference 8.1 in `greptime` (P5
+// Goal: reproduce the staging/rollback suspected defects of docs/findings.md in `greptime` (P5
 // acknowledged writes lost on rollback: rows in a dropped new region and rows a staging region
 // flushed; P11 a region that lost its lease while the route says Staging is never promoted, so
 // the group retries until its deadline) and show the clean outcome with the corrected rules.

@@ -1,9 +1,9 @@
-// Helpers of the suspected-defect tests (reference 8.1, P1..P13): queries with a WHERE
+// Helpers of the suspected-defect tests (docs/findings.md, P1..P13): queries with a WHERE
 // predicate, the partition values of result rows as a sorted multiset, write/DDL/procedure
 // lookups, and the "held AllocateRegion window": a metasrv crash right after AllocateRegion's
 // route commit (before Dispatch is persisted), a restart, and a metasrv<->datanode partition
 // that keeps the re-executed AllocateRegion::Execute waiting on a CreateRegion reply, so the
-// overlapping route of reference 5.2 (P2b "window opened") stays published for seconds.
+// overlapping route of docs/protocol.md section 10.3 (AllocateRegion) stays published for seconds.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// Goal: one test per state of the repartition group procedure (reference 5.3, datanode side
-// 5.4): RepartitionStart, SyncRegion, ApplyStaging, EnterStagingRegion, RemapManifest,
-// ApplyStagingManifest, ExitStaging: given the route and datanode state before the state,
-// pin the next state, whether it persisted, the route, the datanode regions (role, committed
+// Goal: one test per state of the repartition group procedure (docs/protocol.md section 10.4,
+// datanode side 10.5): RepartitionStart, SyncRegion, ApplyStaging, EnterStagingRegion,
+// RemapManifest, ApplyStagingManifest, ExitStaging: given the route and datanode state before the
+// state, pin the next state, whether it persisted, the route, the datanode regions (role, committed
 // and staging expression, files), the remap blobs and the instructions sent, in order.
 // Method: the real cluster under the timed driver, stepped with ProcedureProbe to the moment
 // the group is about to run the state and until it left it. SyncRegion is unreachable with

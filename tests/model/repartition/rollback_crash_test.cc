@@ -1,9 +1,9 @@
-// Goal: reference 5.5 / 5.6 last row: a metasrv crash DURING a rollback resumes from the
-// rollback record (RollingBack) and the resumed rollback is idempotent: it ends in exactly the
-// state an uninterrupted rollback reaches (route, datanode regions, rows).
-// Method: `greptime` split runs that roll back (re-dispatch after EnterStagingRegion -> P2
-// PartitionExprMismatch; AllocateRegion re-executed after its route commit -> P12), with a
-// second metasrv crash: right after the rollback record is stored (crash point
+// Goal: docs/protocol.md sections 10.6, 10.7 last row: a metasrv crash DURING a rollback resumes
+// from the rollback record (RollingBack) and the resumed rollback is idempotent: it ends in exactly
+// the state an uninterrupted rollback reaches (route, datanode regions, rows). Method: `greptime`
+// split runs that roll back (re-dispatch after EnterStagingRegion -> P2 PartitionExprMismatch;
+// AllocateRegion re-executed after its route commit -> P12), with a second metasrv crash: right
+// after the rollback record is stored (crash point
 // "<Type>.<state at failure>.after_persist"), or between two events after the datanode already
 // dropped the allocated region but before the metasrv heard back.
 #include "tests/model/repartition/procedure_probe.h"

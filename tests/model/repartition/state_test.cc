@@ -1,11 +1,11 @@
-// Goal: one test per state of the repartition parent procedure (reference 5.2, 5.5) and of
-// the group procedure (5.3): given the metadata (route, table info) and datanode state before
-// the state runs, pin the state it moves to, whether it persisted, the metadata and datanode
-// state after it, and the region requests it sent (trace lines "ms.region_request").
-// Method: the real cluster under the timed driver (RepartitionHarness), stepped event by event
-// with ProcedureProbe until the procedure is about to run the state, snapshot, then stepped
-// until it left the state. Error paths edit the stored route in between, as a fixture of
-// "the metadata before the state". Group-state tests live in group_state_test.cc.
+// Goal: one test per state of the repartition parent procedure (docs/protocol.md sections 10.3,
+// 10.6) and of the group procedure (10.4): given the metadata (route, table info) and
+// datanode state before the state runs, pin the state it moves to, whether it persisted, the
+// metadata and datanode state after it, and the region requests it sent (trace lines
+// "ms.region_request"). Method: the real cluster under the timed driver (RepartitionHarness),
+// stepped event by event with ProcedureProbe until the procedure is about to run the state,
+// snapshot, then stepped until it left the state. Error paths edit the stored route in between, as
+// a fixture of "the metadata before the state". Group-state tests live in group_state_test.cc.
 #include "tests/model/repartition/procedure_probe.h"
 
 namespace repartsim::model::testing {
@@ -372,7 +372,7 @@ TEST(ParentStateTest, RepartitionEndCommitsThenDeletesEveryRecordOfTheTree) {
   EXPECT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
 }
 
-// ---- Rollback (reference 5.5) ---------------------------------------------------------------
+// ---- Rollback (docs/protocol.md section 10.6) ---------------------------------------------------
 
 TEST(ParentStateTest, RollbackFromCollectRestoresTheRouteAndDropsTheAllocatedRegion) {
   RepartitionHarness h;

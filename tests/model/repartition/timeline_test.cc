@@ -1,7 +1,7 @@
-// Goal: the three end-to-end timelines of reference 5.7 (split, merge, unpartitioned), run
-// through the whole cluster: after the procedure the route, the datanodes' committed
-// expressions, staging state and table_repart match the timeline, and every row reads back
-// exactly. Method: scripted runs under the timed driver with no faults; writes before, during
+// Goal: the three end-to-end timelines of docs/protocol.md section 10.8 (split, merge,
+// unpartitioned), run through the whole cluster: after the procedure the route, the datanodes'
+// committed expressions, staging state and table_repart match the timeline, and every row reads
+// back exactly. Method: scripted runs under the timed driver with no faults; writes before, during
 // and after the procedure through both frontends; assertions on metadata and query results.
 #include "tests/model/repartition/repartition_harness.h"
 

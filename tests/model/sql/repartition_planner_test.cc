@@ -1,5 +1,5 @@
-// Goal: pin the repartition validation pipeline (reference 2.4) error texts in order, and the
-// plans it builds: groups, reused/new/dropped regions, the resulting rule, merge
+// Goal: pin the repartition validation pipeline (docs/protocol.md section 4) error texts in order,
+// and the plans it builds: groups, reused/new/dropped regions, the resulting rule, merge
 // simplification, ON COLUMNS, unpartitioned sources and the P1 switch. Method: a CREATE TABLE
 // parsed once, then ALTER statements planned against it.
 #include "model/sql/repartition_planner.h"
