@@ -111,7 +111,7 @@ CreateTableOp Cluster::PlanCreateTable(TableId table, const TableSchema& schema,
   return CreateTableOp{std::move(info), TableRoute::New(std::move(routes))};
 }
 
-void Cluster::Schedule(sim::SimTime at, ClientOp op) { ops_.Push(at, std::move(op)); }
+void Cluster::Schedule(sim::SimTime at, ScheduledOp op) { ops_.Push(at, std::move(op)); }
 
 // ---- sim::Model -----------------------------------------------------------------------------
 
@@ -147,7 +147,7 @@ void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
     }
   }
   for (size_t i = 0; i < ops_.size(); ++i) {
-    out.push_back({at(ops_.At(i).at), 0, sim::kNoNode, kClientOp, i});
+    out.push_back({at(ops_.At(i).at), 0, sim::kNoNode, kScheduledOp, i});
   }
   for (size_t i = 0; i < armed_.size(); ++i) {
     if (armed_[i].due) out.push_back({at(*armed_[i].due), 0, sim::kNoNode, kArmedOp, i});
@@ -201,8 +201,8 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
       Flush(ctx, step);
       return;
     }
-    case kClientOp:
-      RunClientOp(event.ref, step);
+    case kScheduledOp:
+      RunScheduledOp(event.ref, step);
       return;
     case kArmedOp:
       RunArmedOp(event.ref, step);
@@ -339,13 +339,18 @@ void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest
   ctx.Send(from, RegionResponse{request.corr, request.region, result.code, result.message});
 }
 
-void Cluster::RunClientOp(size_t index, sim::StepContext& step) {
+void Cluster::RunScheduledOp(size_t index, sim::StepContext& step) {
   auto entry = ops_.PopAt(index);
-  ExecuteClientOp(entry.payload, step);
+  ExecuteOp(entry.payload, step);
 }
 
-void Cluster::ExecuteClientOp(ClientOp& op, sim::StepContext& step) {
-  step.Log(sim::kNoNode, "op", ClientOpName(op));
+void Cluster::ExecuteOp(ScheduledOp& op, sim::StepContext& step) {
+  step.Log(sim::kNoNode, "op", ScheduledOpName(op));
+  if (auto* statement = std::get_if<ClientStatement>(&op)) return RunStatement(*statement, step);
+  RunFaultAction(std::get<FaultAction>(op), step);
+}
+
+void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
   if (auto* insert = std::get_if<InsertOp>(&op)) {
     Frontend& fe = frontends_[insert->frontend_index];
     WriteRecord& record = BeginRecord(history_.writes, fe, insert->table, step);
@@ -388,40 +393,6 @@ void Cluster::ExecuteClientOp(ClientOp& op, sim::StepContext& step) {
   }
   if (auto* repartition = std::get_if<RepartitionOp>(&op)) {
     return StartRepartition(*repartition, step);
-  }
-  if (auto* crash = std::get_if<CrashNodeOp>(&op)) return CrashNode(crash->node, step);
-  if (auto* restart = std::get_if<RestartNodeOp>(&op)) return RestartNode(restart->node, step);
-  if (auto* flush = std::get_if<FlushOp>(&op)) {
-    Datanode& dn = mutable_datanode(flush->node);
-    if (!dn.is_up()) return;
-    NodeContext ctx(dn.id(), step, protocol_, history_);
-    Reply reply = dn.HandleFlush(flush->region, object_store_, ctx);
-    ctx.Log("dn.flush", flush->region.ToString() + " " + std::string(ReplyCodeName(reply.code)));
-    Flush(ctx, step);
-    return;
-  }
-  if (auto* partition = std::get_if<PartitionOp>(&op)) {
-    std::vector<sim::NodeId> a, b;
-    for (NodeId n : partition->side_a) a.push_back(n.value);
-    for (NodeId n : partition->side_b) b.push_back(n.value);
-    network_.Partition(a, b, partition->symmetric);
-    return;
-  }
-  if (auto* heal = std::get_if<HealOp>(&op)) {
-    network_.Heal();
-    if (heal->end_of_safety) EndScriptedFaults(step);
-    return;
-  }
-  if (auto* rule = std::get_if<MessageRuleOp>(&op)) {
-    if (!rule->rule.until_state.empty()) track_states_ = true;
-    message_rules_.push_back(ActiveRule{std::move(rule->rule), 0});
-    return;
-  }
-  if (auto* expire = std::get_if<ExpireLeaseOp>(&op)) return ExpireLeasesNow(expire->node, step);
-  if (auto* stale = std::get_if<StaleCacheOp>(&op)) {
-    frontends_[stale->frontend_index].SetIgnoreInvalidations(stale->table,
-                                                             stale->ignore_invalidations);
-    return;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -566,7 +537,7 @@ uint64_t Cluster::Fingerprint() const {
   for (const Frontend& fe : frontends_) fe.Hash(h);
   object_store_.Hash(h);
   network_.Fingerprint(h, [](sim::Hasher& hh, const Message& m) { HashMessage(hh, m); });
-  ops_.Fingerprint(h, [](sim::Hasher& hh, const ClientOp& op) { HashClientOp(hh, op); });
+  ops_.Fingerprint(h, [](sim::Hasher& hh, const ScheduledOp& op) { HashScheduledOp(hh, op); });
   for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
   history_.Hash(h);
   h.Add(static_cast<uint64_t>(message_rules_.size()));
@@ -582,7 +553,7 @@ uint64_t Cluster::Fingerprint() const {
   h.Add(static_cast<uint64_t>(armed_.size()));
   for (const ArmedOp& a : armed_) {
     h.Add(a.state).Add(a.occurrence).Add(a.delay.ms).Add(a.due ? a.due->ms : int64_t{-1});
-    HashClientOp(h, a.op);
+    HashScheduledOp(h, a.op);
   }
   for (const auto& [state, times] : passed_) h.Add(state).Add(times);
   h.Add(track_states_);

@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "model/cluster/client_op.h"
-#include "model/cluster/history.h"
-#include "model/cluster/message.h"
-#include "model/cluster/node_context.h"
+#include "model/cluster/scheduled_op.h"
 #include "model/datanode/datanode.h"
 #include "model/datanode/object_store.h"
 #include "model/frontend/frontend.h"
 #include "model/metasrv/metasrv.h"
+#include "model/node/history.h"
+#include "model/node/message.h"
+#include "model/node/node_context.h"
 #include "model/protocol.h"
 #include "sim/event_queue.h"
 #include "sim/network.h"
@@ -48,7 +48,7 @@ class Cluster {
     kLeaseExpiry,
     kFrontendTimer,
     kMetasrvTimer,
-    kClientOp,
+    kScheduledOp,  // a client statement or fault action due on the op queue
     kArmedOp,  // a step armed on a procedure state, due `delay` after the state passed
   };
 
@@ -60,8 +60,8 @@ class Cluster {
   uint64_t Fingerprint() const;
 
   // ---- scheduling -------------------------------------------------------------------------
-  // Schedules a client op or scripted action at virtual time `at`.
-  void Schedule(sim::SimTime at, ClientOp op);
+  // Schedules a client statement or fault action at virtual time `at`.
+  void Schedule(sim::SimTime at, ScheduledOp op);
   // Arms `op` to be scheduled `delay` after the `occurrence`-th time (1-based) a procedure
   // passes `state` ("Type.State", e.g. "RepartitionGroup.EnterStagingRegion"): a step that
   // began in that state ended in another one, or ended the procedure. With no delay the op
@@ -69,7 +69,7 @@ class Cluster {
   // lands before anything else happens). Steps still armed when the safety phase ends are
   // dropped.
   void ScheduleAfterState(std::string state, uint32_t occurrence, sim::Duration delay,
-                          ClientOp op);
+                          ScheduledOp op);
   // Round-robin placement of `rule`'s regions (region i on datanode i mod D) for CREATE TABLE.
   CreateTableOp PlanCreateTable(TableId table, const TableSchema& schema,
                                 const PartitionRule& rule,
@@ -111,8 +111,11 @@ class Cluster {
   void NoteAcceptedRows(const Datanode& dn, const RegionWrite& write, NodeContext& ctx);
   void HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
                            NodeContext& ctx);
-  void RunClientOp(size_t index, sim::StepContext& step);
-  void ExecuteClientOp(ClientOp& op, sim::StepContext& step);
+  void RunScheduledOp(size_t index, sim::StepContext& step);
+  void ExecuteOp(ScheduledOp& op, sim::StepContext& step);
+  void RunStatement(ClientStatement& statement, sim::StepContext& step);
+  // Fault actions (cluster_faults.cc).
+  void RunFaultAction(FaultAction& action, sim::StepContext& step);
   void StartRepartition(const RepartitionOp& op, sim::StepContext& step);
   // Moves DDL records whose procedure ended (or vanished in a crash) to Done/Failed.
   void UpdateDdlOutcomes(sim::StepContext& step);
@@ -145,7 +148,7 @@ class Cluster {
   std::vector<Frontend> frontends_;
   ObjectStore object_store_;
   sim::Network<Message> network_;
-  sim::EventQueue<ClientOp> ops_;
+  sim::EventQueue<ScheduledOp> ops_;
   std::vector<sim::SimTime> next_heartbeat_;  // per datanode
   History history_;
   sim::SimTime now_;  // time of the last fired event
@@ -167,7 +170,7 @@ class Cluster {
     std::string state;
     uint32_t occurrence = 1;
     sim::Duration delay{0};
-    ClientOp op;
+    ScheduledOp op;
     std::optional<sim::SimTime> due;  // set once the state passed (delay > 0)
   };
   std::vector<ActiveRule> message_rules_;

@@ -1,6 +1,7 @@
-// Scripted faults of a Cluster: per-kind message rules (drop, delay, duplicate, hold until a
-// procedure state has passed, reorder two messages), steps armed on a procedure state, and an
-// explicit lease expiry. Kept apart from cluster.cc, which holds the event loop.
+// Scripted faults of a Cluster: the fault actions of a scenario (fault_action.h), per-kind
+// message rules (drop, delay, duplicate, hold until a procedure state has passed, reorder two
+// messages), steps armed on a procedure state, and an explicit lease expiry. Kept apart from
+// cluster.cc, which holds the event loop.
 #include <algorithm>
 
 #include "model/cluster/cluster.h"
@@ -21,7 +22,7 @@ bool Matches(const MessageRule& rule, NodeId from, const Outgoing& out) {
 }  // namespace
 
 void Cluster::ScheduleAfterState(std::string state, uint32_t occurrence, sim::Duration delay,
-                                 ClientOp op) {
+                                 ScheduledOp op) {
   REPARTSIM_ASSERT(occurrence >= 1);
   track_states_ = true;
   armed_.push_back(ArmedOp{std::move(state), occurrence, delay, std::move(op), std::nullopt});
@@ -104,7 +105,7 @@ void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before,
   const uint32_t times = ++passed_[before];
   step.Log(metasrv_id().value, "ms.state_passed",
            before + " procedure=" + std::to_string(id.value) + " times=" + std::to_string(times));
-  std::vector<ClientOp> now_ops;
+  std::vector<ScheduledOp> now_ops;
   for (size_t i = 0; i < armed_.size();) {
     ArmedOp& armed = armed_[i];
     if (armed.due || armed.state != before || armed.occurrence != times) {
@@ -129,7 +130,7 @@ void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before,
       ++i;
     }
   }
-  for (ClientOp& op : now_ops) ExecuteClientOp(op, step);
+  for (ScheduledOp& op : now_ops) ExecuteOp(op, step);
 }
 
 void Cluster::EndScriptedFaults(sim::StepContext& step) {
@@ -143,7 +144,7 @@ void Cluster::EndScriptedFaults(sim::StepContext& step) {
   message_rules_.clear();
   for (const ArmedOp& a : armed_) {
     step.Log(sim::kNoNode, "op.disarmed",
-             std::string(ClientOpName(a.op)) + " after " + a.state + " #" +
+             std::string(ScheduledOpName(a.op)) + " after " + a.state + " #" +
                  std::to_string(a.occurrence) +
                  (a.due ? ": due after the safety phase" : ": the state never passed"));
   }
@@ -152,9 +153,9 @@ void Cluster::EndScriptedFaults(sim::StepContext& step) {
 
 void Cluster::RunArmedOp(size_t index, sim::StepContext& step) {
   REPARTSIM_ASSERT(index < armed_.size() && armed_[index].due.has_value());
-  ClientOp op = std::move(armed_[index].op);
+  ScheduledOp op = std::move(armed_[index].op);
   armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(index));
-  ExecuteClientOp(op, step);
+  ExecuteOp(op, step);
 }
 
 void Cluster::ExpireLeasesNow(NodeId node, sim::StepContext& step) {
@@ -167,6 +168,44 @@ void Cluster::ExpireLeasesNow(NodeId node, sim::StepContext& step) {
 
 void Cluster::DropHeldMessages(NodeId node) {
   std::erase_if(held_, [node](const HeldMessage& m) { return m.from == node || m.out.to == node; });
+}
+
+void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
+  if (auto* crash = std::get_if<CrashNodeOp>(&op)) return CrashNode(crash->node, step);
+  if (auto* restart = std::get_if<RestartNodeOp>(&op)) return RestartNode(restart->node, step);
+  if (auto* flush = std::get_if<FlushOp>(&op)) {
+    Datanode& dn = mutable_datanode(flush->node);
+    if (!dn.is_up()) return;
+    NodeContext ctx(dn.id(), step, protocol_, history_);
+    Reply reply = dn.HandleFlush(flush->region, object_store_, ctx);
+    ctx.Log("dn.flush", flush->region.ToString() + " " + std::string(ReplyCodeName(reply.code)));
+    Flush(ctx, step);
+    return;
+  }
+  if (auto* partition = std::get_if<PartitionOp>(&op)) {
+    std::vector<sim::NodeId> a, b;
+    for (NodeId n : partition->side_a) a.push_back(n.value);
+    for (NodeId n : partition->side_b) b.push_back(n.value);
+    network_.Partition(a, b, partition->symmetric);
+    return;
+  }
+  if (auto* heal = std::get_if<HealOp>(&op)) {
+    network_.Heal();
+    if (heal->end_of_safety) EndScriptedFaults(step);
+    return;
+  }
+  if (auto* rule = std::get_if<MessageRuleOp>(&op)) {
+    if (!rule->rule.until_state.empty()) track_states_ = true;
+    message_rules_.push_back(ActiveRule{std::move(rule->rule), 0});
+    return;
+  }
+  if (auto* expire = std::get_if<ExpireLeaseOp>(&op)) return ExpireLeasesNow(expire->node, step);
+  if (auto* stale = std::get_if<StaleCacheOp>(&op)) {
+    frontends_[stale->frontend_index].SetIgnoreInvalidations(stale->table,
+                                                             stale->ignore_invalidations);
+    return;
+  }
+  REPARTSIM_UNREACHABLE();
 }
 
 }  // namespace repartsim::model

@@ -40,19 +40,31 @@
 #include <set>
 #include <vector>
 
-#include "model/datanode/crash_hook.h"
 #include "model/datanode/object_store.h"
 #include "model/datanode/region.h"
 #include "model/datanode/region_wal.h"
-#include "model/datanode/reply.h"
 #include "model/meta/ids.h"
 #include "model/meta/region_route.h"
+#include "model/node/crash_hook.h"
+#include "model/node/reply.h"
 #include "model/partition/expr.h"
 #include "model/protocol.h"
 #include "sim/fingerprint.h"
 #include "sim/time.h"
 
 namespace repartsim::model {
+
+// Every crash site of the datanode, for registration with sim::CrashPointStats.
+inline constexpr std::string_view kDatanodeCrashSites[] = {
+    "datanode.write.after_wal",
+    "datanode.create.after_manifest",
+    "datanode.flush.after_sst",
+    "datanode.flush.after_manifest",
+    "datanode.drop.after_manifest",
+    "datanode.enter_staging.after_clear",
+    "datanode.remap.after_blob",
+    "datanode.apply_staging.after_edit",
+};
 
 class Datanode {
  public:

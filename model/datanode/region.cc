@@ -17,23 +17,6 @@ std::string_view RegionStateName(RegionState state) {
   REPARTSIM_UNREACHABLE();
 }
 
-StagingInfo StagingInfo::UpdatePartitionExpr(PartitionExpr expr) {
-  StagingInfo info;
-  info.directive = StagingDirective::kUpdatePartitionExpr;
-  info.version = ExprVersion(&expr);
-  info.partition_expr = std::move(expr);
-  return info;
-}
-
-StagingInfo StagingInfo::RejectAllWrites() { return StagingInfo{}; }
-
-void StagingInfo::Hash(sim::Hasher& h) const {
-  h.Add(static_cast<uint64_t>(directive));
-  h.Add(partition_expr.has_value());
-  if (partition_expr) h.Add(std::string_view(partition_expr->CanonicalText()));
-  h.Add(version);
-}
-
 Region::Region(const RegionManifest& manifest, RegionState state)
     : version_(manifest),
       state_(state),

@@ -17,6 +17,7 @@
 #include "model/datanode/object_store.h"
 #include "model/datanode/write_batch.h"
 #include "model/meta/ids.h"
+#include "model/node/staging_info.h"
 #include "model/partition/expr.h"
 #include "sim/fingerprint.h"
 #include "sim/time.h"
@@ -27,19 +28,6 @@ namespace repartsim::model {
 enum class RegionState : uint8_t { kFollower, kWritable, kDowngrading, kEnteringStaging, kStaging };
 // The real Debug form: "Follower", "Leader(Writable)", "Leader(Downgrading)", ...
 std::string_view RegionStateName(RegionState state);
-
-enum class StagingDirective : uint8_t { kUpdatePartitionExpr, kRejectAllWrites };
-
-struct StagingInfo {
-  StagingDirective directive = StagingDirective::kRejectAllWrites;
-  std::optional<PartitionExpr> partition_expr;  // kUpdatePartitionExpr only
-  uint64_t version = 0;                         // ExprVersion of it; 0 for kRejectAllWrites
-
-  static StagingInfo UpdatePartitionExpr(PartitionExpr expr);
-  static StagingInfo RejectAllWrites();
-  void Hash(sim::Hasher& h) const;
-  friend bool operator==(const StagingInfo&, const StagingInfo&) = default;
-};
 
 class Region {
  public:

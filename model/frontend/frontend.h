@@ -4,7 +4,7 @@
 // leaders, merge without cross-region dedup). A cache fill is a round trip to the metasrv, so
 // it can race an invalidation: in `greptime` a fill that raced keeps the stale route; under
 // Rule::kVersionedCacheFills it is discarded and refilled. Plain value: copy = snapshot.
-// Outcomes of statements go to the run's History (model/cluster/history.h).
+// Outcomes of statements go to the run's History (model/node/history.h).
 #pragma once
 
 #include <cstdint>
@@ -13,10 +13,10 @@
 #include <set>
 #include <vector>
 
-#include "model/cluster/message.h"
-#include "model/cluster/node_context.h"
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
+#include "model/node/message.h"
+#include "model/node/node_context.h"
 #include "model/partition/rule.h"
 #include "sim/time.h"
 

@@ -13,11 +13,11 @@
 #include <set>
 #include <vector>
 
-#include "model/cluster/message.h"
-#include "model/cluster/node_context.h"
 #include "model/meta/kv_store.h"
 #include "model/metasrv/meta_procedure.h"
 #include "model/metasrv/metasrv_env.h"
+#include "model/node/message.h"
+#include "model/node/node_context.h"
 #include "sim/time.h"
 
 namespace repartsim::model {

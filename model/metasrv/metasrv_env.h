@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "model/cluster/message.h"
-#include "model/cluster/node_context.h"
 #include "model/meta/kv_store.h"
+#include "model/node/message.h"
+#include "model/node/node_context.h"
 #include "model/procedure/procedure.h"
 #include "sim/time.h"
 

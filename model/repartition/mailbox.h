@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "model/cluster/message.h"
 #include "model/metasrv/metasrv_env.h"
+#include "model/node/message.h"
 #include "model/procedure/procedure.h"
 
 namespace repartsim::model {

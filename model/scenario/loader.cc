@@ -106,7 +106,7 @@ void CheckRegionCount(const YAML::Node& table, LoadContext& ctx, const Scenario&
   }
   for (const std::vector<ScriptedStep>* list : {&s.setup, &s.steps}) {
     for (const ScriptedStep& step : *list) {
-      const auto* alter = std::get_if<model::RepartitionOp>(&step.op);
+      const auto* alter = model::OpIf<model::RepartitionOp>(&step.op);
       if (alter == nullptr) continue;
       regions += alter->alter.into.size();
       if (regions > kScenarioRegionsMax) {
@@ -131,8 +131,8 @@ void CheckRunSize(const YAML::Node& root, LoadContext& ctx, const Scenario& s) {
   uint64_t queries = 0;
   for (const std::vector<ScriptedStep>* list : {&s.setup, &s.steps}) {
     for (const ScriptedStep& step : *list) {
-      if (const auto* insert = std::get_if<model::InsertOp>(&step.op)) rows += insert->rows.size();
-      if (std::holds_alternative<model::QueryOp>(step.op)) ++queries;
+      if (const auto* insert = model::OpIf<model::InsertOp>(&step.op)) rows += insert->rows.size();
+      if (model::OpIf<model::QueryOp>(&step.op) != nullptr) ++queries;
     }
   }
   const Workload& w = s.workload;

@@ -4,8 +4,8 @@
 // errors are re-located into the YAML file.
 #include <algorithm>
 
+#include "model/node/message.h"
 #include "model/partition/schema.h"
-#include "model/cluster/message.h"
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader_internal.h"
 #include "model/scenario/scenario_limits.h"
@@ -25,7 +25,7 @@ const std::vector<std::string> kActions = {"sql",   "flush",     "crash", "resta
                                            "expire_lease"};
 const std::vector<std::string> kRuleKeys = {"kind", "from", "to", "count", "ms", "until"};
 
-ScriptedStep MakeStep(int64_t at_ms, model::ClientOp op, sim::SourceLocation where) {
+ScriptedStep MakeStep(int64_t at_ms, model::ScheduledOp op, sim::SourceLocation where) {
   ScriptedStep step;
   step.at_ms = at_ms;
   step.op = std::move(op);
@@ -209,7 +209,7 @@ Role RoleOf(model::NodeId node, const Scenario& s) {
   return node.value <= s.datanode_count ? Role::kDatanode : Role::kFrontend;
 }
 
-// Who sends and who receives each message kind (model/cluster/message.h).
+// Who sends and who receives each message kind (model/node/message.h).
 std::pair<Role, Role> Endpoints(const std::string& kind) {
   if (kind == "RouteRequest" || kind == "InvalidateAck") return {Role::kFrontend, Role::kMetasrv};
   if (kind == "RouteReply" || kind == "InvalidateCache") return {Role::kMetasrv, Role::kFrontend};

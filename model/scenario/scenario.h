@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "model/cluster/client_op.h"
+#include "model/cluster/scheduled_op.h"
 #include "model/partition/rule.h"
 #include "model/partition/schema.h"
 #include "model/sql/statement.h"
@@ -26,7 +26,7 @@ inline constexpr uint32_t kTableIdValue = 1024;
 // passes `after_state` ("Type.State", see model::Cluster::ScheduleAfterState).
 struct ScriptedStep {
   int64_t at_ms = 0;
-  model::ClientOp op;
+  model::ScheduledOp op;
   sim::SourceLocation location;  // the step's YAML mapping, for reports
   std::string after_state;       // empty: at_ms is a virtual time
   uint32_t occurrence = 1;

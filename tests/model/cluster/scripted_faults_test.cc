@@ -1,4 +1,4 @@
-// Goal: the scripted faults of a Cluster behave exactly as client_op.h and cluster.h state:
+// Goal: the scripted faults of a Cluster behave exactly as fault_action.h and cluster.h state:
 // per-kind message rules (drop, delay, duplicate, hold until a procedure state, reorder) with
 // their kind / from / to filters and counts, their end at the end of the safety phase, held
 // messages lost with a crashed endpoint, ops armed on a procedure state (n-th pass, delay,

@@ -96,16 +96,16 @@ TEST(ScenarioLoaderTest, GoodScenarioLoadsEveryField) {
   EXPECT_EQ(s.frontend_count, 3u);
   EXPECT_EQ(s.placement, (std::vector<uint32_t>{1, 0}));
   ASSERT_EQ(s.setup.size(), 3u);  // one insert, two flushes (one per region)
-  const auto& insert = std::get<model::InsertOp>(s.setup[0].op);
+  const auto& insert = model::OpAs<model::InsertOp>(s.setup[0].op);
   EXPECT_EQ(insert.frontend_index, 2u);
   EXPECT_EQ(s.setup[0].at_ms, 1000);
-  EXPECT_EQ(std::get<model::FlushOp>(s.setup[1].op).node, model::NodeId{2});  // dn2
+  EXPECT_EQ(model::OpAs<model::FlushOp>(s.setup[1].op).node, model::NodeId{2});  // dn2
   ASSERT_EQ(s.steps.size(), 6u);
-  EXPECT_EQ(std::get<model::CrashNodeOp>(s.steps[0].op).node, model::NodeId{1});
-  const auto& query = std::get<model::QueryOp>(s.steps[2].op);
+  EXPECT_EQ(model::OpAs<model::CrashNodeOp>(s.steps[0].op).node, model::NodeId{1});
+  const auto& query = model::OpAs<model::QueryOp>(s.steps[2].op);
   EXPECT_TRUE(query.count_star);
   EXPECT_EQ(query.frontend_index, 1u);
-  const auto& partition = std::get<model::PartitionOp>(s.steps[3].op);
+  const auto& partition = model::OpAs<model::PartitionOp>(s.steps[3].op);
   EXPECT_EQ(partition.side_b, (std::vector<model::NodeId>{model::NodeId{1}, model::NodeId{3}}));
   EXPECT_FALSE(partition.symmetric);
   EXPECT_EQ(s.stale_frontends, std::vector<uint32_t>{2});
@@ -142,7 +142,7 @@ expect: {reference: pass}
 )yaml";
 
 const model::MessageRule& RuleOf(const ScriptedStep& step) {
-  return std::get<model::MessageRuleOp>(step.op).rule;
+  return model::OpAs<model::MessageRuleOp>(step.op).rule;
 }
 
 TEST(ScenarioLoaderTest, FaultStepsLoadIntoRulesArmedStepsAndLeaseExpiry) {
@@ -202,10 +202,10 @@ TEST(ScenarioLoaderTest, FaultStepsLoadIntoRulesArmedStepsAndLeaseExpiry) {
   EXPECT_EQ(reorder.count, 2u);
 
   EXPECT_EQ(steps[5].after_state, "CreateTable.Prepare");
-  EXPECT_EQ(std::get<model::ExpireLeaseOp>(steps[5].op).node, dn2);
+  EXPECT_EQ(model::OpAs<model::ExpireLeaseOp>(steps[5].op).node, dn2);
   EXPECT_EQ(steps[6].at_ms, 400);
   EXPECT_EQ(steps[6].after_state, "");
-  EXPECT_EQ(std::get<model::ExpireLeaseOp>(steps[6].op).node, dn1);
+  EXPECT_EQ(model::OpAs<model::ExpireLeaseOp>(steps[6].op).node, dn1);
 }
 
 TEST(ScenarioLoaderTest, SqlErrorInsideQuotedStepIsRelocatedToTheYamlColumn) {

@@ -28,7 +28,7 @@ std::string ReadmeExample() {
 template <class T>
 const T* FindOp(const Scenario& s) {
   for (const ScriptedStep& step : s.steps) {
-    if (const T* op = std::get_if<T>(&step.op)) return op;
+    if (const T* op = model::OpIf<T>(&step.op)) return op;
   }
   return nullptr;
 }
@@ -49,7 +49,7 @@ TEST(ReadmeExampleTest, LoadsAndCarriesEveryDocumentedStepKind) {
   EXPECT_EQ(expire->node.value, 1u);
   int rules[5] = {0, 0, 0, 0, 0};
   for (const ScriptedStep& step : s.steps) {
-    if (const auto* r = std::get_if<model::MessageRuleOp>(&step.op)) {
+    if (const auto* r = model::OpIf<model::MessageRuleOp>(&step.op)) {
       ++rules[static_cast<int>(r->rule.action)];
     }
   }
@@ -58,7 +58,7 @@ TEST(ReadmeExampleTest, LoadsAndCarriesEveryDocumentedStepKind) {
   EXPECT_EQ(last.after_state, "RepartitionGroup.EnterStagingRegion");
   EXPECT_EQ(last.occurrence, 1u);
   EXPECT_EQ(last.at_ms, 0);
-  EXPECT_TRUE(std::holds_alternative<model::CrashNodeOp>(last.op));
+  EXPECT_TRUE(model::OpIf<model::CrashNodeOp>(&last.op) != nullptr);
 }
 
 }  // namespace

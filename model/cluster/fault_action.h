@@ -1,51 +1,21 @@
-// Client operations and scripted actions, scheduled at a virtual time on the cluster's op
-// queue: statements a client sends to a frontend (INSERT, SELECT), DDL submitted to the
-// metasrv, and fault actions of a scenario (crash/restart a node, flush a region, partitions,
-// a frontend that keeps a stale cache). Plain data.
+// Fault actions of a scenario, scheduled at a virtual time (or armed on a procedure state) on
+// the cluster's op queue: crash/restart a node, flush a region, network partitions and their
+// end, a frontend that keeps a stale cache, scripted message rules, an explicit lease expiry.
+// They act on the cluster's wiring, not through a node's messages. Plain data.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "model/meta/ids.h"
-#include "model/meta/region_route.h"
-#include "model/meta/table_info.h"
-#include "model/partition/predicate.h"
-#include "model/partition/schema.h"
-#include "model/sql/statement.h"
 #include "sim/fingerprint.h"
 #include "sim/time.h"
 
 namespace repartsim::model {
 
-struct InsertOp {
-  uint32_t frontend_index = 0;
-  TableId table;
-  std::vector<Row> rows;
-  bool bulk = false;  // bulk insert / pending-rows batcher path
-};
-struct QueryOp {
-  uint32_t frontend_index = 0;
-  TableId table;
-  bool count_star = false;
-  std::optional<Predicate> where;
-  std::string sql;
-};
-struct CreateTableOp {
-  TableInfo info;
-  TableRoute route;  // regions with their leaders (placement decided by the caller)
-};
-// ALTER TABLE ... REPARTITION / SPLIT / MERGE / PARTITION ON COLUMNS through a frontend: the
-// frontend validates it against its cached route (docs/protocol.md section 4) and submits the
-// parent procedure to the metasrv; the outcome lands in History::ddls.
-struct RepartitionOp {
-  uint32_t frontend_index = 0;
-  TableId table;
-  sql::AlterRepartition alter;
-  std::string sql;
-};
 struct CrashNodeOp {
   NodeId node;
 };
@@ -103,12 +73,14 @@ struct ExpireLeaseOp {
   NodeId node;
 };
 
-using ClientOp = std::variant<InsertOp, QueryOp, CreateTableOp, RepartitionOp, CrashNodeOp,
-                              RestartNodeOp, FlushOp, PartitionOp, HealOp, StaleCacheOp,
-                              MessageRuleOp, ExpireLeaseOp>;
+using FaultAction = std::variant<CrashNodeOp, RestartNodeOp, FlushOp, PartitionOp, HealOp,
+                                 StaleCacheOp, MessageRuleOp, ExpireLeaseOp>;
 
-const char* ClientOpName(const ClientOp& op);
-void HashClientOp(sim::Hasher& h, const ClientOp& op);
+// "crash", "restart", "flush", "partition", "heal", "stale_cache", "message_rule",
+// "expire_lease" (the trace's `op` lines).
+const char* FaultActionName(const FaultAction& action);
+// The action's fields, without its kind.
+void HashFaultAction(sim::Hasher& h, const FaultAction& action);
 void HashMessageRule(sim::Hasher& h, const MessageRule& rule);
 
 }  // namespace repartsim::model

@@ -1,4 +1,4 @@
-#include "model/cluster/message.h"
+#include "model/node/message.h"
 
 #include <iterator>
 

@@ -1,4 +1,4 @@
-#include "model/datanode/reply.h"
+#include "model/node/reply.h"
 
 #include "sim/assert.h"
 

@@ -13,11 +13,11 @@
 #include <variant>
 #include <vector>
 
-#include "model/datanode/region.h"
-#include "model/datanode/reply.h"
 #include "model/meta/ids.h"
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
+#include "model/node/reply.h"
+#include "model/node/staging_info.h"
 #include "model/partition/expr.h"
 #include "model/partition/schema.h"
 #include "sim/fingerprint.h"

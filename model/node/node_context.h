@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "model/cluster/history.h"
-#include "model/cluster/message.h"
-#include "model/datanode/crash_hook.h"
 #include "model/meta/ids.h"
+#include "model/node/crash_hook.h"
+#include "model/node/history.h"
+#include "model/node/message.h"
 #include "model/protocol.h"
 #include "sim/simulation.h"
 

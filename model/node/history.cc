@@ -1,4 +1,4 @@
-#include "model/cluster/history.h"
+#include "model/node/history.h"
 
 #include "sim/assert.h"
 
