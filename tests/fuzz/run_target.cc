@@ -114,8 +114,12 @@ std::string MutateScalar(const std::string& value, Picker& pick, size_t size_max
       } catch (...) {
         n = 0;
       }
-      const int64_t choices[] = {n + 1, n - 1, n * 2, n * 1000, -n, INT64_MAX, INT64_MIN};
-      return std::to_string(choices[pick.Below(std::size(choices))]);
+      // Wrapping arithmetic: the mutator itself must not overflow (UBSan).
+      const uint64_t u = static_cast<uint64_t>(n);
+      const uint64_t choices[] = {u + 1, u - 1, u * 2, u * 1000, 0 - u,
+                                  static_cast<uint64_t>(INT64_MAX),
+                                  static_cast<uint64_t>(INT64_MIN)};
+      return std::to_string(static_cast<int64_t>(choices[pick.Below(std::size(choices))]));
     }
     case 1:
       return kWords[pick.Below(std::size(kWords))];
