@@ -73,6 +73,27 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "rule's partition columns, so an ON COLUMNS repartition (which switches the column list "
      "before the expressions) never fails inserts with an undefined column (P13)",
      false, true},
+    {Rule::kVersionedLeases, "versioned-leases",
+     "every region lease carries the version of the route it was computed from, and every "
+     "mailbox instruction the route version it was sent under; a datanode ignores a lease "
+     "older than what it applied, so a reply computed before ApplyStaging and pushed after "
+     "EnterStaging (the heartbeat handler-chain gap) cannot end staging",
+     false, true},
+    {Rule::kApplyStagingChecksFiles, "apply-staging-checks-files",
+     "an ApplyStagingManifest that finds the region out of staging with the requested "
+     "expression counts as a replay only if the region holds every remapped file; otherwise "
+     "it attaches them, instead of answering Ok with no file",
+     false, true},
+    {Rule::kCloseableAfterRecovery, "closeable-after-recovery",
+     "after a metasrv leader change, heartbeat replies list no closeable regions until "
+     "procedures are recovered, so a region whose creation is being recovered is not closed",
+     false, true},
+    {Rule::kFenceNewRegionsUntilCommit, "fence-new-regions-until-commit",
+     "a new region that applied its remapped manifest keeps refusing writes until a Leader "
+     "lease shows the group left staging, so a reader still planning with the old route "
+     "(which does not list the region) misses no acknowledged row while the central region "
+     "has not applied yet",
+     false, true},
 }};
 
 uint32_t DefaultBits(ProfileKind kind) {

@@ -37,6 +37,10 @@ enum class Rule : uint8_t {
   kTimeOrderedSequences,      // write sequences follow virtual time across regions (N1)
   kMetasrvValidatesRule,      // RepartitionStart checks the resulting rule itself (P9)
   kRowPathOverSchema,         // the row path reads any table column, never UndefinedColumn (P13)
+  kVersionedLeases,           // leases carry the route version; a datanode ignores older ones
+  kApplyStagingChecksFiles,   // an ApplyStagingManifest replay checks the remapped files
+  kCloseableAfterRecovery,    // no closeable regions before procedures are recovered
+  kFenceNewRegionsUntilCommit,  // an applied new region takes writes only after ExitStaging
   kCount,
 };
 

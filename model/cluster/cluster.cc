@@ -62,6 +62,7 @@ Cluster::Cluster(ClusterConfig config, Protocol protocol)
   for (uint32_t i = 0; i < config_.frontend_count; ++i) {
     frontends_.emplace_back(frontend_id(i), metasrv_id(), config_.frontend);
   }
+  paused_until_.assign(node_count(), sim::SimTime{0});
 }
 
 bool Cluster::IsDatanode(NodeId node) const {
@@ -118,11 +119,20 @@ void Cluster::Schedule(sim::SimTime at, ScheduledOp op) { ops_.Push(at, std::mov
 void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
   // Nothing runs in the past: a deadline that already passed fires now.
   auto at = [&](sim::SimTime t) { return sim::Max(t, now_); };
-  const auto& pending = network_.Pending();
-  for (size_t i = 0; i < pending.size(); ++i) {
-    const auto& entry = pending.At(i);
-    out.push_back({at(entry.at), entry.seq, entry.payload.to, kDeliver, i});
-  }
+  // A paused node runs nothing before its pause ends.
+  auto at_node = [&](sim::SimTime t, uint32_t node) {
+    return at(sim::Max(t, paused_until_[node]));
+  };
+  // Only the head of each directed stream is deliverable (FIFO), and a datanode's stream to
+  // the metasrv waits while its heartbeat session is busy with a reply not pushed yet.
+  network_.ForEachDeliverable([&](size_t i, const auto& entry) {
+    const auto& e = entry.payload;
+    if (e.channel == sim::Channel::kStream && e.to == metasrv_id().value &&
+        IsDatanode(NodeId{e.from}) && SessionBusy(NodeId{e.from})) {
+      return;
+    }
+    out.push_back({at_node(entry.at, e.to), entry.seq, e.to, kDeliver, i});
+  });
   if (metasrv_.is_up()) {
     metasrv_.procedures().ForEachRunnable([&](ProcedureId id, sim::SimTime wake) {
       out.push_back({at(wake), 0, 0, kProcedure, id.value});
@@ -134,9 +144,9 @@ void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
   for (uint32_t i = 0; i < datanodes_.size(); ++i) {
     const Datanode& dn = datanodes_[i];
     if (!dn.is_up()) continue;
-    out.push_back({at(next_heartbeat_[i]), 0, dn.id().value, kHeartbeat, i});
+    out.push_back({at_node(next_heartbeat_[i], dn.id().value), 0, dn.id().value, kHeartbeat, i});
     if (std::optional<sim::SimTime> t = dn.NextLeaseDeadline()) {
-      out.push_back({at(*t), 0, dn.id().value, kLeaseExpiry, i});
+      out.push_back({at_node(*t, dn.id().value), 0, dn.id().value, kLeaseExpiry, i});
     }
   }
   for (uint32_t i = 0; i < frontends_.size(); ++i) {
@@ -151,6 +161,11 @@ void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
   }
   for (size_t i = 0; i < armed_.size(); ++i) {
     if (armed_[i].due) out.push_back({at(*armed_[i].due), 0, sim::kNoNode, kArmedOp, i});
+  }
+  for (size_t i = 0; i < held_.size(); ++i) {
+    if (held_[i].release_at) {
+      out.push_back({at(*held_[i].release_at), 0, held_[i].from.value, kHeldRelease, i});
+    }
   }
 }
 
@@ -175,10 +190,23 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
       NodeContext ctx(metasrv_id(), step, protocol_, history_);
       metasrv_.OnTimer(ctx);
       Flush(ctx, step);
+      UpdateDdlOutcomes(step);  // procedures may just have been recovered
       return;
     }
     case kHeartbeat: {
       Datanode& dn = datanodes_[event.ref];
+      const NodeFaults& faults = config_.node_faults;
+      if (step.now > paused_until_[dn.id().value] && faults.pause_ms_max.ms > 0 &&
+          step.chooser.Chance("net.pause", faults.pause)) {
+        REPARTSIM_ASSERT(faults.pause_ms_max.ms <= int64_t{0xffffffff});
+        const uint32_t extra = step.chooser.Choose(
+            "net.pause_ms", static_cast<uint32_t>(faults.pause_ms_max.ms));
+        paused_until_[dn.id().value] = step.now + sim::Ms(1 + int64_t{extra});
+        step.Log(dn.id().value, "net.pause",
+                 NodeName(dn.id()) + " until " +
+                     std::to_string(paused_until_[dn.id().value].ms));
+        return;  // the heartbeat goes out when the pause ends
+      }
       NodeContext ctx(dn.id(), step, protocol_, history_);
       Heartbeat heartbeat{step.now, {}};
       for (const auto& [region, state] : dn.regions()) heartbeat.regions.push_back(region);
@@ -207,6 +235,9 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
     case kArmedOp:
       RunArmedOp(event.ref, step);
       return;
+    case kHeldRelease:
+      ReleaseHeld(event.ref, step);
+      return;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -219,6 +250,7 @@ void Cluster::DeliverMessage(size_t index, sim::StepContext& step) {
   const char* kind = MessageKindName(envelope.msg);
   if (!delivery.delivered) {
     step.Log(to.value, "net.cut", kind);
+    if (envelope.channel == sim::Channel::kStream) OnStreamReset(from, to, step);
     return;
   }
   step.Log(to.value, "recv", std::string(kind) + " from=" + NodeName(from));
@@ -248,7 +280,13 @@ void Cluster::HandleDatanodeMessage(NodeId node, NodeId from, const Message& mes
   }
   if (const auto* m = std::get_if<HeartbeatReply>(&message.body)) {
     for (const RegionLease& lease : m->leases) {
-      dn.ApplyLease(lease.region, lease.role, m->lease_deadline, protocol_, object_store_);
+      if (!dn.ApplyLease(lease.region, lease.role, m->lease_deadline, protocol_, object_store_,
+                         lease.route_version) &&
+          dn.FindRegion(lease.region) != nullptr) {
+        ctx.Log("dn.stale_lease_ignored",
+                lease.region.ToString() + " route_version=" +
+                    std::to_string(lease.route_version));
+      }
     }
     for (RegionId region : m->closeable) {
       dn.HandleCloseRegion(region);
@@ -304,6 +342,7 @@ void Cluster::NoteAcceptedRows(const Datanode& dn, const RegionWrite& write,
 
 void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
                                   NodeContext& ctx) {
+  dn.NoteRouteVersion(request.region, request.route_version);
   Reply result;
   std::visit(
       [&](const auto& op) {
@@ -328,7 +367,7 @@ void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest
                                           object_store_, ctx);
         } else {
           static_assert(std::is_same_v<T, ApplyStagingManifestOp>);
-          result = dn.HandleApplyStagingManifest(request.region, op.expr, op.central,
+          result = dn.HandleApplyStagingManifest(request.region, op.expr, op.central, protocol_,
                                                  object_store_, ctx);
         }
       },
@@ -336,7 +375,8 @@ void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest
   if (result.code == ReplyCode::kCrashed) return;
   ctx.Log("dn.region_op", std::string(RegionOpName(request.op)) + " " + request.region.ToString() +
                               " " + std::string(ReplyCodeName(result.code)));
-  ctx.Send(from, RegionResponse{request.corr, request.region, result.code, result.message});
+  ctx.Send(from, RegionResponse{request.corr, request.region, result.code, result.message,
+                                IsMailboxOp(request.op)});
 }
 
 void Cluster::RunScheduledOp(size_t index, sim::StepContext& step) {
@@ -383,7 +423,7 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
     return;
   }
   if (auto* create = std::get_if<CreateTableOp>(&op)) {
-    if (!metasrv_.is_up()) return;
+    if (!metasrv_.is_up() || !metasrv_.recovered()) return;
     for (const RegionRoute& r : create->route.region_routes) {
       metasrv_.operating_regions().insert(r.region_id);
     }
@@ -411,7 +451,8 @@ void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) 
     step.Log(frontend_id(op.frontend_index).value, "fe.ddl_rejected", record.error);
     history_.ddls.push_back(std::move(record));
   };
-  if (!frontends_[op.frontend_index].is_up() || !metasrv_.is_up()) {
+  // Before procedures are recovered (leader start) the procedure manager takes no DDL.
+  if (!frontends_[op.frontend_index].is_up() || !metasrv_.is_up() || !metasrv_.recovered()) {
     return reject("unavailable");
   }
   // The frontend's validation pipeline (docs/protocol.md section 4), against the current metadata.
@@ -457,7 +498,9 @@ void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) 
 
 void Cluster::UpdateDdlOutcomes(sim::StepContext& step) {
   for (DdlRecord& ddl : history_.ddls) {
-    if (ddl.status != DdlStatus::kPending || !metasrv_.is_up()) continue;
+    if (ddl.status != DdlStatus::kPending || !metasrv_.is_up() || !metasrv_.recovered()) {
+      continue;
+    }
     const auto* slot = metasrv_.procedures().Find(ProcedureId{ddl.procedure});
     if (slot == nullptr) {
       ddl.status = DdlStatus::kFailed;
@@ -481,8 +524,8 @@ void Cluster::UpdateDdlOutcomes(sim::StepContext& step) {
 void Cluster::Flush(NodeContext& ctx, sim::StepContext& step) {
   for (Outgoing& out : ctx.outbox) {
     if (!message_rules_.empty() && InterceptMessage(ctx.self, out, step)) continue;
-    network_.Send(step.now, ctx.self.value, out.to.value, std::move(out.message), step.chooser,
-                  config_.faults);
+    if (MaybeLeaseGap(ctx.self, out, step)) continue;
+    Transmit(ctx.self, std::move(out), sim::Duration{0}, step);
   }
   ctx.outbox.clear();
   if (ctx.crashed) CrashNode(ctx.self, step);
@@ -512,15 +555,32 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
   if (!network_.IsDown(node.value)) return;
   network_.RestoreNode(node.value);
   if (node == metasrv_id()) {
-    sim::Status status = metasrv_.Restart(step.now);
+    // Leader start: heartbeats are served at once, procedures are recovered after the window.
+    sim::Duration window{0};
+    const sim::Duration window_max = config_.node_faults.leader_start_ms_max;
+    if (window_max.ms > 0) {
+      REPARTSIM_ASSERT(window_max.ms < int64_t{0xffffffff});
+      window = sim::Ms(step.chooser.Choose("net.leader_start_ms",
+                                           static_cast<uint32_t>(window_max.ms) + 1));
+    }
+    sim::Status status = metasrv_.Restart(step.now, window);
     REPARTSIM_ASSERT_MSG(status.ok(), "metasrv recovery failed on its own records");
+    if (window.ms > 0) {
+      step.Log(node.value, "ms.leader_start",
+               "procedures recovered at " + std::to_string((step.now + window).ms));
+    }
     UpdateDdlOutcomes(step);
+    // Frontends reconnect their heartbeat streams; datanodes do at their next heartbeat.
+    for (const Frontend& fe : frontends_) {
+      if (fe.is_up()) network_.OpenStream(node.value, fe.id().value);
+    }
   } else if (IsDatanode(node)) {
     Datanode& dn = mutable_datanode(node);
     dn.Reopen(object_store_, protocol_);
     next_heartbeat_[DatanodeIndex(node)] = step.now;
   } else {
     frontends_[node.value - 1 - config_.datanode_count].Restart();
+    if (metasrv_.is_up()) network_.OpenStream(metasrv_id().value, node.value);
   }
 }
 
@@ -539,6 +599,7 @@ uint64_t Cluster::Fingerprint() const {
   network_.Fingerprint(h, [](sim::Hasher& hh, const Message& m) { HashMessage(hh, m); });
   ops_.Fingerprint(h, [](sim::Hasher& hh, const ScheduledOp& op) { HashScheduledOp(hh, op); });
   for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
+  for (sim::SimTime t : paused_until_) h.Add(t.ms);
   history_.Hash(h);
   h.Add(static_cast<uint64_t>(message_rules_.size()));
   for (const ActiveRule& r : message_rules_) {
@@ -548,6 +609,8 @@ uint64_t Cluster::Fingerprint() const {
   h.Add(static_cast<uint64_t>(held_.size()));
   for (const HeldMessage& m : held_) {
     h.Add(m.from.value).Add(m.out.to.value).Add(m.until_state).Add(static_cast<uint64_t>(m.rule));
+    h.Add(m.release_delay.ms).Add(m.release_at ? m.release_at->ms : int64_t{-1});
+    h.Add(m.head_of_line);
     HashMessage(h, m.out.message);
   }
   h.Add(static_cast<uint64_t>(armed_.size()));

@@ -29,11 +29,33 @@
 
 namespace repartsim::model {
 
+// Faults of nodes rather than links; every decision is a Chooser choice (labels "net.*", so the
+// liveness phase answers them no).
+struct NodeFaults {
+  // At a heartbeat tick a datanode pauses (GC pause, stalled runtime) with this ratio for
+  // 1 + Choose("net.pause_ms", max) ms: it handles no message and fires no timer meanwhile.
+  sim::Ratio pause = sim::Ratio::Never();
+  sim::Duration pause_ms_max{0};
+  // The metasrv's heartbeat handler chain computes a lease reply from the route, then runs
+  // more handlers before it pushes the reply (RegionLeaseHandler, then the remaining handlers,
+  // then tx.send): with this ratio the push comes 1 + Choose("net.lease_gap_ms", max) ms
+  // later. Instructions pushed meanwhile go first on the stream; the session handles no
+  // further message of that datanode until the reply is pushed.
+  sim::Ratio lease_gap = sim::Ratio::Never();
+  sim::Duration lease_gap_ms_max{0};
+  // After a metasrv restart, heartbeats are served Choose("net.leader_start_ms", max + 1) ms
+  // before procedures are recovered (the leader-start window).
+  sim::Duration leader_start_ms_max{0};
+};
+
 struct ClusterConfig {
   uint32_t datanode_count = 3;
   uint32_t frontend_count = 2;
   sim::Duration heartbeat_interval = sim::Seconds(3);
-  sim::FaultProfile faults;  // message faults (ratios) for every link
+  // Link faults: calls may be dropped or delayed one by one; each node's heartbeat stream with
+  // the metasrv is FIFO (a delay holds its head of line) and loses messages only by a reset.
+  sim::FaultProfile faults;
+  NodeFaults node_faults;
   bool gc_enabled = true;    // repartition is refused when metasrv GC is disabled
   MetasrvConfig metasrv;
   FrontendConfig frontend;
@@ -49,7 +71,8 @@ class Cluster {
     kFrontendTimer,
     kMetasrvTimer,
     kScheduledOp,  // a client statement or fault action due on the op queue
-    kArmedOp,  // a step armed on a procedure state, due `delay` after the state passed
+    kArmedOp,      // a step armed on a procedure state, due `delay` after the state passed
+    kHeldRelease,  // a held message (lease gap, hold released `ms` after its state) is due
   };
 
   Cluster(ClusterConfig config, Protocol protocol);
@@ -104,6 +127,25 @@ class Cluster {
 
  private:
   void DeliverMessage(size_t index, sim::StepContext& step);
+  // ---- transport ----------------------------------------------------------------------------
+  // Sends `out` from `from` on its channel (ChannelOf): a stream message queues behind a
+  // message of the same directed stream that a hold keeps back (unless `behind_held` is
+  // false), and a datanode or frontend end reopens its stream after a reset (it reconnects).
+  void Transmit(NodeId from, Outgoing out, sim::Duration extra, sim::StepContext& step,
+                bool behind_held = true);
+  // The stream between the metasrv and `a`/`b` was reset: held messages of it are lost, a
+  // datanode reconnects with a heartbeat now, a frontend reconnects at once.
+  void OnStreamReset(NodeId a, NodeId b, sim::StepContext& step);
+  // Random handler-chain gap: true iff the HeartbeatReply `out` is held for a later push.
+  bool MaybeLeaseGap(NodeId from, Outgoing& out, sim::StepContext& step);
+  // True iff a HeartbeatReply for datanode `dn` is computed but not pushed yet: its heartbeat
+  // session handles nothing else meanwhile (HeartbeatSession runs the handler chain, then
+  // tx.send, before it reads the next request).
+  bool SessionBusy(NodeId dn) const;
+  void ReleaseHeld(size_t index, sim::StepContext& step);
+  // Sends held messages [first, ...) of `indices` in order and erases them from held_.
+  void SendHeld(std::vector<size_t> indices, const std::string& why, sim::StepContext& step);
+  sim::SimTime PausedUntil(NodeId node) const { return paused_until_[node.value]; }
   void HandleDatanodeMessage(NodeId node, NodeId from, const Message& message, NodeContext& ctx);
   void HandleWrite(Datanode& dn, NodeId from, const WriteRequest& request, NodeContext& ctx);
   // INV-OWN at acceptance: records in History the rows of an acknowledged region write that
@@ -150,6 +192,7 @@ class Cluster {
   sim::Network<Message> network_;
   sim::EventQueue<ScheduledOp> ops_;
   std::vector<sim::SimTime> next_heartbeat_;  // per datanode
+  std::vector<sim::SimTime> paused_until_;    // per node id: paused before this time
   History history_;
   sim::SimTime now_;  // time of the last fired event
 
@@ -163,9 +206,16 @@ class Cluster {
   struct HeldMessage {
     NodeId from;
     Outgoing out;
-    std::string until_state;  // kHold; empty for a reorder
-    size_t rule = 0;          // index into message_rules_
+    std::string until_state;  // kHold until it passed; empty for a reorder or a due release
+    size_t rule = 0;          // index into message_rules_ (kNoRule: a random lease gap)
+    sim::Duration release_delay{0};         // kHold: released this long after the state
+    std::optional<sim::SimTime> release_at;  // set: released at this time
+    // Head of line: a stream message held in the network; later messages of its directed
+    // stream are held behind it (false: kept back by the sender, e.g. a lease reply in the
+    // handler chain, so later messages pass it).
+    bool head_of_line = false;
   };
+  static constexpr size_t kNoRule = SIZE_MAX;
   struct ArmedOp {
     std::string state;
     uint32_t occurrence = 1;

@@ -29,10 +29,7 @@ void Cluster::ScheduleAfterState(std::string state, uint32_t occurrence, sim::Du
 }
 
 void Cluster::SendWith(NodeId from, Outgoing out, sim::Duration extra, sim::StepContext& step) {
-  sim::FaultProfile profile = config_.faults;
-  profile.latency += extra;
-  network_.Send(step.now, from.value, out.to.value, std::move(out.message), step.chooser,
-                profile);
+  Transmit(from, std::move(out), extra, step);
 }
 
 bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& step) {
@@ -46,6 +43,13 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
     switch (rule.action) {
       case MessageAction::kDrop:
         ++active.matched;
+        if (ChannelOf(out.message) == sim::Channel::kStream) {
+          // A stream loses a message only by breaking: everything in flight on it is lost.
+          step.Log(from.value, "net.rule", what + " (stream reset)");
+          network_.ResetStream(from.value, out.to.value);
+          OnStreamReset(from, out.to, step);
+          return true;
+        }
         step.Log(from.value, "net.rule", what);
         return true;
       case MessageAction::kDelay:
@@ -59,18 +63,27 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
         SendWith(from, out, sim::Duration{0}, step);
         SendWith(from, std::move(out), sim::Duration{0}, step);
         return true;
-      case MessageAction::kHold:
+      case MessageAction::kHold: {
         ++active.matched;
-        step.Log(from.value, "net.rule", what + " until " + rule.until_state);
-        held_.push_back(HeldMessage{from, std::move(out), rule.until_state, i});
+        // A lease reply waits in the metasrv's handler chain (later pushes pass it); any other
+        // stream message holds its stream's line; a call waits alone.
+        const bool head_of_line = ChannelOf(out.message) == sim::Channel::kStream &&
+                                  !std::holds_alternative<HeartbeatReply>(out.message.body);
+        step.Log(from.value, "net.rule",
+                 what + " until " + rule.until_state +
+                     (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : ""));
+        held_.push_back(HeldMessage{from, std::move(out), rule.until_state, i, rule.delay,
+                                    std::nullopt, head_of_line});
         return true;
+      }
       case MessageAction::kReorder: {
         auto held = std::find_if(held_.begin(), held_.end(), [&](const HeldMessage& m) {
-          return m.until_state.empty() && m.rule == i;
+          return m.until_state.empty() && !m.release_at && m.rule == i;
         });
         if (held == held_.end()) {
           step.Log(from.value, "net.rule", what + " (held for the next one)");
-          held_.push_back(HeldMessage{from, std::move(out), std::string(), i});
+          held_.push_back(HeldMessage{from, std::move(out), std::string(), i, sim::Duration{0},
+                                      std::nullopt, false});
           return true;
         }
         ++active.matched;
@@ -118,30 +131,26 @@ void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before,
       armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
-  for (size_t i = 0; i < held_.size();) {
-    if (held_[i].until_state == before) {
-      HeldMessage m = std::move(held_[i]);
-      held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(i));
-      step.Log(m.from.value, "net.release",
-               std::string(MessageKindName(m.out.message)) + " " + NodeName(m.from) + "->" +
-                   NodeName(m.out.to));
-      SendWith(m.from, std::move(m.out), sim::Duration{0}, step);
+  std::vector<size_t> release;
+  for (size_t i = 0; i < held_.size(); ++i) {
+    HeldMessage& m = held_[i];
+    if (m.until_state.empty() || m.until_state != before) continue;
+    m.until_state.clear();
+    if (m.release_delay.ms > 0) {
+      m.release_at = step.now + m.release_delay;  // released by a kHeldRelease event
     } else {
-      ++i;
+      release.push_back(i);
     }
   }
+  if (!release.empty()) SendHeld(std::move(release), std::string(), step);
   for (ScheduledOp& op : now_ops) ExecuteOp(op, step);
 }
 
 void Cluster::EndScriptedFaults(sim::StepContext& step) {
-  for (HeldMessage& m : held_) {
-    step.Log(m.from.value, "net.release",
-             std::string(MessageKindName(m.out.message)) + " " + NodeName(m.from) + "->" +
-                 NodeName(m.out.to) + " (safety phase ended)");
-    SendWith(m.from, std::move(m.out), sim::Duration{0}, step);
-  }
-  held_.clear();
+  std::vector<size_t> all(held_.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   message_rules_.clear();
+  SendHeld(std::move(all), " (safety phase ended)", step);
   for (const ArmedOp& a : armed_) {
     step.Log(sim::kNoNode, "op.disarmed",
              std::string(ScheduledOpName(a.op)) + " after " + a.state + " #" +

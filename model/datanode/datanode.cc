@@ -77,6 +77,9 @@ Reply Datanode::HandleWrite(RegionId region_id, std::vector<Row> rows,
   if (region->version().awaiting_apply) {
     return RegionNotReadyReply(region_id, "AwaitingApply", "Leader(Writable) with applied data");
   }
+  if (region->version().awaiting_commit) {
+    return RegionNotReadyReply(region_id, "AwaitingCommit", "Leader(Writable) after ExitStaging");
+  }
   Reply verdict = CheckWriteAccepted(*region, version, protocol);
   if (!verdict.ok()) return verdict;
   if (rows.empty()) return Reply::Ok(0);

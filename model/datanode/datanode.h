@@ -119,6 +119,13 @@ class Datanode {
                             const std::map<RegionId, std::vector<RegionId>>& mapping,
                             const std::map<RegionId, std::optional<PartitionExpr>>& target_exprs,
                             ObjectStore& store, CrashHook& crash);
+  // Out of staging with the requested expression committed, greptime answers Ok as a replay
+  // without looking at files; under Rule::kApplyStagingChecksFiles the remapped files the
+  // central region holds for this region are attached if some are missing.
+  Reply HandleApplyStagingManifest(RegionId region, const std::optional<PartitionExpr>& expr,
+                                   RegionId central, const Protocol& protocol,
+                                   ObjectStore& store, CrashHook& crash);
+  // The greptime form.
   Reply HandleApplyStagingManifest(RegionId region, const std::optional<PartitionExpr>& expr,
                                    RegionId central, ObjectStore& store, CrashHook& crash);
 
@@ -127,8 +134,13 @@ class Datanode {
   // region is not open here. A Leader lease ends staging (under Rule::kDurableStaging by
   // merging the staged flushes into the normal manifest in `store`); Follower and
   // DowngradingLeader leave it (greptime) or suspend it (durable staging).
+  // `route_version` is the version of the route the lease was computed from: under
+  // Rule::kVersionedLeases a lease older than what the region has seen is ignored (returns
+  // false, nothing changes).
   bool ApplyLease(RegionId region, RegionRole role, sim::SimTime deadline,
-                  const Protocol& protocol, ObjectStore& store);
+                  const Protocol& protocol, ObjectStore& store, uint64_t route_version = 0);
+  // An instruction sent under `route_version` reached `region` (no-op when it is not open).
+  void NoteRouteVersion(RegionId region, uint64_t route_version);
   // The form without the store: REQUIRES that it does not have to merge staged flushes (it
   // asserts when a Leader lease ends staging under Rule::kDurableStaging).
   bool ApplyLease(RegionId region, RegionRole role, sim::SimTime deadline,

@@ -53,10 +53,15 @@ void Datanode::EndStagingByLease(Region& region, const Protocol& protocol, Objec
 }
 
 bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime deadline,
-                          const Protocol& protocol, ObjectStore& store) {
+                          const Protocol& protocol, ObjectStore& store, uint64_t route_version) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return false;
+  // greptime (alive_keeper.rs): every lease is applied, whatever it was computed from.
+  if (protocol.On(Rule::kVersionedLeases)) {
+    if (route_version < region->applied_route_version()) return false;
+    region->NoteRouteVersion(route_version);
+  }
   region->set_lease_deadline(deadline);
   switch (role) {
     case RegionRole::kStagingLeader:
@@ -74,6 +79,14 @@ bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime dead
     case RegionRole::kLeader:
       EndStagingByLease(*region, protocol, &store);
       region->set_state(RegionState::kWritable);
+      if (region->version().awaiting_commit) {
+        // The route no longer says Staging: the group committed (or rolled back).
+        RegionManifest committed = region->version();
+        committed.awaiting_commit = false;
+        committed.manifest_version += 1;
+        store.PutManifest(committed);
+        region->set_version(std::move(committed));
+      }
       return true;
     case RegionRole::kFollower:
       DemoteOutOfStaging(*region, RegionState::kFollower, protocol);
@@ -96,6 +109,11 @@ bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime dead
   }
   ObjectStore unused;
   return ApplyLease(region_id, role, deadline, protocol, unused);
+}
+
+void Datanode::NoteRouteVersion(RegionId region_id, uint64_t route_version) {
+  REPARTSIM_ASSERT(up_);
+  if (Region* region = FindMutable(region_id)) region->NoteRouteVersion(route_version);
 }
 
 std::vector<RegionId> Datanode::ExpireLeases(sim::SimTime now, const Protocol& protocol) {

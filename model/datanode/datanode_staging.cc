@@ -133,14 +133,43 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
                                            const std::optional<PartitionExpr>& expr,
                                            RegionId central, ObjectStore& store,
                                            CrashHook& crash) {
+  return HandleApplyStagingManifest(region_id, expr, central, Protocol::Greptime(), store, crash);
+}
+
+Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
+                                           const std::optional<PartitionExpr>& expr,
+                                           RegionId central, const Protocol& protocol,
+                                           ObjectStore& store, CrashHook& crash) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
   const std::string request = ExprTextOf(expr);
   if (region->state() != RegionState::kStaging) {
-    // Idempotent replay: the expression was already committed.
-    if (region->version().partition_expr == expr) return Reply::Ok();
-    return RegionNotReadyReply(region_id, RegionStateName(region->state()), "Leader(Staging)");
+    if (region->version().partition_expr != expr) {
+      return RegionNotReadyReply(region_id, RegionStateName(region->state()), "Leader(Staging)");
+    }
+    // greptime (handle_apply_staging.rs): the committed expression equals the request, so the
+    // region "already applied the staging manifest": Ok, no file is looked at. A new region
+    // that left staging without applying (a stale Leader lease) then never gets its files.
+    if (!protocol.On(Rule::kApplyStagingChecksFiles)) return Reply::Ok();
+    const RegionManifest* blob = store.RemapBlob(central, region_id);
+    if (blob == nullptr || blob->partition_expr != expr) return Reply::Ok();  // a true replay
+    std::vector<FileId> missing;
+    for (FileId f : blob->files) {
+      if (region->version().files.count(f) == 0) missing.push_back(f);
+    }
+    if (missing.empty()) return Reply::Ok();
+    // Attach the remapped files now: the edit the skipped apply would have made.
+    RegionManifest merged = region->version();
+    merged.files.insert(missing.begin(), missing.end());
+    merged.manifest_version += 1;
+    if (merged.awaiting_apply && protocol.On(Rule::kFenceNewRegionsUntilCommit)) {
+      merged.awaiting_commit = true;
+    }
+    merged.awaiting_apply = false;
+    store.PutManifest(merged);
+    region->set_version(std::move(merged));
+    return Reply::Ok();
   }
   const StagingInfo& staging = *region->staging();
   if (staging.directive != StagingDirective::kUpdatePartitionExpr || staging.partition_expr != expr) {
@@ -182,6 +211,9 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
                       " must hold one partition expr change and at least one edit");
   }
   merged.manifest_version += 1;
+  if (merged.awaiting_apply && protocol.On(Rule::kFenceNewRegionsUntilCommit)) {
+    merged.awaiting_commit = true;
+  }
   merged.awaiting_apply = false;
   store.PutManifest(merged);
   store.ClearStaging(region_id);

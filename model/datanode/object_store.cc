@@ -17,7 +17,7 @@ uint64_t RegionManifest::ExprVersionValue() const {
 }
 
 void RegionManifest::Hash(sim::Hasher& h) const {
-  h.Add(awaiting_apply);
+  h.Add(awaiting_apply).Add(awaiting_commit);
   region_id.Hash(h);
   REPARTSIM_ASSERT(schema != nullptr);
   HashSchema(*schema, h);

@@ -58,6 +58,9 @@ struct RegionManifest {
   // and reads until it applied its remapped manifest, so nothing can be read from it (or
   // written to it) before it holds the rows it takes over. Durable: survives a reopen.
   bool awaiting_apply = false;
+  // A new region that applied its remapped manifest under Rule::kFenceNewRegionsUntilCommit:
+  // it still refuses writes until a Leader lease (the group's ExitStaging committed). Durable.
+  bool awaiting_commit = false;
 
   std::string ExprText() const;
   uint64_t ExprVersionValue() const;

@@ -105,6 +105,7 @@ void Region::Hash(sim::Hasher& h) const {
   h.Add(last_sequence_);
   h.Add(lease_deadline_.has_value());
   if (lease_deadline_) h.Add(lease_deadline_->ms);
+  h.Add(applied_route_version_);
 }
 
 }  // namespace repartsim::model

@@ -83,6 +83,13 @@ class Region {
   const std::optional<sim::SimTime>& lease_deadline() const { return lease_deadline_; }
   void set_lease_deadline(std::optional<sim::SimTime> t) { lease_deadline_ = t; }
 
+  // The newest table route version this region has seen in a lease or an instruction
+  // (volatile; Rule::kVersionedLeases ignores leases older than it).
+  uint64_t applied_route_version() const { return applied_route_version_; }
+  void NoteRouteVersion(uint64_t version) {
+    if (version > applied_route_version_) applied_route_version_ = version;
+  }
+
   void Hash(sim::Hasher& h) const;
 
  private:
@@ -98,6 +105,7 @@ class Region {
   uint64_t last_entry_id_ = 0;
   uint64_t last_sequence_ = 0;
   std::optional<sim::SimTime> lease_deadline_;
+  uint64_t applied_route_version_ = 0;
 };
 
 }  // namespace repartsim::model

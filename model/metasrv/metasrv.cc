@@ -26,7 +26,13 @@ uint64_t MetasrvEnv::SendRegionRequest(NodeId node, RegionId region, RegionOp op
   metasrv_.corr_owner_[corr] = current_;
   ctx_.Log("ms.region_request", std::string(RegionOpName(op)) + " region=" + region.ToString() +
                                     " to=" + node.ToString());
-  ctx_.Send(node, RegionRequest{corr, region, std::move(op)});
+  // Stamped with the route version the instruction is sent under (Rule::kVersionedLeases).
+  uint64_t route_version = 0;
+  const std::string key = TableRouteKey(region.table_id());
+  if (const std::string* bytes = metasrv_.kv_.Find(key)) {
+    route_version = metasrv_.DecodeRoute(key, *bytes).version;
+  }
+  ctx_.Send(node, RegionRequest{corr, region, std::move(op), route_version});
   return corr;
 }
 
@@ -130,23 +136,34 @@ void Metasrv::OnRouteRequest(NodeId from, const RouteRequest& request, NodeConte
 }
 
 void Metasrv::OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& ctx) {
-  // Every route of every table, to find the role of each reported region.
+  // RegionLeaseHandler: every route of every table, to find the role of each reported region,
+  // with the route version the lease is computed from.
   std::map<RegionId, RegionRole> roles;
+  std::map<TableId, uint64_t> versions;
   for (const auto& [key, bytes] : kv_.Range(kTableRoutePrefix)) {
-    for (const RegionRoute& r : DecodeRoute(key, bytes).region_routes) {
+    const TableRoute& route = DecodeRoute(key, bytes);
+    for (const RegionRoute& r : route.region_routes) {
+      versions[r.region_id.table_id()] = route.version;
       std::optional<RegionRole> role = RegionRoleOf(r, from);
       if (role.has_value()) roles[r.region_id] = *role;
     }
   }
+  auto version_of = [&](RegionId region) {
+    auto it = versions.find(region.table_id());
+    return it == versions.end() ? uint64_t{0} : it->second;
+  };
+  // In the leader-start window nothing knows the regions procedures are creating yet; the
+  // reference rule lists no closeable region until procedures are recovered.
+  const bool may_close = recovered() || !ctx.protocol.On(Rule::kCloseableAfterRecovery);
   HeartbeatReply reply;
   reply.lease_deadline = heartbeat.sent_at + config_.region_lease;
   for (RegionId region : heartbeat.regions) {
     auto role = roles.find(region);
     if (role != roles.end()) {
-      reply.leases.push_back(RegionLease{region, role->second});
+      reply.leases.push_back(RegionLease{region, role->second, version_of(region)});
     } else if (operating_regions_.count(region) != 0) {
-      reply.leases.push_back(RegionLease{region, RegionRole::kLeader});
-    } else {
+      reply.leases.push_back(RegionLease{region, RegionRole::kLeader, version_of(region)});
+    } else if (may_close) {
       reply.closeable.push_back(region);
     }
   }
@@ -163,11 +180,23 @@ void Metasrv::OnRegionResponse(const RegionResponse& response, NodeContext& ctx)
 }
 
 std::optional<sim::SimTime> Metasrv::NextTimer() const {
+  if (recover_at_) {
+    if (pending_acks_.empty()) return recover_at_;
+    return std::min(*recover_at_, next_resend_);
+  }
   if (pending_acks_.empty()) return std::nullopt;
   return next_resend_;
 }
 
 void Metasrv::OnTimer(NodeContext& ctx) {
+  if (recover_at_ && *recover_at_ <= ctx.now()) {
+    recover_at_.reset();
+    sim::Status status = RecoverProcedures(ctx.now());
+    REPARTSIM_ASSERT_MSG(status.ok(), "metasrv recovery failed on its own records");
+    ctx.Log("ms.procedures_recovered");
+    if (pending_acks_.empty() || next_resend_ > ctx.now()) return;
+  }
+  if (pending_acks_.empty()) return;
   for (const auto& [key, epoch] : pending_acks_) {
     ctx.Send(key.first, InvalidateCache{key.second, epoch});
   }
@@ -177,6 +206,7 @@ void Metasrv::OnTimer(NodeContext& ctx) {
 
 void Metasrv::Crash() {
   up_ = false;
+  recover_at_.reset();
   procedures_.Crash();
   corr_owner_.clear();
   inboxes_.clear();
@@ -184,9 +214,31 @@ void Metasrv::Crash() {
   pending_acks_.clear();
 }
 
-sim::Status Metasrv::Restart(sim::SimTime now) {
+sim::Status Metasrv::Restart(sim::SimTime now, sim::Duration window) {
   up_ = true;
-  return procedures_.Recover(now);
+  if (window.ms > 0) {
+    recover_at_ = now + window;
+    return sim::Ok{};
+  }
+  return RecoverProcedures(now);
+}
+
+sim::Status Metasrv::RecoverProcedures(sim::SimTime now) {
+  sim::Status status = procedures_.Recover(now);
+  if (!status.ok()) return status;
+  // CreateTableProcedure::recover registers its regions again once the route is allocated.
+  std::vector<ProcedureId> ids;
+  procedures_.ForEachRunnable([&](ProcedureId id, sim::SimTime) { ids.push_back(id); });
+  for (ProcedureId id : ids) {
+    const auto* slot = procedures_.Find(id);
+    if (slot == nullptr) continue;
+    const auto* create = slot->body.As<CreateTableProcedure>();
+    if (create == nullptr || create->state() == CreateTableProcedure::State::kPrepare) continue;
+    for (const RegionRoute& r : create->route().region_routes) {
+      operating_regions_.insert(r.region_id);
+    }
+  }
+  return status;
 }
 
 void Metasrv::Hash(sim::Hasher& h) const {
@@ -203,7 +255,7 @@ void Metasrv::Hash(sim::Hasher& h) const {
   for (const auto& [key, epoch] : pending_acks_) {
     h.Add(key.first.value).Add(key.second.value).Add(epoch);
   }
-  h.Add(next_resend_.ms);
+  h.Add(next_resend_.ms).Add(recover_at_ ? recover_at_->ms : int64_t{-1});
 }
 
 }  // namespace repartsim::model

@@ -48,8 +48,13 @@ class Metasrv {
   void OnTimer(NodeContext& ctx);
 
   void Crash();
-  // Comes back up and recovers root procedures from the procedure store.
-  sim::Status Restart(sim::SimTime now);
+  // Comes back up and recovers root procedures from the procedure store, at once or, with a
+  // leader-start `window`, when the window ends (OnTimer): meanwhile heartbeats and route
+  // fills are served but no procedure runs and no DDL is taken. Recovery re-registers the
+  // regions of a CreateTable whose route is allocated (CreateTableProcedure::recover).
+  sim::Status Restart(sim::SimTime now, sim::Duration window = sim::Duration{0});
+  // False inside the leader-start window.
+  bool recovered() const { return !recover_at_.has_value(); }
 
   const KvStore& kv() const { return kv_; }
   KvStore& mutable_kv() { return kv_; }
@@ -76,6 +81,7 @@ class Metasrv {
   void OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& ctx);
   void OnRegionResponse(const RegionResponse& response, NodeContext& ctx);
   void Broadcast(TableId table, NodeContext& ctx);
+  sim::Status RecoverProcedures(sim::SimTime now);
 
   NodeId id_;
   std::vector<NodeId> datanodes_;
@@ -93,6 +99,7 @@ class Metasrv {
   std::set<RegionId> operating_regions_;
   std::map<std::pair<NodeId, TableId>, uint64_t> pending_acks_;  // frontend, table -> epoch
   sim::SimTime next_resend_;
+  std::optional<sim::SimTime> recover_at_;  // inside the leader-start window: recovery time
   // Derived: the last decode of each stored route, keyed by kv key (see DecodeRoute).
   struct DecodedRoute {
     std::string raw;

@@ -63,6 +63,37 @@ static_assert(std::variant_size_v<MessageBody> == std::size(kMessageKindNames));
 
 const char* RegionOpName(const RegionOp& op) { return kRegionOpNames[op.index()]; }
 
+bool IsMailboxOp(const RegionOp& op) {
+  return !std::holds_alternative<CreateRegionOp>(op) && !std::holds_alternative<DropRegionOp>(op);
+}
+
+sim::Channel ChannelOf(const Message& message) {
+  return std::visit(
+      Overloaded{
+          [](const Heartbeat&) { return sim::Channel::kStream; },
+          [](const HeartbeatReply&) { return sim::Channel::kStream; },
+          [](const InvalidateCache&) { return sim::Channel::kStream; },
+          [](const InvalidateAck&) { return sim::Channel::kStream; },
+          [](const RegionRequest& m) {
+            return IsMailboxOp(m.op) ? sim::Channel::kStream : sim::Channel::kCall;
+          },
+          [](const RegionResponse& m) {
+            return m.mailbox ? sim::Channel::kStream : sim::Channel::kCall;
+          },
+          [](const auto&) { return sim::Channel::kCall; },
+      },
+      message.body);
+}
+
+bool IsStreamKind(std::string_view kind) {
+  for (std::string_view k : {"Heartbeat", "HeartbeatReply", "InvalidateCache", "InvalidateAck",
+                             "FlushRegion", "EnterStaging", "RemapManifest",
+                             "ApplyStagingManifest"}) {
+    if (kind == k) return true;
+  }
+  return false;
+}
+
 const char* MessageKindName(const Message& message) {
   return kMessageKindNames[message.body.index()];
 }
@@ -145,7 +176,7 @@ void HashMessage(sim::Hasher& h, const Message& message) {
             h.Add(m.lease_deadline.ms);
             for (const RegionLease& l : m.leases) {
               l.region.Hash(h);
-              h.Add(static_cast<uint64_t>(l.role));
+              h.Add(static_cast<uint64_t>(l.role)).Add(l.route_version);
             }
             for (RegionId r : m.closeable) r.Hash(h);
           },
@@ -153,11 +184,12 @@ void HashMessage(sim::Hasher& h, const Message& message) {
             h.Add(m.corr);
             m.region.Hash(h);
             HashRegionOp(h, m.op);
+            h.Add(m.route_version);
           },
           [&](const RegionResponse& m) {
             h.Add(m.corr);
             m.region.Hash(h);
-            h.Add(static_cast<uint64_t>(m.code));
+            h.Add(static_cast<uint64_t>(m.code)).Add(m.mailbox);
           },
       },
       message.body);

@@ -21,6 +21,7 @@
 #include "model/partition/expr.h"
 #include "model/partition/schema.h"
 #include "sim/fingerprint.h"
+#include "sim/network.h"
 
 namespace repartsim::model {
 
@@ -86,6 +87,9 @@ struct Heartbeat {
 struct RegionLease {
   RegionId region;
   RegionRole role = RegionRole::kLeader;
+  // Version of the table route the metasrv computed this lease from (0: no route yet). Used
+  // by the datanode only under Rule::kVersionedLeases; the real RegionLease has no such field.
+  uint64_t route_version = 0;
 };
 struct HeartbeatReply {
   sim::SimTime lease_deadline;       // heartbeat send time + region lease
@@ -122,12 +126,18 @@ struct RegionRequest {
   uint64_t corr = 0;
   RegionId region;
   RegionOp op;
+  uint64_t route_version = 0;  // the region's table route version when it was sent
 };
+// True iff `op` travels as a mailbox instruction on the datanode's heartbeat stream (Flush,
+// EnterStaging, RemapManifest, ApplyStagingManifest); CreateRegion and DropRegion are direct
+// unary RPCs.
+bool IsMailboxOp(const RegionOp& op);
 struct RegionResponse {
   uint64_t corr = 0;
   RegionId region;
   ReplyCode code = ReplyCode::kOk;
   std::string message;
+  bool mailbox = false;  // the reply of a mailbox instruction (heartbeat stream), not an RPC
 };
 
 using MessageBody =
@@ -138,6 +148,14 @@ using MessageBody =
 struct Message {
   MessageBody body;
 };
+
+// The channel a message travels on (GreptimeDB's transport): the heartbeat stream of a
+// datanode or frontend with the metasrv carries heartbeats, lease replies, mailbox
+// instructions and their replies, cache invalidations and their acks; everything else (route
+// fetches, writes, scans, CreateRegion/DropRegion) is a unary call.
+sim::Channel ChannelOf(const Message& message);
+// True iff every message of kind `kind` (a kind or region op name) travels on a stream.
+bool IsStreamKind(std::string_view kind);
 
 // Stable kind name of a message, e.g. "WriteRequest" (trace lines, scenario fault filters).
 const char* MessageKindName(const Message& message);

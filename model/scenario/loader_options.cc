@@ -112,10 +112,26 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   Fields f(node, ctx, "faults");
   Faults& x = s.faults;
   if (f.Has("drop")) x.drop = ReadRatio(f.Get("drop"), ctx, "faults.drop");
-  if (f.Has("duplicate")) x.duplicate = ReadRatio(f.Get("duplicate"), ctx, "faults.duplicate");
+  if (f.Has("duplicate")) {
+    ctx.Fail(f.Get("duplicate"), "faults.duplicate",
+             "the network never duplicates a message (a gRPC call or stream delivers each at "
+             "most once); copies come only from application retries, or from a scripted "
+             "`duplicate` step");
+  }
   if (f.Has("delay")) x.delay = ReadRatio(f.Get("delay"), ctx, "faults.delay");
   if (f.Has("delay_ms_max")) x.delay_ms_max = ReadInt(f.Get("delay_ms_max"), ctx, "faults.delay_ms_max", 0, 600000);
   if (f.Has("latency_ms")) x.latency_ms = ReadInt(f.Get("latency_ms"), ctx, "faults.latency_ms", 0, 60000);
+  if (f.Has("reset")) x.reset = ReadRatio(f.Get("reset"), ctx, "faults.reset");
+  if (f.Has("pause")) x.pause = ReadRatio(f.Get("pause"), ctx, "faults.pause");
+  if (f.Has("pause_ms_max")) x.pause_ms_max = ReadInt(f.Get("pause_ms_max"), ctx, "faults.pause_ms_max", 0, 600000);
+  if (f.Has("lease_gap")) x.lease_gap = ReadRatio(f.Get("lease_gap"), ctx, "faults.lease_gap");
+  if (f.Has("lease_gap_ms_max")) {
+    x.lease_gap_ms_max = ReadInt(f.Get("lease_gap_ms_max"), ctx, "faults.lease_gap_ms_max", 0, 600000);
+  }
+  if (f.Has("leader_start_ms_max")) {
+    x.leader_start_ms_max =
+        ReadInt(f.Get("leader_start_ms_max"), ctx, "faults.leader_start_ms_max", 0, 600000);
+  }
   if (f.Has("crash")) x.crash = ReadRatio(f.Get("crash"), ctx, "faults.crash");
   if (f.Has("restart_after_ms")) {
     x.restart_after_ms = ReadInt(f.Get("restart_after_ms"), ctx, "faults.restart_after_ms", 0, 3600000);
@@ -152,8 +168,15 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   if (!ctx.failed() && !x.delay.IsNever() && x.delay_ms_max == 0) {
     ctx.Fail(node, "faults.delay_ms_max", "a delay ratio needs delay_ms_max > 0");
   }
-  f.Finish({"drop", "duplicate", "delay", "delay_ms_max", "latency_ms", "crash", "crash_sites",
-            "crash_at", "restart_after_ms", "swarm"});
+  if (!ctx.failed() && !x.pause.IsNever() && x.pause_ms_max == 0) {
+    ctx.Fail(node, "faults.pause_ms_max", "a pause ratio needs pause_ms_max > 0");
+  }
+  if (!ctx.failed() && !x.lease_gap.IsNever() && x.lease_gap_ms_max == 0) {
+    ctx.Fail(node, "faults.lease_gap_ms_max", "a lease_gap ratio needs lease_gap_ms_max > 0");
+  }
+  f.Finish({"drop", "duplicate", "delay", "delay_ms_max", "latency_ms", "reset", "pause",
+            "pause_ms_max", "lease_gap", "lease_gap_ms_max", "leader_start_ms_max", "crash",
+            "crash_sites", "crash_at", "restart_after_ms", "swarm"});
 }
 
 void ReadLimits(const YAML::Node& node, LoadContext& ctx, Scenario& s) {

@@ -275,10 +275,20 @@ model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& 
   }
   if (rule.action == model::MessageAction::kHold) {
     rule.until_state = ReadProcedureState(f.Require("until"), ctx, path + ".until");
+    if (f.Has("ms")) rule.delay = sim::Ms(ReadInt(f.Get("ms"), ctx, path + ".ms", 1, 3600000));
+  }
+  if (rule.action == model::MessageAction::kReorder && !ctx.failed() &&
+      model::IsStreamKind(rule.kind)) {
+    ctx.Fail(kind, path + ".kind",
+             rule.kind + " travels on a heartbeat stream, which is ordered: two of its messages "
+                         "never arrive swapped (delay or hold the stream instead)");
   }
   std::vector<std::string> allowed = {"kind", "from", "to", "count"};
   if (rule.action == model::MessageAction::kDelay) allowed.push_back("ms");
-  if (rule.action == model::MessageAction::kHold) allowed.push_back("until");
+  if (rule.action == model::MessageAction::kHold) {
+    allowed.push_back("until");
+    allowed.push_back("ms");
+  }
   f.Finish(allowed);
   return rule;
 }

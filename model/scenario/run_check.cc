@@ -328,7 +328,9 @@ void PublishedRuleWatch::AfterStep(const model::Cluster& cluster, check::CheckAt
     route_bytes_ = *bytes;
     changed_ = true;
   }
-  if (!changed_ || !metasrv.is_up() || metasrv.procedures().HasActive()) return;
+  if (!changed_ || !metasrv.is_up() || !metasrv.recovered() || metasrv.procedures().HasActive()) {
+    return;  // procedures not recovered yet (leader start) count as running
+  }
   changed_ = false;
   // route_bytes_ holds the stored route (it changed, so it was found): decode it through the
   // metasrv's cache rather than again.

@@ -23,18 +23,24 @@ Faults EffectiveFaults(const Faults& faults, sim::Prng& swarm) {
   Faults f = faults;
   if (!f.swarm) return f;
   if (!swarm.Chance(kHalf)) f.drop = sim::Ratio::Never();
-  if (!swarm.Chance(kHalf)) f.duplicate = sim::Ratio::Never();
   if (!swarm.Chance(kHalf)) f.delay = sim::Ratio::Never();
   if (!swarm.Chance(kHalf)) {
     f.crash = sim::Ratio::Never();
     f.crash_sites.clear();
   }
+  // Kinds added after the first four draw after them, so older seeds keep their mix of those.
+  if (!swarm.Chance(kHalf)) f.reset = sim::Ratio::Never();
+  if (!swarm.Chance(kHalf)) f.pause = sim::Ratio::Never();
+  if (!swarm.Chance(kHalf)) f.lease_gap = sim::Ratio::Never();
+  if (!swarm.Chance(kHalf)) f.leader_start_ms_max = 0;
   return f;
 }
 
 std::string FaultsText(const Faults& f) {
-  std::string out = "drop=" + f.drop.ToString() + " duplicate=" + f.duplicate.ToString() +
-                    " delay=" + f.delay.ToString() + " crash=" + f.crash.ToString();
+  std::string out = "drop=" + f.drop.ToString() + " delay=" + f.delay.ToString() +
+                    " reset=" + f.reset.ToString() + " pause=" + f.pause.ToString() +
+                    " lease_gap=" + f.lease_gap.ToString() + " crash=" + f.crash.ToString();
+  if (f.leader_start_ms_max > 0) out += " leader_start_ms_max=" + std::to_string(f.leader_start_ms_max);
   if (f.swarm) out += " swarm";
   return out;
 }
@@ -232,10 +238,15 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   cluster_config.datanode_count = s.datanode_count;
   cluster_config.frontend_count = s.frontend_count;
   cluster_config.faults.drop = faults.drop;
-  cluster_config.faults.duplicate = faults.duplicate;
   cluster_config.faults.delay = faults.delay;
   cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);
   cluster_config.faults.latency = sim::Ms(faults.latency_ms);
+  cluster_config.faults.reset = faults.reset;
+  cluster_config.node_faults.pause = faults.pause;
+  cluster_config.node_faults.pause_ms_max = sim::Ms(faults.pause_ms_max);
+  cluster_config.node_faults.lease_gap = faults.lease_gap;
+  cluster_config.node_faults.lease_gap_ms_max = sim::Ms(faults.lease_gap_ms_max);
+  cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
   model::Cluster cluster(cluster_config, protocol.value());
   ScheduleScript(s, cluster);
   ScheduleWorkload(s, workload_prng, cluster);

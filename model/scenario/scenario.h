@@ -58,12 +58,29 @@ struct Workload {
   std::vector<QueryShape> queries = {QueryShape::kAll};
 };
 
+// Random faults of the safety phase. The network is gRPC's: unary calls (frontend writes,
+// scans, route fetches, CreateRegion/DropRegion RPCs) may be dropped or delayed one by one;
+// each node's heartbeat stream with the metasrv is ordered, so a delay holds its head of line,
+// and it loses messages only by a reset (everything in flight both ways). No message is ever
+// duplicated by the network: copies come only from application retries.
 struct Faults {
-  sim::Ratio drop = sim::Ratio::Never();
-  sim::Ratio duplicate = sim::Ratio::Never();
-  sim::Ratio delay = sim::Ratio::Never();
+  sim::Ratio drop = sim::Ratio::Never();   // per unary call (request or reply)
+  sim::Ratio delay = sim::Ratio::Never();  // per message (calls and streams)
   int64_t delay_ms_max = 0;
   int64_t latency_ms = 1;
+  sim::Ratio reset = sim::Ratio::Never();  // per stream message: the stream resets
+  // A datanode pauses (GC pause, stalled runtime) at a heartbeat tick with this ratio, for
+  // 1..pause_ms_max ms: it handles nothing and sends nothing meanwhile.
+  sim::Ratio pause = sim::Ratio::Never();
+  int64_t pause_ms_max = 0;
+  // The metasrv's heartbeat handler chain reads the route, then runs more handlers before it
+  // pushes the reply: with this ratio a reply is pushed 1..lease_gap_ms_max ms after it was
+  // computed; instructions pushed meanwhile go first on the stream.
+  sim::Ratio lease_gap = sim::Ratio::Never();
+  int64_t lease_gap_ms_max = 0;
+  // After a metasrv restart, heartbeats are served 0..leader_start_ms_max ms before procedures
+  // are recovered (the leader-start window).
+  int64_t leader_start_ms_max = 0;
   sim::Ratio crash = sim::Ratio::Never();          // default ratio of every crash site
   std::map<std::string, sim::Ratio> crash_sites;   // per-site overrides
   std::optional<std::pair<std::string, uint64_t>> crash_at;  // scripted: site, hit number

@@ -1,6 +1,8 @@
 // Goal: Network fault decisions happen per message in the documented order through the
 // Chooser, partitions (symmetric and one-way) cut at send and at delivery, DropNode loses
-// in-flight messages, and counters add up. Method: force decisions with ReplayChooser lists,
+// in-flight messages, streams stay FIFO per direction under delays (head of line), a reset
+// loses everything in flight on the stream both ways until it is reopened, and counters add
+// up. Method: force decisions with ReplayChooser lists,
 // record decision labels with RecordingChooser, and check pending entries exactly.
 #include "sim/network.h"
 
@@ -27,7 +29,7 @@ TEST(NetworkTest, CleanProfileDeliversAfterLatencyWithoutChoices) {
   EXPECT_EQ(d.envelope.msg, 42);
   EXPECT_EQ(net.counters().ToString(),
             "sent=1 delivered=1 dropped_fault=0 dropped_partition=0 dropped_down=0 "
-            "duplicated=0 delayed=0");
+            "duplicated=0 delayed=0 resets=0 dropped_reset=0");
 }
 
 TEST(NetworkTest, DecisionsComeInTheDocumentedOrder) {
@@ -128,6 +130,145 @@ TEST(NetworkTest, FingerprintCoversPendingCutsAndDownNodes) {
   d.DropNode(0);
   EXPECT_NE(fp(d), empty);
   EXPECT_EQ(fp(a), empty);
+}
+
+FaultProfile StreamFaults() {
+  FaultProfile p;
+  p.delay = Ratio{1, 2};
+  p.delay_ms_max = Duration{1000};
+  p.reset = Ratio{1, 3};
+  return p;
+}
+
+TEST(NetworkTest, StreamDecisionsAreResetThenDelayAndNeverDropOrDuplicate) {
+  ChoiceList list;
+  list.AddChance("net.reset", Ratio{1, 3}, false);
+  list.AddChance("net.delay", Ratio{1, 2}, true);
+  list.AddChoose("net.delay_ms", 1000, 499);
+  ReplayChooser replay(list);
+  Network<int> net(2);
+  FaultProfile faults = StreamFaults();
+  faults.drop = Ratio{1, 2};       // ignored on streams
+  faults.duplicate = Ratio{1, 2};  // ignored on streams
+  EXPECT_EQ(net.Send(AtMs(100), 0, 1, 7, replay, faults, Channel::kStream), SendResult::kQueued);
+  EXPECT_EQ(replay.mismatch(), nullptr);
+  EXPECT_TRUE(replay.exhausted());
+  ASSERT_EQ(net.Pending().size(), 1u);
+  EXPECT_EQ(net.Pending().At(0).at.ms, 100 + 1 + 500);
+  EXPECT_EQ(net.Pending().At(0).payload.channel, Channel::kStream);
+}
+
+TEST(NetworkTest, ADelayedStreamMessageHoldsTheLineBehindIt) {
+  ChoiceList list;
+  list.AddChance("net.delay", Ratio{1, 2}, true);
+  list.AddChoose("net.delay_ms", 1000, 999);  // first: +1000 ms
+  list.AddChance("net.delay", Ratio{1, 2}, false);
+  list.AddChance("net.delay", Ratio{1, 2}, false);
+  ReplayChooser replay(list);
+  Network<int> net(3);
+  FaultProfile faults = StreamFaults();
+  faults.reset = Ratio::Never();
+  net.Send(AtMs(0), 0, 1, 1, replay, faults, Channel::kStream);
+  net.Send(AtMs(5), 0, 1, 2, replay, faults, Channel::kStream);  // behind 1 on 0->1
+  net.Send(AtMs(5), 0, 2, 3, replay, faults, Channel::kStream);  // another stream: on time
+  EXPECT_TRUE(replay.exhausted());
+  ASSERT_EQ(net.Pending().size(), 3u);
+  EXPECT_EQ(net.Pending().At(0).payload.msg, 3);
+  EXPECT_EQ(net.Pending().At(0).at.ms, 6);
+  EXPECT_EQ(net.Pending().At(1).payload.msg, 1);
+  EXPECT_EQ(net.Pending().At(1).at.ms, 1001);
+  EXPECT_EQ(net.Pending().At(2).payload.msg, 2);
+  EXPECT_EQ(net.Pending().At(2).at.ms, 1001);
+  EXPECT_TRUE(net.Deliverable(0));
+  EXPECT_TRUE(net.Deliverable(1));
+  EXPECT_FALSE(net.Deliverable(2));  // not the head of 0->1
+  std::vector<size_t> deliverable;
+  net.ForEachDeliverable([&](size_t i, const auto&) { deliverable.push_back(i); });
+  EXPECT_EQ(deliverable, (std::vector<size_t>{0, 1}));
+  net.Take(1);
+  EXPECT_TRUE(net.Deliverable(1));
+}
+
+TEST(NetworkTest, CallsOvertakeEachOther) {
+  ChoiceList list;
+  list.AddChance("net.delay", Ratio{1, 2}, true);
+  list.AddChoose("net.delay_ms", 1000, 999);
+  list.AddChance("net.delay", Ratio{1, 2}, false);
+  ReplayChooser replay(list);
+  Network<int> net(2);
+  FaultProfile faults = StreamFaults();
+  net.Send(AtMs(0), 0, 1, 1, replay, faults);
+  net.Send(AtMs(5), 0, 1, 2, replay, faults);
+  ASSERT_EQ(net.Pending().size(), 2u);
+  EXPECT_EQ(net.Pending().At(0).payload.msg, 2);
+  EXPECT_EQ(net.Pending().At(0).at.ms, 6);
+  EXPECT_TRUE(net.Deliverable(0));
+  EXPECT_TRUE(net.Deliverable(1));
+}
+
+TEST(NetworkTest, AResetLosesTheStreamBothWaysAndClosesItUntilReopened) {
+  Network<int> net(3);
+  RandomChooser chooser(1);
+  net.Send(AtMs(0), 0, 1, 1, chooser, FaultProfile{}, Channel::kStream);
+  net.Send(AtMs(0), 1, 0, 2, chooser, FaultProfile{}, Channel::kStream);
+  net.Send(AtMs(0), 0, 1, 3, chooser, FaultProfile{});  // a call: survives
+  net.Send(AtMs(0), 0, 2, 4, chooser, FaultProfile{}, Channel::kStream);
+  EXPECT_EQ(net.ResetStream(1, 0), 2u);
+  ASSERT_EQ(net.Pending().size(), 2u);
+  EXPECT_EQ(net.Pending().At(0).payload.msg, 3);
+  EXPECT_EQ(net.Pending().At(1).payload.msg, 4);
+  EXPECT_FALSE(net.IsStreamOpen(0, 1));
+  EXPECT_FALSE(net.IsStreamOpen(1, 0));
+  EXPECT_EQ(net.Send(AtMs(1), 0, 1, 5, chooser, FaultProfile{}, Channel::kStream),
+            SendResult::kDropped);
+  net.OpenStream(1, 0);
+  EXPECT_EQ(net.Send(AtMs(1), 0, 1, 6, chooser, FaultProfile{}, Channel::kStream),
+            SendResult::kQueued);
+  EXPECT_EQ(net.counters().resets, 1u);
+  EXPECT_EQ(net.counters().dropped_reset, 3u);
+}
+
+TEST(NetworkTest, ResetDecisionLosesTheMessageAndTheStream) {
+  ChoiceList list;
+  list.AddChance("net.reset", Ratio{1, 3}, true);
+  ReplayChooser replay(list);
+  Network<int> net(2);
+  RandomChooser chooser(1);
+  net.Send(AtMs(0), 1, 0, 1, chooser, FaultProfile{}, Channel::kStream);
+  EXPECT_EQ(net.Send(AtMs(0), 0, 1, 2, replay, StreamFaults(), Channel::kStream),
+            SendResult::kReset);
+  EXPECT_TRUE(replay.exhausted());
+  EXPECT_TRUE(net.Pending().empty());
+  EXPECT_FALSE(net.IsStreamOpen(0, 1));
+}
+
+TEST(NetworkTest, ACutStreamResetsAtSendAndAtDelivery) {
+  Network<int> net(2);
+  RandomChooser chooser(1);
+  net.Partition({0}, {1}, /*symmetric=*/false);
+  EXPECT_EQ(net.Send(AtMs(0), 0, 1, 1, chooser, FaultProfile{}, Channel::kStream),
+            SendResult::kReset);
+  EXPECT_FALSE(net.IsStreamOpen(0, 1));
+  net.Heal();
+  net.OpenStream(0, 1);
+  net.Send(AtMs(0), 0, 1, 2, chooser, FaultProfile{}, Channel::kStream);
+  net.Send(AtMs(0), 1, 0, 3, chooser, FaultProfile{}, Channel::kStream);
+  net.Partition({0}, {1}, /*symmetric=*/false);
+  auto d = net.Take(0);
+  EXPECT_FALSE(d.delivered);
+  EXPECT_TRUE(net.Pending().empty());  // 1->0 went down with the stream
+  EXPECT_EQ(net.counters().resets, 2u);
+}
+
+TEST(NetworkTest, DropNodeClosesItsStreams) {
+  Network<int> net(3);
+  RandomChooser chooser(1);
+  net.DropNode(1);
+  net.RestoreNode(1);
+  EXPECT_FALSE(net.IsStreamOpen(0, 1));
+  EXPECT_FALSE(net.IsStreamOpen(2, 1));
+  EXPECT_TRUE(net.IsStreamOpen(0, 2));
+  EXPECT_EQ(net.Send(AtMs(0), 0, 1, 1, chooser, FaultProfile{}), SendResult::kQueued);
 }
 
 }  // namespace

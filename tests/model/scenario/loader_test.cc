@@ -135,7 +135,7 @@ steps:
   - after: RepartitionGroup.EnterStagingRegion
     hold: {kind: RouteReply, to: fe1, until: Repartition.RepartitionEnd}
   - {after: Repartition.Dispatch, delay_ms: 40, occurrence: 2,
-     reorder: {kind: HeartbeatReply, from: metasrv, count: 2}}
+     reorder: {kind: RouteReply, from: metasrv, count: 2}}
   - {after: CreateTable.Prepare, expire_lease: dn2}
   - {at_ms: 400, expire_lease: dn1}
 expect: {reference: pass}
@@ -196,7 +196,7 @@ TEST(ScenarioLoaderTest, FaultStepsLoadIntoRulesArmedStepsAndLeaseExpiry) {
   EXPECT_EQ(steps[4].occurrence, 2u);
   const model::MessageRule& reorder = RuleOf(steps[4]);
   EXPECT_EQ(reorder.action, model::MessageAction::kReorder);
-  EXPECT_EQ(reorder.kind, "HeartbeatReply");
+  EXPECT_EQ(reorder.kind, "RouteReply");
   EXPECT_EQ(reorder.from, metasrv);
   EXPECT_EQ(reorder.to, std::nullopt);
   EXPECT_EQ(reorder.count, 2u);

@@ -1,0 +1,17 @@
+// Goal: the reference profile passes every seed of the random-fault library
+// (scenarios/random/, 4 scenarios x 5,000 seeds = 20,000 runs). Slow: minutes.
+#include "tests/model/scenario/random_faults.h"
+
+namespace repartsim::scenario {
+namespace {
+
+TEST(RandomFaultsSlowTest, ReferencePassesEverySeed) {
+  const SweepResult r = SweepReference(0);
+  EXPECT_EQ(r.runs, 20000u);
+  std::string text;
+  for (const std::string& f : r.failures) text += f + "\n";
+  EXPECT_TRUE(r.failures.empty()) << text;
+}
+
+}  // namespace
+}  // namespace repartsim::scenario
