@@ -4,7 +4,7 @@
 # after: tools/trace_hashes.sh build/repartsim > before.txt; ...; diff before.txt after.txt
 # Usage: tools/trace_hashes.sh REPARTSIM [SEEDS_PER_SCENARIO (default 3)]
 set -euo pipefail
-bin="$1"
+bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"  # absolute: the runs start in a temp dir
 seeds="${2:-3}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
