@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/fingerprint.h"
@@ -83,5 +84,14 @@ enum class ProcedureStatus : uint8_t {
 };
 
 const char* ProcedureStatusName(ProcedureStatus status);
+
+// What a step may ask about its own procedure.
+struct ProcedureView {
+  ProcedureId id;
+  ProcedureId parent;
+  // Children submitted by the last kSuspend, with their status; kFailed for those refused.
+  std::vector<std::pair<ProcedureId, ProcedureStatus>> children;
+  bool recovered = false;  // true iff this slot was recreated by Recover()
+};
 
 }  // namespace repartsim::model

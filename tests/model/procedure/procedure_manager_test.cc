@@ -137,7 +137,7 @@ TEST(ProcedureManagerTest, CrashAfterPersistRecoversFromTheStoredState) {
   ASSERT_EQ(manager.store().record_count(), 1u);
   ASSERT_TRUE(manager.Recover(env.now).ok());
   ASSERT_EQ(manager.slots().size(), 1u);
-  EXPECT_EQ(manager.slots().begin()->second.body.state, 1u);
+  EXPECT_EQ(Manager::BodyOf(manager.slots().begin()->second).state, 1u);
   EXPECT_TRUE(manager.slots().begin()->second.recovered);
   env.crash_at.clear();
   EXPECT_EQ(Drain(manager, env), RunResult::kOk);
@@ -163,7 +163,7 @@ TEST(ProcedureManagerTest, RetriesBackOffExponentiallyThenRollBack) {
   EXPECT_EQ(Drain(manager, env), RunResult::kOk);
   const auto* slot = manager.Find(id);
   EXPECT_EQ(slot->status, ProcedureStatus::kFailed);
-  EXPECT_EQ(slot->body.rollbacks, 1u);
+  EXPECT_EQ(Manager::BodyOf(*slot).rollbacks, 1u);
   EXPECT_EQ(slot->error, "RetryTimesExceeded: busy");
   // 12 retries: 500, 1000, ... capped at 60 s: 500+1000+2000+4000+8000+16000+32000 + 5*60000.
   EXPECT_EQ(env.now.ms, 363500);
@@ -186,7 +186,7 @@ TEST(ProcedureManagerTest, ErrorWithoutRollbackSupportFails) {
   ProcedureId id = manager.Submit(body, env.now);
   Drain(manager, env);
   EXPECT_EQ(manager.Find(id)->status, ProcedureStatus::kFailed);
-  EXPECT_EQ(manager.Find(id)->body.rollbacks, 0u);
+  EXPECT_EQ(Manager::BodyOf(*manager.Find(id)).rollbacks, 0u);
   EXPECT_EQ(manager.Find(id)->error, "boom");
 }
 
@@ -204,7 +204,7 @@ TEST(ProcedureManagerTest, RollbackRecordResumesRollingBackAfterCrash) {
   env.crash_at.clear();
   Drain(manager, env);
   EXPECT_EQ(manager.Find(ProcedureId{1})->status, ProcedureStatus::kFailed);
-  EXPECT_EQ(manager.Find(ProcedureId{1})->body.rollbacks, 1u);
+  EXPECT_EQ(Manager::BodyOf(*manager.Find(ProcedureId{1})).rollbacks, 1u);
   EXPECT_EQ(manager.store().record_count(), 0u);
 }
 
@@ -222,7 +222,7 @@ TEST(ProcedureManagerTest, ChildrenRunAndResumeTheParentButAreNotRecovered) {
   ASSERT_TRUE(copy.Recover(env.now).ok());
   EXPECT_EQ(copy.slots().size(), 1u);
   EXPECT_EQ(copy.slots().begin()->first, root);
-  EXPECT_EQ(copy.slots().begin()->second.body.state, 1u);
+  EXPECT_EQ(Manager::BodyOf(copy.slots().begin()->second).state, 1u);
   // Without the crash the child finishes and the parent resumes and commits.
   EXPECT_EQ(Drain(manager, env), RunResult::kOk);
   EXPECT_EQ(manager.Find(child)->status, ProcedureStatus::kDone);
