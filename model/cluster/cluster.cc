@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "model/meta/table_metadata.h"
-#include "model/metasrv/create_table_procedure.h"
+#include "model/ddl/create_table_procedure.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/sql/repartition_planner.h"
 #include "sim/assert.h"

@@ -8,8 +8,8 @@
 #include <variant>
 #include <vector>
 
-#include "model/metasrv/create_table_procedure.h"
-#include "model/metasrv/metasrv_env.h"
+#include "model/ddl/create_table_procedure.h"
+#include "model/ddl/metasrv_env.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
 #include "model/repartition/group/group_procedure.h"

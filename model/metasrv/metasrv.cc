@@ -7,51 +7,6 @@
 
 namespace repartsim::model {
 
-// ---- MetasrvEnv -----------------------------------------------------------------------------
-
-void MetasrvEnv::TraceProcedure(ProcedureId id, std::string_view what) {
-  std::string detail = "procedure=" + std::to_string(id.value) + " ";
-  detail += what;
-  ctx_.Log("ms.procedure", detail);
-}
-
-KvStore& MetasrvEnv::kv() { return metasrv_.kv_; }
-
-const TableRoute& MetasrvEnv::DecodeRoute(const std::string& key, const std::string& bytes) const {
-  return metasrv_.DecodeRoute(key, bytes);
-}
-
-uint64_t MetasrvEnv::SendRegionRequest(NodeId node, RegionId region, RegionOp op) {
-  uint64_t corr = metasrv_.next_corr_++;
-  metasrv_.corr_owner_[corr] = current_;
-  ctx_.Log("ms.region_request", std::string(RegionOpName(op)) + " region=" + region.ToString() +
-                                    " to=" + node.ToString());
-  // Stamped with the route version the instruction is sent under (Rule::kVersionedLeases).
-  uint64_t route_version = 0;
-  const std::string key = TableRouteKey(region.table_id());
-  if (const std::string* bytes = metasrv_.kv_.Find(key)) {
-    route_version = metasrv_.DecodeRoute(key, *bytes).version;
-  }
-  ctx_.Send(node, RegionRequest{corr, region, std::move(op), route_version});
-  return corr;
-}
-
-Inbox& MetasrvEnv::inbox() { return metasrv_.inboxes_[current_]; }
-
-void MetasrvEnv::Forget(uint64_t corr) {
-  metasrv_.corr_owner_.erase(corr);
-  auto inbox = metasrv_.inboxes_.find(current_);
-  if (inbox != metasrv_.inboxes_.end()) inbox->second.erase(corr);
-}
-
-void MetasrvEnv::InvalidateTable(TableId table) { metasrv_.Broadcast(table, ctx_); }
-
-sim::Duration MetasrvEnv::request_timeout() const { return metasrv_.config_.request_timeout; }
-
-const std::vector<NodeId>& MetasrvEnv::datanodes() const { return metasrv_.datanodes_; }
-
-std::set<RegionId>& MetasrvEnv::operating_regions() { return metasrv_.operating_regions_; }
-
 // ---- Metasrv --------------------------------------------------------------------------------
 
 Metasrv::Metasrv(NodeId id, std::vector<NodeId> datanodes, std::vector<NodeId> frontends,
@@ -72,6 +27,19 @@ bool Metasrv::RunProcedure(ProcedureId id, NodeContext& ctx) {
   MetasrvEnv env(*this, ctx, id);
   RunResult result = procedures_.Run(id, env);
   return result != RunResult::kCrashed;
+}
+
+uint64_t Metasrv::RegisterRequest(ProcedureId owner) {
+  REPARTSIM_ASSERT(owner.valid());
+  uint64_t corr = next_corr_++;
+  corr_owner_[corr] = owner;
+  return corr;
+}
+
+void Metasrv::ForgetRequest(ProcedureId owner, uint64_t corr) {
+  corr_owner_.erase(corr);
+  auto inbox = inboxes_.find(owner);
+  if (inbox != inboxes_.end()) inbox->second.erase(corr);
 }
 
 uint64_t Metasrv::epoch(TableId table) const {
@@ -232,7 +200,7 @@ sim::Status Metasrv::RecoverProcedures(sim::SimTime now) {
   for (ProcedureId id : ids) {
     const auto* slot = procedures_.Find(id);
     if (slot == nullptr) continue;
-    const auto* create = slot->body.As<CreateTableProcedure>();
+    const auto* create = MetaProcedureManager::BodyOf(*slot).As<CreateTableProcedure>();
     if (create == nullptr || create->state() == CreateTableProcedure::State::kPrepare) continue;
     for (const RegionRoute& r : create->route().region_routes) {
       operating_regions_.insert(r.region_id);

@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "model/meta/kv_store.h"
+#include "model/ddl/ddl_context.h"
+#include "model/ddl/metasrv_env.h"
 #include "model/metasrv/meta_procedure.h"
-#include "model/metasrv/metasrv_env.h"
 #include "model/node/message.h"
 #include "model/node/node_context.h"
 #include "sim/time.h"
@@ -29,7 +30,7 @@ struct MetasrvConfig {
   ProcedureConfig procedure;
 };
 
-class Metasrv {
+class Metasrv final : private DdlContext {
  public:
   Metasrv(NodeId id, std::vector<NodeId> datanodes, std::vector<NodeId> frontends,
           MetasrvConfig config = {});
@@ -57,25 +58,30 @@ class Metasrv {
   bool recovered() const { return !recover_at_.has_value(); }
 
   const KvStore& kv() const { return kv_; }
-  KvStore& mutable_kv() { return kv_; }
+  KvStore& mutable_kv() override { return kv_; }
   const MetaProcedureManager& procedures() const { return procedures_; }
   const MetasrvConfig& config() const { return config_; }
-  const std::vector<NodeId>& datanodes() const { return datanodes_; }
+  const std::vector<NodeId>& datanodes() const override { return datanodes_; }
   uint64_t epoch(TableId table) const;
   // Regions being created or moved that may hold a lease before any route lists them
   // (MemoryRegionKeeper).
-  std::set<RegionId>& operating_regions() { return operating_regions_; }
-  // True iff every invalidation has been acknowledged (always true when not acked).
+  std::set<RegionId>& operating_regions() override { return operating_regions_; }
   // The route stored at kv `key`, whose bytes are `bytes`, decoded. Decoding a route is costly
   // (JSON with nested expression JSON), so the last decode per key is kept while the stored
   // bytes are unchanged: a derived cache, not state, not fingerprinted.
-  const TableRoute& DecodeRoute(const std::string& key, const std::string& bytes) const;
+  const TableRoute& DecodeRoute(const std::string& key, const std::string& bytes) const override;
+  // True iff every invalidation has been acknowledged (always true when not acked).
   bool invalidations_settled() const { return pending_acks_.empty(); }
 
   void Hash(sim::Hasher& h) const;
 
  private:
-  friend class MetasrvEnv;
+  // DdlContext, for the procedures' MetasrvEnv.
+  uint64_t RegisterRequest(ProcedureId owner) override;
+  Inbox& InboxOf(ProcedureId owner) override { return inboxes_[owner]; }
+  void ForgetRequest(ProcedureId owner, uint64_t corr) override;
+  void InvalidateTable(TableId table, NodeContext& ctx) override { Broadcast(table, ctx); }
+  sim::Duration request_timeout() const override { return config_.request_timeout; }
 
   void OnRouteRequest(NodeId from, const RouteRequest& request, NodeContext& ctx);
   void OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& ctx);

@@ -63,8 +63,6 @@ void ProcedureRunner::Crash() {
 }
 
 sim::Status ProcedureRunner::Recover(sim::SimTime now) {
-  REPARTSIM_ASSERT_MSG(slots_.empty(), "recovery runs on a crashed runner");
-  REPARTSIM_ASSERT(locks_.empty());
   // A procedure whose latest record is a commit had finished: its records are deleted and
   // it is not resumed (a crash between the commit record and the cleanup).
   std::vector<ProcedureId> committed;

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "model/meta/ids.h"
-#include "model/metasrv/metasrv_env.h"
+#include "model/ddl/metasrv_env.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
-#include "model/repartition/mailbox.h"
+#include "model/ddl/pending_requests.h"
 #include "model/repartition/plan.h"
 #include "sim/result.h"
 

@@ -9,7 +9,7 @@
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
 #include "model/meta/table_metadata.h"
-#include "model/metasrv/metasrv_env.h"
+#include "model/ddl/metasrv_env.h"
 
 namespace repartsim::model {
 

@@ -1,6 +1,7 @@
-// Request fan-out for procedure states that talk to datanodes (docs/protocol.md section 10.1): a
-// state sends region requests, waits (Step::Wait) until every reply arrived or the request timeout
-// passed, then classifies the outcome as the real mailbox handling does: a missing reply (timeout,
+// PendingRequests: the request fan-out for procedure states that talk to datanodes
+// (docs/protocol.md section 10.1): a state sends region requests, waits (Step::Wait) until
+// every reply arrived or the request timeout passed, then classifies the outcome as the real
+// mailbox handling does: a missing reply (timeout,
 // datanode not connected, channel closed) or a retryable error -> RetryLater; a region that
 // does not exist (`exists=false`) or a non-retryable error -> Unexpected (abort); all ok -> ok.
 // The pending set is volatile: a metasrv crash loses it and the state re-sends.
@@ -10,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "model/metasrv/metasrv_env.h"
+#include "model/ddl/metasrv_env.h"
 #include "model/node/message.h"
 #include "model/procedure/procedure.h"
 

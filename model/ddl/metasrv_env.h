@@ -1,16 +1,16 @@
 // MetasrvEnv: the environment a procedure step runs in (the Env concept of
 // ProcedureManager): the clock, crash points, the Chooser, the metasrv's durable key-value
 // store, region requests to datanodes (replies land in the procedure's inbox, keyed by
-// correlation id), and cache-invalidation broadcasts. Built per step over the metasrv's state
-// and the step's NodeContext; never stored.
+// correlation id), and cache-invalidation broadcasts. Built per step over the metasrv's
+// DdlContext and the step's NodeContext; never stored.
 #pragma once
 
-#include <map>
 #include <set>
-#include <vector>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "model/ddl/ddl_context.h"
 #include "model/meta/kv_store.h"
 #include "model/node/message.h"
 #include "model/node/node_context.h"
@@ -19,15 +19,10 @@
 
 namespace repartsim::model {
 
-class Metasrv;
-
-// Replies received for one procedure, by correlation id.
-using Inbox = std::map<uint64_t, RegionResponse>;
-
 class MetasrvEnv {
  public:
-  MetasrvEnv(Metasrv& metasrv, NodeContext& ctx, ProcedureId current)
-      : metasrv_(metasrv), ctx_(ctx), current_(current) {}
+  MetasrvEnv(DdlContext& ddl, NodeContext& ctx, ProcedureId current)
+      : ddl_(ddl), ctx_(ctx), current_(current) {}
 
   sim::SimTime Now() const { return ctx_.now(); }
   bool CrashPoint(std::string_view site) { return ctx_.ShouldCrash(site); }
@@ -36,9 +31,11 @@ class MetasrvEnv {
   }
   void TraceProcedure(ProcedureId id, std::string_view what);
 
-  KvStore& kv();
+  KvStore& kv() { return ddl_.mutable_kv(); }
   // The metasrv's cached decode of the route stored at `key` (Metasrv::DecodeRoute).
-  const TableRoute& DecodeRoute(const std::string& key, const std::string& bytes) const;
+  const TableRoute& DecodeRoute(const std::string& key, const std::string& bytes) const {
+    return ddl_.DecodeRoute(key, bytes);
+  }
   const Protocol& protocol() const { return ctx_.protocol; }
   NodeContext& ctx() { return ctx_; }
   ProcedureId current() const { return current_; }
@@ -46,21 +43,21 @@ class MetasrvEnv {
   // Sends `op` for `region` to datanode `node`; returns the correlation id its reply carries.
   uint64_t SendRegionRequest(NodeId node, RegionId region, RegionOp op);
   // Replies received so far for the running procedure.
-  Inbox& inbox();
+  Inbox& inbox() { return ddl_.InboxOf(current_); }
   // Forgets a correlation id (its reply, if it arrives later, is ignored).
-  void Forget(uint64_t corr);
+  void Forget(uint64_t corr) { ddl_.ForgetRequest(current_, corr); }
   // Broadcasts InvalidateCache for `table` to every frontend (fire-and-forget unless
   // Rule::kAckedInvalidation) and bumps the table's invalidation epoch.
-  void InvalidateTable(TableId table);
+  void InvalidateTable(TableId table) { ddl_.InvalidateTable(table, ctx_); }
   // The mailbox/RPC timeout after which missing replies count as a timeout.
-  sim::Duration request_timeout() const;
+  sim::Duration request_timeout() const { return ddl_.request_timeout(); }
   // Every datanode of the cluster (peer selection for new regions).
-  const std::vector<NodeId>& datanodes() const;
+  const std::vector<NodeId>& datanodes() const { return ddl_.datanodes(); }
   // Regions that may hold a lease before any route lists them (MemoryRegionKeeper).
-  std::set<RegionId>& operating_regions();
+  std::set<RegionId>& operating_regions() { return ddl_.operating_regions(); }
 
  private:
-  Metasrv& metasrv_;
+  DdlContext& ddl_;
   NodeContext& ctx_;
   ProcedureId current_;
 };

@@ -13,7 +13,7 @@
 
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
-#include "model/metasrv/metasrv_env.h"
+#include "model/ddl/metasrv_env.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
 #include "sim/result.h"

@@ -1,4 +1,4 @@
-#include "model/repartition/mailbox.h"
+#include "model/ddl/pending_requests.h"
 
 #include "sim/assert.h"
 

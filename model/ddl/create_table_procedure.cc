@@ -1,4 +1,4 @@
-#include "model/metasrv/create_table_procedure.h"
+#include "model/ddl/create_table_procedure.h"
 
 #include <nlohmann/json.hpp>
 
