@@ -1,22 +1,39 @@
 #!/usr/bin/env python3
 """Writes scenarios/crash/metasrv_after_state/*.yaml: one scenario per procedure state a split
 passes, each crashing the metasrv right after that state has passed (`after:` steps) and
-restarting it 1 s later. Expectations come from EXPECT below; re-run this script after editing
-it, and commit the generated files (the loader does not know about this script)."""
+restarting it 1 s later. The states come from the procedures' kStateNames tables (the C++
+headers), the expectations from EXPECT below; re-run this script after editing either, and
+commit the generated files. `--check` writes nothing and exits 1 iff a generated file is
+missing or differs (a CTest test runs it)."""
 import os
+import re
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "scenarios", "crash", "metasrv_after_state")
 
-STATES = [
-    "Repartition.RepartitionStart", "Repartition.AllocateRegion.Build",
-    "Repartition.AllocateRegion.Execute", "Repartition.Dispatch",
-    "RepartitionGroup.RepartitionStart", "RepartitionGroup.ApplyStaging",
-    "RepartitionGroup.EnterStagingRegion", "RepartitionGroup.RemapManifest",
-    "RepartitionGroup.ApplyStagingManifest", "RepartitionGroup.ExitStaging",
-    "RepartitionGroup.RepartitionEnd", "Repartition.Collect",
-    "Repartition.DeallocateRegion", "Repartition.RepartitionEnd",
-]
+
+def state_names(header):
+    """The kStateNames table of a procedure header, in State order (the one exported list)."""
+    with open(os.path.join(ROOT, header)) as f:
+        text = f.read()
+    table = re.search(r"kStateNames\s*=\s*\{([^}]*)\}", text)
+    if table is None:
+        raise SystemExit(f"{header}: no kStateNames table")
+    return re.findall(r'"([^"]+)"', table.group(1))
+
+
+PARENT = state_names("model/repartition/repartition_procedure.h")
+GROUP = state_names("model/repartition/group/group_procedure.h")
+# States a split of a partitioned table never passes: UpdatePartitionMetadata runs only for an
+# unpartitioned source or an ON COLUMNS change; SyncRegion only for metric-engine tables.
+SKIPPED = {"Repartition.UpdatePartitionMetadata", "RepartitionGroup.SyncRegion"}
+# The order a split passes them: the parent up to Dispatch, the group, then the parent's rest.
+_DISPATCH = PARENT.index("Dispatch") + 1
+STATES = [s for s in (["Repartition." + p for p in PARENT[:_DISPATCH]] +
+                      ["RepartitionGroup." + g for g in GROUP] +
+                      ["Repartition." + p for p in PARENT[_DISPATCH:]])
+          if s not in SKIPPED]
 
 # greptime expectation per state, with the reason; absent: pass. The reference passes all.
 P2 = ("{violation: INV-ACK, tolerate: [INV-LIVE, INV-META, INV-NOOMIT]}",
@@ -78,19 +95,37 @@ expect:
 """
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
+def generated():
+    """File name -> text of every generated scenario."""
+    out = {}
     for state in STATES:
         stem = state.replace("RepartitionGroup.", "group_").replace("Repartition.", "parent_")
         stem = "".join("_" + c.lower() if c.isupper() else c for c in stem.replace(".", "_"))
         stem = stem.replace("__", "_").strip("_")
         name = "metasrv-crash-after-" + stem.replace("_", "-")
         greptime, reason = EXPECT.get(state, ("pass", ""))
-        text = TEMPLATE.format(state=state, name=name, greptime=greptime,
-                               reason=("\n  " + reason) if reason else "")
-        with open(os.path.join(OUT, stem + ".yaml"), "w") as f:
+        out[stem + ".yaml"] = TEMPLATE.format(state=state, name=name, greptime=greptime,
+                                              reason=("\n  " + reason) if reason else "")
+    return out
+
+
+def main(argv):
+    files = generated()
+    if argv[1:] == ["--check"]:
+        stale = []
+        for name, text in sorted(files.items()):
+            path = os.path.join(OUT, name)
+            if not os.path.exists(path) or open(path).read() != text:
+                stale.append(os.path.relpath(path, ROOT))
+        for path in stale:
+            print(f"{path}: stale; re-run tools/gen_metasrv_crash_matrix.py")
+        return 1 if stale else 0
+    os.makedirs(OUT, exist_ok=True)
+    for name, text in files.items():
+        with open(os.path.join(OUT, name), "w") as f:
             f.write(text)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))

@@ -12,15 +12,9 @@ CreateTableProcedure::CreateTableProcedure(TableInfo info, TableRoute route)
     : info_(std::move(info)), route_(std::move(route)) {}
 
 std::string CreateTableProcedure::state_name() const {
-  switch (state_) {
-    case State::kPrepare:
-      return "Prepare";
-    case State::kDatanodeCreateRegions:
-      return "DatanodeCreateRegions";
-    case State::kCreateMetadata:
-      return "CreateMetadata";
-  }
-  REPARTSIM_UNREACHABLE();
+  const auto index = static_cast<size_t>(state_);
+  REPARTSIM_ASSERT(index < kStateNames.size());
+  return std::string(kStateNames[index]);
 }
 
 std::string CreateTableProcedure::Dump() const {

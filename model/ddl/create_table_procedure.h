@@ -6,6 +6,7 @@
 // invalidates caches. No rollback: a failed create leaves orphan regions that get no lease.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <string_view>
@@ -24,6 +25,10 @@ class CreateTableProcedure {
  public:
   enum class State : uint8_t { kPrepare, kDatanodeCreateRegions, kCreateMetadata };
   static constexpr std::string_view kType = "CreateTable";
+  // GreptimeDB's state names, by State: the one list that crash sites, `after:` steps and
+  // the crash-matrix generator are built from (static_assert below the class).
+  static constexpr std::array<std::string_view, 3> kStateNames = {
+      "Prepare", "DatanodeCreateRegions", "CreateMetadata"};
 
   CreateTableProcedure() = default;
   CreateTableProcedure(TableInfo info, TableRoute route);
@@ -51,5 +56,8 @@ class CreateTableProcedure {
   sim::SimTime deadline_;
   bool sent_ = false;
 };
+
+static_assert(CreateTableProcedure::kStateNames.size() ==
+              static_cast<size_t>(CreateTableProcedure::State::kCreateMetadata) + 1);
 
 }  // namespace repartsim::model

@@ -1,8 +1,10 @@
 // MetaProcedure: the Body of the metasrv's ProcedureManager: one of the procedure types the
 // metasrv runs, as a value (std::variant), dispatching the Body concept to the held type.
-// Adding a procedure type = adding it to the variant and to Load().
+// Adding a procedure type = adding it to the variant, to Load() and to kMetaProcedureStates.
 #pragma once
 
+#include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -48,5 +50,20 @@ class MetaProcedure {
 };
 
 using MetaProcedureManager = ProcedureManager<MetaProcedure, MetasrvEnv>;
+
+// A procedure type and its state names, in State order.
+struct ProcedureStateTable {
+  std::string_view type;
+  std::span<const std::string_view> states;
+};
+
+// Every procedure type the metasrv runs, in variant order: what the crash-site list
+// (`<Type>.<State>.before_persist|after_persist`) and the `after:` states are built from.
+inline constexpr std::array<ProcedureStateTable, 3> kMetaProcedureStates = {{
+    {CreateTableProcedure::kType, CreateTableProcedure::kStateNames},
+    {RepartitionProcedure::kType, RepartitionProcedure::kStateNames},
+    {RepartitionGroupProcedure::kType, RepartitionGroupProcedure::kStateNames},
+}};
+static_assert(kMetaProcedureStates.size() == std::variant_size_v<MetaProcedure::Variant>);
 
 }  // namespace repartsim::model

@@ -90,9 +90,10 @@ class AnyBody {
   std::vector<LockKey> lock_keys() const { return Get().lock_keys(); }
   void Fingerprint(sim::Hasher& h) const { Get().Fingerprint(h); }
 
-  // The held body iff it is a `Body`, else nullptr.
+  // The held body iff it is a `Body`, else nullptr. (Named apart from the bodies' own As<T>,
+  // such as MetaProcedure's, so that a call meant for the body does not compile here.)
   template <class Body>
-  const Body* As() const {
+  const Body* Held() const {
     const auto* holder = dynamic_cast<const Holder<Body>*>(impl_.get());
     return holder == nullptr ? nullptr : &holder->body;
   }

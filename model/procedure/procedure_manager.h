@@ -146,7 +146,7 @@ class ProcedureManager : public ProcedureRunner {
   }
   // The typed body of a slot of this runner.
   static const Body& BodyOf(const Slot& slot) {
-    const Body* body = slot.body.template As<Body>();
+    const Body* body = slot.body.template Held<Body>();
     REPARTSIM_ASSERT(body != nullptr);
     return *body;
   }

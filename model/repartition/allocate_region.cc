@@ -2,6 +2,7 @@
 // every plan (reused sources in order, fresh numbers past max_region_number for extra targets,
 // extra sources pending deallocation) and captures the reused targets' routes for rollback; Execute
 // creates the new regions on datanodes and appends their routes.
+#include "model/partition/region_assignment.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"
@@ -9,42 +10,49 @@
 namespace repartsim::model {
 
 Step RepartitionProcedure::AllocateRegionBuild(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kAllocateRegionBuild);
+  REPARTSIM_ASSERT(!ctx_.plans.empty());
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   const TableRoute& route = snapshot->route;
   uint32_t next = route.NextRegionNumber().value;
   bool any_allocation = false;
   for (PlanEntry& plan : ctx_.plans) {
+    std::vector<RegionId> sources;
+    for (const SourceDescriptor& source : plan.sources) sources.push_back(source.region);
+    GroupRegions<RegionId> regions =
+        AssignGroupRegions(sources, plan.target_exprs.size(),
+                           [&] { return RegionId::Of(ctx_.table, RegionNumber{next++}); });
     plan.targets.clear();
     plan.allocated.clear();
     plan.pending_deallocate.clear();
     plan.original_target_routes.clear();
-    const size_t m = plan.sources.size();
-    const size_t n = plan.target_exprs.size();
-    for (size_t i = 0; i < n; ++i) {
-      if (i < m) {
-        RegionId reused = plan.sources[i].region;
-        const RegionRoute* original = route.Find(reused);
+    for (size_t i = 0; i < regions.targets.size(); ++i) {
+      const RegionId target = regions.targets[i];
+      if (i < sources.size()) {  // a reused source: its route is restored on rollback
+        const RegionRoute* original = route.Find(target);
         if (original == nullptr) {
-          return Step::Error("RepartitionTargetRegionMissing: region " + reused.ToString());
+          return Step::Error("RepartitionTargetRegionMissing: region " + target.ToString());
         }
         plan.original_target_routes.push_back(*original);
-        plan.targets.push_back(TargetDescriptor{reused, plan.target_exprs[i]});
-      } else {
-        RegionId fresh = RegionId::Of(ctx_.table, RegionNumber{next++});
-        plan.targets.push_back(TargetDescriptor{fresh, plan.target_exprs[i]});
-        plan.allocated.push_back(fresh);
-        any_allocation = true;
       }
+      plan.targets.push_back(TargetDescriptor{target, plan.target_exprs[i]});
     }
-    for (size_t i = n; i < m; ++i) plan.pending_deallocate.push_back(plan.sources[i].region);
+    plan.allocated = std::move(regions.allocated);
+    plan.pending_deallocate = std::move(regions.deallocated);
+    any_allocation = any_allocation || !plan.allocated.empty();
     plan.built = true;
+    REPARTSIM_ASSERT(plan.targets.size() == plan.target_exprs.size());
   }
+  REPARTSIM_ASSERT(next >= route.NextRegionNumber().value);
   state_ = any_allocation ? State::kAllocateRegionExecute : State::kDispatch;
   return Step::Next(/*persist=*/true);
 }
 
 Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kAllocateRegionExecute);
+  REPARTSIM_ASSERT(std::all_of(ctx_.plans.begin(), ctx_.plans.end(),
+                               [](const PlanEntry& plan) { return plan.built; }));
   std::optional<InfoSnapshot> info = ReadInfoSnapshot(env.kv(), ctx_.table);
   if (!info.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   if (!requests_.sent()) {
@@ -96,6 +104,7 @@ Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
       routes.push_back(std::move(route));
     }
   }
+  REPARTSIM_ASSERT(routes.size() >= snapshot->route.region_routes.size());
   MetaUpdateResult result =
       UpdateTableRoute(env.kv(), ctx_.table, snapshot->raw, snapshot->route, std::move(routes));
   if (!result.ok) return Step::RetryLater(result.error);

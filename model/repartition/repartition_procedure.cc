@@ -8,11 +8,6 @@ namespace repartsim::model {
 
 namespace {
 
-constexpr const char* kStateNames[] = {
-    "RepartitionStart",       "UpdatePartitionMetadata", "AllocateRegion.Build",
-    "AllocateRegion.Execute", "Dispatch",                "Collect",
-    "DeallocateRegion",       "RepartitionEnd"};
-
 sim::Error Corrupt(const char* what) {
   return sim::MakeError({}, std::string("corrupt Repartition record: ") + what);
 }
@@ -20,10 +15,11 @@ sim::Error Corrupt(const char* what) {
 }  // namespace
 
 std::string RepartitionProcedure::state_name() const {
-  return kStateNames[static_cast<size_t>(state_)];
+  return std::string(kStateNames[static_cast<size_t>(state_)]);
 }
 
 std::string RepartitionProcedure::Dump() const {
+  REPARTSIM_ASSERT(static_cast<size_t>(state_) < kStateNames.size());
   nlohmann::json j;
   j["state"] = static_cast<int>(state_);
   j["table"] = ctx_.table.value;
@@ -99,6 +95,8 @@ sim::Result<RepartitionProcedure> RepartitionProcedure::Load(std::string_view du
 }
 
 Step RepartitionProcedure::Execute(MetasrvEnv& env, const ProcedureView& view) {
+  REPARTSIM_ASSERT(view.id == env.current());
+  REPARTSIM_ASSERT(!view.parent.valid());  // the parent procedure is always a root
   switch (state_) {
     case State::kRepartitionStart:
       return RepartitionStart(env);

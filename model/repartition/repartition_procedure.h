@@ -9,6 +9,7 @@
 // the real behaviour or the corrected one where they differ.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,12 @@ class RepartitionProcedure {
     kRepartitionEnd,
   };
   static constexpr std::string_view kType = "Repartition";
+  // GreptimeDB's state names, by State: the one list that crash sites, `after:` steps and
+  // the crash-matrix generator are built from (static_assert below the class).
+  static constexpr std::array<std::string_view, 8> kStateNames = {
+      "RepartitionStart",       "UpdatePartitionMetadata", "AllocateRegion.Build",
+      "AllocateRegion.Execute", "Dispatch",                "Collect",
+      "DeallocateRegion",       "RepartitionEnd"};
 
   struct PersistentContext {
     TableId table;
@@ -97,5 +104,8 @@ class RepartitionProcedure {
   PendingRequests requests_;
   std::vector<RegionId> drop_list_;  // rollback / deallocation: regions being dropped
 };
+
+static_assert(RepartitionProcedure::kStateNames.size() ==
+              static_cast<size_t>(RepartitionProcedure::State::kRepartitionEnd) + 1);
 
 }  // namespace repartsim::model

@@ -2,34 +2,19 @@
 
 #include <algorithm>
 
+#include "model/metasrv/meta_procedure.h"
+
 namespace repartsim::scenario {
 
 namespace {
 
-struct ProcedureStates {
-  const char* type;
-  std::vector<const char*> states;
-};
-
-// GreptimeDB's state names (docs/protocol.md sections 3, 10.3 and 10.4).
-const std::vector<ProcedureStates>& Procedures() {
-  static const std::vector<ProcedureStates> procedures = {
-      {"CreateTable", {"Prepare", "DatanodeCreateRegions", "CreateMetadata"}},
-      {"Repartition",
-       {"RepartitionStart", "UpdatePartitionMetadata", "AllocateRegion.Build",
-        "AllocateRegion.Execute", "Dispatch", "Collect",
-        "DeallocateRegion", "RepartitionEnd"}},
-      {"RepartitionGroup",
-       {"RepartitionStart", "SyncRegion", "ApplyStaging", "EnterStagingRegion", "RemapManifest",
-        "ApplyStagingManifest", "ExitStaging", "RepartitionEnd"}},
-  };
-  return procedures;
-}
-
+// From the procedures' own state-name tables (model/metasrv/meta_procedure.h).
 std::vector<std::string> BuildStates() {
   std::vector<std::string> states;
-  for (const ProcedureStates& p : Procedures()) {
-    for (const char* state : p.states) states.push_back(std::string(p.type) + "." + state);
+  for (const model::ProcedureStateTable& p : model::kMetaProcedureStates) {
+    for (std::string_view state : p.states) {
+      states.push_back(std::string(p.type) + "." + std::string(state));
+    }
   }
   std::sort(states.begin(), states.end());
   return states;

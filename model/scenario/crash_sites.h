@@ -1,9 +1,9 @@
 // The named crash sites a scenario may refer to (faults.crash_sites, faults.crash_at), so a
 // typo is a load error rather than a crash point that silently never fires. Sites are the
 // datanode's durable-write boundaries and `<Procedure>.<State>.before_persist|after_persist`
-// for every persisted procedure state (procedure_manager.h). The list is kept by hand, in
-// step with the crash points the datanode handlers and the procedure runner mark; no test
-// checks it yet (a site missing here only makes scenarios unable to name it).
+// for every procedure state, built from the procedures' own state-name tables
+// (kMetaProcedureStates, model/metasrv/meta_procedure.h); tests/model/scenario/
+// crash_sites_test.cc pins the list.
 #pragma once
 
 #include <string>

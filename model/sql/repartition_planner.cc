@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/partition/region_assignment.h"
 #include "model/partition/simplify.h"
 #include "model/sql/expr_typing.h"
 
@@ -62,30 +63,17 @@ std::optional<size_t> FindExpr(const PartitionRule& rule, const PartitionExpr& e
   return std::nullopt;
 }
 
-void AssignRegions(const TableState& table, RepartitionPlan& plan, uint32_t& next_region) {
+// The procedure's region assignment (AssignGroupRegions, as AllocateRegion's build step runs
+// it) and its Dispatch panic, per group.
+void AssignRegions(RepartitionPlan& plan, uint32_t& next_region) {
   for (PlanGroup& g : plan.groups) {
-    size_t reuse = std::min(g.source_regions.size(), g.to.size());
-    g.target_regions.assign(g.source_regions.begin(),
-                            g.source_regions.begin() + static_cast<std::ptrdiff_t>(reuse));
-    for (size_t i = reuse; i < g.to.size(); ++i) {
-      g.allocated_regions.push_back(next_region);
-      g.target_regions.push_back(next_region++);
-    }
-    for (size_t i = reuse; i < g.source_regions.size(); ++i) {
-      g.deallocated_regions.push_back(g.source_regions[i]);
-    }
-    for (size_t k = 0; k < g.transition_map.size() && !g.dispatch_panic; ++k) {
-      for (size_t j : g.transition_map[k]) {
-        if (j >= g.target_regions.size()) {
-          g.dispatch_panic = "index out of bounds: the len is " +
-                             std::to_string(g.target_regions.size()) + " but the index is " +
-                             std::to_string(j);
-          break;
-        }
-      }
-    }
+    GroupRegions<uint32_t> regions =
+        AssignGroupRegions(g.source_regions, g.to.size(), [&] { return next_region++; });
+    g.target_regions = std::move(regions.targets);
+    g.allocated_regions = std::move(regions.allocated);
+    g.deallocated_regions = std::move(regions.deallocated);
+    g.dispatch_panic = RegionMappingPanic(g.transition_map, g.target_regions.size());
   }
-  (void)table;
 }
 
 }  // namespace
@@ -227,7 +215,7 @@ sim::Result<RepartitionPlan> PlanRepartition(const TableState& table, const Alte
   }
   BuildGroups(table, plan, options);
   uint32_t next_region = table.max_region_number + 1;
-  AssignRegions(table, plan, next_region);
+  AssignRegions(plan, next_region);
   plan.result = ApplyGroups(table, plan);
   plan.result.max_region_number = std::max(plan.result.max_region_number, next_region - 1);
   return plan;

@@ -11,11 +11,6 @@ namespace repartsim::model {
 
 namespace {
 
-constexpr const char* kStateNames[] = {"RepartitionStart",     "SyncRegion",
-                                       "ApplyStaging",         "EnterStagingRegion",
-                                       "RemapManifest",        "ApplyStagingManifest",
-                                       "ExitStaging",          "RepartitionEnd"};
-
 sim::Error Corrupt(const char* what) {
   return sim::MakeError({}, std::string("corrupt RepartitionGroup record: ") + what);
 }
@@ -35,7 +30,7 @@ std::vector<RegionId> IdsFrom(const nlohmann::json& j) {
 }  // namespace
 
 std::string RepartitionGroupProcedure::state_name() const {
-  return kStateNames[static_cast<size_t>(state_)];
+  return std::string(kStateNames[static_cast<size_t>(state_)]);
 }
 
 std::string RepartitionGroupProcedure::Dump() const {
@@ -113,7 +108,9 @@ sim::Result<RepartitionGroupProcedure> RepartitionGroupProcedure::Load(std::stri
   return procedure;
 }
 
-Step RepartitionGroupProcedure::Execute(MetasrvEnv& env, const ProcedureView&) {
+Step RepartitionGroupProcedure::Execute(MetasrvEnv& env, const ProcedureView& view) {
+  REPARTSIM_ASSERT(view.id == env.current());
+  REPARTSIM_ASSERT(view.parent.value == ctx_.parent);
   switch (state_) {
     case State::kRepartitionStart:
       return RepartitionStart(env);
@@ -136,6 +133,7 @@ Step RepartitionGroupProcedure::Execute(MetasrvEnv& env, const ProcedureView&) {
 }
 
 std::vector<LockKey> RepartitionGroupProcedure::lock_keys() const {
+  REPARTSIM_ASSERT(!ctx_.sources.empty());
   std::vector<LockKey> keys = {LockKey{"catalog/greptime", false},
                                LockKey{"schema/greptime.public", false}};
   for (const SourceDescriptor& source : ctx_.sources) {
@@ -166,6 +164,7 @@ bool RepartitionGroupProcedure::IsPendingDeallocate(RegionId region) const {
 }
 
 std::optional<NodeId> RepartitionGroupProcedure::LeaderOf(MetasrvEnv& env, RegionId region) const {
+  REPARTSIM_ASSERT(region.table_id() == ctx_.table);
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return std::nullopt;
   const RegionRoute* route = snapshot->route.Find(region);
@@ -177,11 +176,15 @@ std::optional<Step> RepartitionGroupProcedure::SendToLeader(MetasrvEnv& env, Reg
                                                            RegionOp op) {
   std::optional<NodeId> leader = LeaderOf(env, region);
   if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + region.ToString());
+  REPARTSIM_ASSERT(leader->value != 0);
   requests_.Send(env, *leader, region, std::move(op));
+  REPARTSIM_ASSERT(!requests_.empty());
   return std::nullopt;
 }
 
 Step RepartitionGroupProcedure::FinishTwoPhaseRound(MetasrvEnv& env, State next) {
+  REPARTSIM_ASSERT(requests_.sent());
+  REPARTSIM_ASSERT(static_cast<uint8_t>(next) > static_cast<uint8_t>(state_));
   PendingRequests::Outcome outcome = requests_.Collect(env);
   if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
   if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);

@@ -10,6 +10,7 @@
 // creation): ExceededDeadline is not retryable. One file per state under model/repartition/group/.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,6 +41,11 @@ class RepartitionGroupProcedure {
     kRepartitionEnd,
   };
   static constexpr std::string_view kType = "RepartitionGroup";
+  // GreptimeDB's state names, by State: the one list that crash sites, `after:` steps and
+  // the crash-matrix generator are built from (static_assert below the class).
+  static constexpr std::array<std::string_view, 8> kStateNames = {
+      "RepartitionStart", "SyncRegion",           "ApplyStaging", "EnterStagingRegion",
+      "RemapManifest",    "ApplyStagingManifest", "ExitStaging",  "RepartitionEnd"};
 
   struct PrepareResult {
     std::vector<RegionRoute> source_routes;
@@ -107,5 +113,8 @@ class RepartitionGroupProcedure {
   PendingRequests requests_;
   uint8_t phase_ = 0;  // sub-step of EnterStagingRegion / ApplyStagingManifest
 };
+
+static_assert(RepartitionGroupProcedure::kStateNames.size() ==
+              static_cast<size_t>(RepartitionGroupProcedure::State::kRepartitionEnd) + 1);
 
 }  // namespace repartsim::model

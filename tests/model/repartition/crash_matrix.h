@@ -8,6 +8,7 @@
 
 #include <cstdio>
 
+#include "model/scenario/crash_sites.h"
 #include "tests/model/repartition/procedure_probe.h"
 
 namespace repartsim::model::testing::crash_matrix {
@@ -170,6 +171,14 @@ inline CrashRun Run(const Scenario& s, Protocol protocol, const CrashCase* c,
 inline void Check(const Scenario& s, Protocol protocol, const CrashCase& c, const Outcome& want) {
   SCOPED_TRACE(std::string(s.name) + " " + protocol.base_name() + " crash after " + c.after +
                " at " + (std::string(c.site).empty() ? "<now>" : c.site));
+  // Crash sites and states are the procedures' own names (their kStateNames tables).
+  if (!std::string(c.site).empty()) {
+    EXPECT_TRUE(scenario::IsKnownCrashSite(c.site)) << c.site;
+  }
+  if (std::string(c.resumes) != "<none>") {
+    EXPECT_TRUE(scenario::IsKnownProcedureState("Repartition." + std::string(c.resumes)))
+        << c.resumes;
+  }
   std::vector<std::string> original;
   CrashRun clean = Run(s, protocol, nullptr, &original);
   ASSERT_EQ(clean.ddl.status, DdlStatus::kDone) << clean.ddl.error;

@@ -46,15 +46,19 @@ class ProcedureProbe {
   int64_t now_ms() const { return now_ms_; }
 
   // ---- procedures ---------------------------------------------------------------------------
+  template <class T>
+  static const T* BodyAs(const Slot& slot) {
+    return MetaProcedureManager::BodyOf(slot).As<T>();
+  }
   const Slot* ParentSlot() const {
     for (const auto& [id, slot] : procedures().slots()) {
-      if (slot.body.As<RepartitionProcedure>() != nullptr) return &slot;
+      if (BodyAs<RepartitionProcedure>(slot) != nullptr) return &slot;
     }
     return nullptr;
   }
   const RepartitionProcedure* Parent() const {
     const Slot* slot = ParentSlot();
-    return slot == nullptr ? nullptr : slot->body.As<RepartitionProcedure>();
+    return slot == nullptr ? nullptr : BodyAs<RepartitionProcedure>(*slot);
   }
   std::optional<ParentState> ParentStateNow() const {
     const RepartitionProcedure* p = Parent();
@@ -65,13 +69,13 @@ class ProcedureProbe {
   std::vector<const Slot*> GroupSlots() const {
     std::vector<const Slot*> out;
     for (const auto& [id, slot] : procedures().slots()) {
-      if (slot.body.As<RepartitionGroupProcedure>() != nullptr) out.push_back(&slot);
+      if (BodyAs<RepartitionGroupProcedure>(slot) != nullptr) out.push_back(&slot);
     }
     return out;
   }
   const RepartitionGroupProcedure* Group(size_t index = 0) const {
     std::vector<const Slot*> slots = GroupSlots();
-    return index < slots.size() ? slots[index]->body.As<RepartitionGroupProcedure>() : nullptr;
+    return index < slots.size() ? BodyAs<RepartitionGroupProcedure>(*slots[index]) : nullptr;
   }
   std::optional<GroupState> GroupStateNow(size_t index = 0) const {
     const RepartitionGroupProcedure* g = Group(index);
