@@ -6,18 +6,23 @@ namespace repartsim::model {
 
 void PendingRequests::Send(MetasrvEnv& env, NodeId node, RegionId region, RegionOp op) {
   const char* name = RegionOpName(op);
+  REPARTSIM_ASSERT(!sent_);  // a batch is sealed once, after its last Send
   uint64_t corr = env.SendRegionRequest(node, region, std::move(op));
-  outstanding_[corr] = region;
+  const bool fresh = outstanding_.emplace(corr, region).second;
+  REPARTSIM_ASSERT_MSG(fresh, "correlation ids are never reused");
   op_names_[corr] = name;
+  REPARTSIM_ASSERT(op_names_.size() == outstanding_.size());
 }
 
 void PendingRequests::Seal(MetasrvEnv& env, std::optional<sim::SimTime> deadline_max) {
+  REPARTSIM_ASSERT(!sent_);
   deadline_ = env.Now() + env.request_timeout();
   if (deadline_max.has_value() && *deadline_max < deadline_) deadline_ = *deadline_max;
   sent_ = true;
   any_retry_ = false;
   any_abort_ = false;
   message_.clear();
+  REPARTSIM_ASSERT(sent_);
 }
 
 PendingRequests::Outcome PendingRequests::Collect(MetasrvEnv& env, bool not_found_ok) {
@@ -55,6 +60,7 @@ PendingRequests::Outcome PendingRequests::Collect(MetasrvEnv& env, bool not_foun
   std::string message = message_;
   Reset(env);
   message_ = std::move(message);
+  REPARTSIM_ASSERT(!sent_);
   return outcome;
 }
 
@@ -67,6 +73,8 @@ void PendingRequests::Reset(MetasrvEnv& env) {
   for (const auto& [corr, region] : outstanding_) env.Forget(corr);
   outstanding_.clear();
   op_names_.clear();
+  REPARTSIM_ASSERT(outstanding_.empty());
+  REPARTSIM_ASSERT(op_names_.empty());
   sent_ = false;
   any_retry_ = false;
   any_abort_ = false;

@@ -9,6 +9,7 @@
 namespace repartsim::model {
 
 Step RepartitionProcedure::Collect(MetasrvEnv& env, const ProcedureView& view) {
+  REPARTSIM_ASSERT(state_ == State::kCollect);
   REPARTSIM_ASSERT(view.children.size() == ctx_.dispatch_plans.size());
   std::vector<size_t> failed;
   std::vector<size_t> unknown;
@@ -35,12 +36,14 @@ Step RepartitionProcedure::Collect(MetasrvEnv& env, const ProcedureView& view) {
     ctx_.dispatch_plans = failed;
     ctx_.dispatch_plans.insert(ctx_.dispatch_plans.end(), unknown.begin(), unknown.end());
     std::sort(ctx_.dispatch_plans.begin(), ctx_.dispatch_plans.end());
+    REPARTSIM_ASSERT(!ctx_.dispatch_plans.empty());
     env.TraceProcedure(env.current(), "rolling forward: re-dispatching failed groups");
     state_ = State::kDispatch;
     return Step::Next(/*persist=*/true);
   }
   ctx_.failed_plans.insert(ctx_.failed_plans.end(), failed.begin(), failed.end());
   ctx_.unknown_plans.insert(ctx_.unknown_plans.end(), unknown.begin(), unknown.end());
+  REPARTSIM_ASSERT(!ctx_.failed_plans.empty() || !ctx_.unknown_plans.empty());
   std::string message = "Failed to wait for repartition groups: failed plans [";
   for (size_t i = 0; i < failed.size(); ++i) message += (i ? "," : "") + std::to_string(failed[i]);
   message += "], unknown plans [";

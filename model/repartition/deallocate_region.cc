@@ -4,10 +4,12 @@
 
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
 Step RepartitionProcedure::DeallocateRegion(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kDeallocateRegion);
   std::vector<RegionId> pending;
   for (const PlanEntry& plan : ctx_.plans) {
     pending.insert(pending.end(), plan.pending_deallocate.begin(), plan.pending_deallocate.end());
@@ -27,6 +29,7 @@ Step RepartitionProcedure::DeallocateRegion(MetasrvEnv& env) {
   std::erase_if(routes, [&](const RegionRoute& r) {
     return std::find(pending.begin(), pending.end(), r.region_id) != pending.end();
   });
+  REPARTSIM_ASSERT(routes.size() + pending.size() >= snapshot->route.region_routes.size());
   if (routes.size() != snapshot->route.region_routes.size()) {
     MetaUpdateResult result =
         UpdateTableRoute(env.kv(), ctx_.table, snapshot->raw, snapshot->route, std::move(routes));
@@ -41,6 +44,10 @@ std::optional<Step> RepartitionProcedure::DropRegionsRound(MetasrvEnv& env,
                                                           const TableRoute& route,
                                                           const std::vector<RegionId>& regions,
                                                           PendingRequests::Outcome& outcome) {
+  REPARTSIM_ASSERT(state_ == State::kDeallocateRegion || state_ == State::kUpdatePartitionMetadata ||
+                   state_ == State::kAllocateRegionBuild ||
+                   state_ == State::kAllocateRegionExecute || state_ == State::kDispatch ||
+                   state_ == State::kCollect);
   if (!requests_.sent()) {
     for (RegionId region : regions) {
       const RegionRoute* r = route.Find(region);
@@ -52,6 +59,7 @@ std::optional<Step> RepartitionProcedure::DropRegionsRound(MetasrvEnv& env,
   }
   outcome = requests_.Collect(env, /*not_found_ok=*/true);
   if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
+  REPARTSIM_ASSERT(!requests_.sent());  // the batch is over: the next round sends anew
   return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #include "model/partition/subtask.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
@@ -27,6 +28,7 @@ std::optional<std::vector<size_t>> ColumnIndices(const TableSchema& schema,
 }  // namespace
 
 Step RepartitionProcedure::RepartitionStart(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kRepartitionStart);
   if (ctx_.to_exprs.empty()) return Step::Error("Invalid arguments: empty target expressions");
   std::optional<InfoSnapshot> info = ReadInfoSnapshot(env.kv(), ctx_.table);
   std::optional<RouteSnapshot> route = ReadRouteSnapshot(env, ctx_.table);
@@ -109,6 +111,8 @@ Step RepartitionProcedure::RepartitionStart(MetasrvEnv& env) {
   }
   ctx_.dispatch_plans.clear();
   for (size_t i = 0; i < ctx_.plans.size(); ++i) ctx_.dispatch_plans.push_back(i);
+  REPARTSIM_ASSERT(!ctx_.dispatch_plans.empty());
+  REPARTSIM_ASSERT(ctx_.next_group_id > ctx_.plans.size());
   if (ctx_.metadata_update.has_value()) {
     state_ = State::kUpdatePartitionMetadata;
     return Step::Next(/*persist=*/true);

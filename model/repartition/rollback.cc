@@ -9,6 +9,7 @@
 
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
@@ -21,9 +22,11 @@ bool Contains(const std::vector<size_t>& list, size_t value) {
 }  // namespace
 
 bool RepartitionProcedure::PastCommitPoint(MetasrvEnv& env) const {
+  REPARTSIM_ASSERT(state_ == State::kCollect);
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return false;
   for (const PlanEntry& plan : ctx_.plans) {
+    REPARTSIM_ASSERT(plan.original_target_routes.size() <= plan.targets.size());
     for (size_t i = 0; i < plan.targets.size(); ++i) {
       const RegionRoute* route = snapshot->route.Find(plan.targets[i].region);
       if (route == nullptr) continue;
@@ -51,6 +54,7 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
       rolled_back.push_back(i);
     }
   }
+  REPARTSIM_ASSERT(rolled_back.size() <= ctx_.plans.size());
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Done();
   // Regions to drop: allocated regions of rolled-back plans, and (P8 fix) the merged-away
@@ -120,6 +124,7 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
     if (!result.ok) return Step::RetryLater(result.error);
   }
   for (RegionId region : drop) env.operating_regions().erase(region);
+  for (RegionId region : drop) REPARTSIM_ASSERT(env.operating_regions().count(region) == 0);
   env.InvalidateTable(ctx_.table);
   return Step::Done();
 }

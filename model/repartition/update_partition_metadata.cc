@@ -7,7 +7,9 @@
 namespace repartsim::model {
 
 Step RepartitionProcedure::UpdatePartitionMetadata(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kUpdatePartitionMetadata);
   REPARTSIM_ASSERT(ctx_.metadata_update.has_value());
+  REPARTSIM_ASSERT(!ctx_.plans.empty());
   std::optional<InfoSnapshot> info = ReadInfoSnapshot(env.kv(), ctx_.table);
   if (!info.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   const PartitionMetadataUpdate& update = *ctx_.metadata_update;

@@ -3,10 +3,13 @@
 // new targets lose it). Not persisted: a crash re-runs it, which only bumps the route version.
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
 Step RepartitionGroupProcedure::ApplyStaging(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kApplyStaging);
+  REPARTSIM_ASSERT(ctx_.prepare.has_value());
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
@@ -24,6 +27,7 @@ Step RepartitionGroupProcedure::ApplyStaging(MetasrvEnv& env) {
     r->leader_state = LeaderState::kStaging;
     if (IsPendingDeallocate(source.region)) r->write_policy = WritePolicy::kIgnoreAllWrites;
   }
+  REPARTSIM_ASSERT(routes.size() == snapshot->route.region_routes.size());
   MetaUpdateResult result =
       UpdateTableRoute(env.kv(), ctx_.table, snapshot->raw, snapshot->route, std::move(routes));
   if (!result.ok) return Step::RetryLater(result.error);

@@ -2,10 +2,15 @@
 // its remapped manifest first (in parallel); only when all succeeded does the central region apply
 // last, because its successful exit from staging clears the staging area the others read.
 #include "model/repartition/group/group_procedure.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
 Step RepartitionGroupProcedure::ApplyStagingManifest(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kApplyStagingManifest);
+  REPARTSIM_ASSERT(ctx_.prepare.has_value());
+  REPARTSIM_ASSERT(ctx_.remapped);
+  REPARTSIM_ASSERT(phase_ <= 1);
   const RegionId central = ctx_.prepare->central_region;
   if (!requests_.sent()) {
     if (std::optional<Step> exceeded = CheckDeadline(env)) return *exceeded;

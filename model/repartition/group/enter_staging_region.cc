@@ -2,10 +2,13 @@
 // then sends EnterStaging with UpdatePartitionExpr(target) to every target and RejectAllWrites to
 // every merged-away source, in parallel. A missing region aborts; "not writable" retries.
 #include "model/repartition/group/group_procedure.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
 Step RepartitionGroupProcedure::EnterStagingRegion(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kEnterStagingRegion);
+  REPARTSIM_ASSERT(phase_ <= 1);
   if (phase_ == 0 && ctx_.pending_deallocate.empty()) phase_ = 1;
   if (!requests_.sent()) {
     if (std::optional<Step> exceeded = CheckDeadline(env)) return *exceeded;
@@ -26,6 +29,7 @@ Step RepartitionGroupProcedure::EnterStagingRegion(MetasrvEnv& env) {
       }
     }
     requests_.Seal(env, deadline());
+    REPARTSIM_ASSERT(requests_.sent());
     return requests_.WaitStep();
   }
   return FinishTwoPhaseRound(env, State::kRemapManifest);

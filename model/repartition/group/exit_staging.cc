@@ -6,10 +6,13 @@
 #include "model/meta/meta_keys.h"
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
 Step RepartitionGroupProcedure::ExitStaging(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kExitStaging);
+  REPARTSIM_ASSERT(ctx_.remapped);
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
@@ -38,6 +41,7 @@ Step RepartitionGroupProcedure::ExitStaging(MetasrvEnv& env) {
   for (const auto& [src, dsts] : ctx_.region_mapping) {
     repart.src_to_dst[src].insert(dsts.begin(), dsts.end());
   }
+  REPARTSIM_ASSERT(repart.src_to_dst.size() >= ctx_.region_mapping.size());
   KvCasResult cas = env.kv().CompareAndPut(key, raw, EncodeTableRepart(repart));
   if (!cas.succeeded) return Step::Error("MetadataCorruption: table_repart changed concurrently");
   env.InvalidateTable(ctx_.table);

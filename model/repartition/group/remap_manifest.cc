@@ -2,10 +2,13 @@
 // manifest per target from the sources' persisted normal manifests (whole-file references), stored
 // in the central region's staging area; the group records that the paths exist.
 #include "model/repartition/group/group_procedure.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
 Step RepartitionGroupProcedure::RemapManifest(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kRemapManifest);
+  REPARTSIM_ASSERT(ctx_.prepare.has_value());
   if (!requests_.sent()) {
     if (std::optional<Step> exceeded = CheckDeadline(env)) return *exceeded;
     RemapManifestOp op;

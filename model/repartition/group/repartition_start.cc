@@ -5,10 +5,13 @@
 // system (P2); Rule::kIdempotentRedispatch accepts it and resumes.
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
+#include "sim/assert.h"
 
 namespace repartsim::model {
 
 Step RepartitionGroupProcedure::RepartitionStart(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kRepartitionStart);
+  REPARTSIM_ASSERT(!ctx_.sources.empty());
   if (ctx_.prepare.has_value()) {
     state_ = State::kApplyStaging;
     return Step::Next(/*persist=*/false);
@@ -53,6 +56,8 @@ Step RepartitionGroupProcedure::RepartitionStart(MetasrvEnv& env) {
                        " has no leader");
   }
   prepare.central_datanode = *central->leader;
+  REPARTSIM_ASSERT(prepare.source_routes.size() == ctx_.sources.size());
+  REPARTSIM_ASSERT(prepare.target_routes.size() == ctx_.targets.size());
   ctx_.prepare = std::move(prepare);
   state_ = ctx_.sync_region && !ctx_.allocated.empty() ? State::kSyncRegion : State::kApplyStaging;
   return Step::Next(/*persist=*/true);
