@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/cluster/ownership_probe.h"
 #include "model/meta/table_metadata.h"
 #include "model/ddl/create_table_procedure.h"
 #include "model/repartition/repartition_procedure.h"
@@ -55,7 +56,7 @@ Cluster::Cluster(ClusterConfig config, Protocol protocol)
   REPARTSIM_ASSERT(config.datanode_count >= 1);
   REPARTSIM_ASSERT(config.frontend_count >= 1);
   for (uint32_t i = 0; i < config_.datanode_count; ++i) {
-    datanodes_.emplace_back(datanode_id(i));
+    datanodes_.emplace_back(datanode_id(i), config_.metasrv.region_lease);
     // Heartbeats are staggered so datanodes do not all report at the same instant.
     next_heartbeat_.push_back(sim::SimTime{0} + sim::Ms(1 + i * 100));
   }
@@ -208,9 +209,7 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
         return;  // the heartbeat goes out when the pause ends
       }
       NodeContext ctx(dn.id(), step, protocol_, history_);
-      Heartbeat heartbeat{step.now, {}};
-      for (const auto& [region, state] : dn.regions()) heartbeat.regions.push_back(region);
-      ctx.Send(metasrv_id(), std::move(heartbeat));
+      ctx.Send(metasrv_id(), dn.MakeHeartbeat(step.now));
       next_heartbeat_[event.ref] = step.now + config_.heartbeat_interval;
       Flush(ctx, step);
       return;
@@ -258,125 +257,12 @@ void Cluster::DeliverMessage(size_t index, sim::StepContext& step) {
   if (to == metasrv_id()) {
     metasrv_.OnMessage(from, envelope.msg, ctx);
   } else if (IsDatanode(to)) {
-    HandleDatanodeMessage(to, from, envelope.msg, ctx);
+    OwnershipProbe probe(history_);
+    mutable_datanode(to).OnMessage(from, envelope.msg, object_store_, ctx, &probe);
   } else {
     frontends_[to.value - 1 - config_.datanode_count].OnMessage(from, envelope.msg, ctx);
   }
   Flush(ctx, step);
-}
-
-void Cluster::HandleDatanodeMessage(NodeId node, NodeId from, const Message& message,
-                                    NodeContext& ctx) {
-  Datanode& dn = mutable_datanode(node);
-  if (const auto* m = std::get_if<WriteRequest>(&message.body)) return HandleWrite(dn, from, *m, ctx);
-  if (const auto* m = std::get_if<ScanRequest>(&message.body)) {
-    ScanReply reply = dn.HandleScan(m->region, m->planned_version, protocol_, object_store_);
-    ctx.Send(from, ScanResponse{m->corr, m->region, reply.code, reply.message,
-                                std::move(reply.rows)});
-    return;
-  }
-  if (const auto* m = std::get_if<RegionRequest>(&message.body)) {
-    return HandleRegionRequest(dn, from, *m, ctx);
-  }
-  if (const auto* m = std::get_if<HeartbeatReply>(&message.body)) {
-    for (const RegionLease& lease : m->leases) {
-      if (!dn.ApplyLease(lease.region, lease.role, m->lease_deadline, protocol_, object_store_,
-                         lease.route_version) &&
-          dn.FindRegion(lease.region) != nullptr) {
-        ctx.Log("dn.stale_lease_ignored",
-                lease.region.ToString() + " route_version=" +
-                    std::to_string(lease.route_version));
-      }
-    }
-    for (RegionId region : m->closeable) {
-      dn.HandleCloseRegion(region);
-      ctx.Log("dn.close_region", region.ToString());
-    }
-    return;
-  }
-  REPARTSIM_ASSERT_MSG(false, "datanode got a message it does not handle");
-}
-
-void Cluster::HandleWrite(Datanode& dn, NodeId from, const WriteRequest& request,
-                          NodeContext& ctx) {
-  WriteReply reply{request.corr, {}};
-  for (const RegionWrite& write : request.writes) {
-    Reply result =
-        dn.HandleWrite(write.region, write.rows, write.version, protocol_, ctx, ctx.now());
-    if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
-    if (result.ok()) NoteAcceptedRows(dn, write, ctx);
-    reply.results.push_back(RegionWriteResult{write.region, result.code, result.message});
-  }
-  ctx.Send(from, std::move(reply));
-}
-
-void Cluster::NoteAcceptedRows(const Datanode& dn, const RegionWrite& write,
-                                NodeContext& ctx) {
-  const Region* region = dn.FindRegion(write.region);
-  REPARTSIM_ASSERT(region != nullptr);
-  const std::optional<PartitionExpr>& current = region->version().partition_expr;
-  if (!current.has_value()) return;  // an unpartitioned region owns every row
-  const PartitionExpr* staging = nullptr;
-  if (region->state() == RegionState::kStaging && region->staging() &&
-      region->staging()->partition_expr) {
-    staging = &*region->staging()->partition_expr;
-  }
-  const TableSchema& schema = region->schema();
-  OwnershipBreach breach;
-  for (const Row& row : write.rows) {
-    if (MatchesFilterPath(*current, schema, row)) continue;
-    if (staging != nullptr && MatchesFilterPath(*staging, schema, row)) continue;
-    breach.rows.push_back(row);
-  }
-  if (breach.rows.empty()) return;
-  breach.step = ctx.step.step;
-  breach.at = ctx.now();
-  breach.node = dn.id();
-  breach.region = write.region;
-  breach.current = current;
-  if (staging != nullptr) breach.staging = *staging;
-  ctx.Log("dn.accepted_outside", write.region.ToString() + " rows=" +
-                                     std::to_string(breach.rows.size()));
-  history_.ownership_breaches.push_back(std::move(breach));
-}
-
-void Cluster::HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
-                                  NodeContext& ctx) {
-  dn.NoteRouteVersion(request.region, request.route_version);
-  Reply result;
-  std::visit(
-      [&](const auto& op) {
-        using T = std::decay_t<decltype(op)>;
-        if constexpr (std::is_same_v<T, CreateRegionOp>) {
-          result = dn.HandleCreateRegion(request.region, op.schema, op.expr, object_store_, ctx,
-                                         op.awaiting_apply);
-          // The region alive keeper starts a lease countdown for a newly opened region.
-          if (result.ok()) {
-            dn.ApplyLease(request.region, RegionRole::kLeader,
-                          ctx.now() + config_.metasrv.region_lease, protocol_, object_store_);
-          }
-        } else if constexpr (std::is_same_v<T, DropRegionOp>) {
-          result = dn.HandleDropRegion(request.region, object_store_, ctx);
-        } else if constexpr (std::is_same_v<T, FlushRegionOp>) {
-          result = dn.HandleFlush(request.region, object_store_, ctx);
-        } else if constexpr (std::is_same_v<T, EnterStagingOp>) {
-          result =
-              dn.HandleEnterStaging(request.region, op.directive, protocol_, object_store_, ctx);
-        } else if constexpr (std::is_same_v<T, RemapManifestOp>) {
-          result = dn.HandleRemapManifest(request.region, op.inputs, op.mapping, op.target_exprs,
-                                          object_store_, ctx);
-        } else {
-          static_assert(std::is_same_v<T, ApplyStagingManifestOp>);
-          result = dn.HandleApplyStagingManifest(request.region, op.expr, op.central, protocol_,
-                                                 object_store_, ctx);
-        }
-      },
-      request.op);
-  if (result.code == ReplyCode::kCrashed) return;
-  ctx.Log("dn.region_op", std::string(RegionOpName(request.op)) + " " + request.region.ToString() +
-                              " " + std::string(ReplyCodeName(result.code)));
-  ctx.Send(from, RegionResponse{request.corr, request.region, result.code, result.message,
-                                IsMailboxOp(request.op)});
 }
 
 void Cluster::RunScheduledOp(size_t index, sim::StepContext& step) {

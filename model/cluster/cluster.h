@@ -146,13 +146,6 @@ class Cluster {
   // Sends held messages [first, ...) of `indices` in order and erases them from held_.
   void SendHeld(std::vector<size_t> indices, const std::string& why, sim::StepContext& step);
   sim::SimTime PausedUntil(NodeId node) const { return paused_until_[node.value]; }
-  void HandleDatanodeMessage(NodeId node, NodeId from, const Message& message, NodeContext& ctx);
-  void HandleWrite(Datanode& dn, NodeId from, const WriteRequest& request, NodeContext& ctx);
-  // INV-OWN at acceptance: records in History the rows of an acknowledged region write that
-  // the region's expression (or, while staging, its staging expression) does not cover.
-  void NoteAcceptedRows(const Datanode& dn, const RegionWrite& write, NodeContext& ctx);
-  void HandleRegionRequest(Datanode& dn, NodeId from, const RegionRequest& request,
-                           NodeContext& ctx);
   void RunScheduledOp(size_t index, sim::StepContext& step);
   void ExecuteOp(ScheduledOp& op, sim::StepContext& step);
   void RunStatement(ClientStatement& statement, sim::StepContext& step);

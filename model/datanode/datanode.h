@@ -4,6 +4,8 @@
 // event, except at named crash points between durable writes: when the CrashHook fires the
 // handler returns kCrashed and the caller must call Crash(). SST files and manifests live in the
 // shared ObjectStore passed to each handler. REQUIRES: is_up() for every handler.
+// OnMessage (datanode_messages.cc) is the region server's message dispatch: it answers writes,
+// scans, region requests and heartbeat replies through the NodeContext.
 // Write acceptance follows docs/protocol.md section 5.2 exactly; leases follow docs/protocol.md
 // section 7. Plain value: copy = snapshot; Hash covers all state that affects future behaviour.
 //
@@ -46,6 +48,8 @@
 #include "model/meta/ids.h"
 #include "model/meta/region_route.h"
 #include "model/node/crash_hook.h"
+#include "model/node/message.h"
+#include "model/node/node_context.h"
 #include "model/node/reply.h"
 #include "model/partition/expr.h"
 #include "model/protocol.h"
@@ -66,12 +70,38 @@ inline constexpr std::string_view kDatanodeCrashSites[] = {
     "datanode.apply_staging.after_edit",
 };
 
+// Watches the region writes a datanode acknowledges; the cluster's INV-OWN probe is one. It is
+// called with each accepted region write as soon as its result is known (before the next write
+// of the same request runs, so a crash point there comes after it) and must not change the
+// datanode.
+class AcceptedWriteObserver {
+ public:
+  virtual ~AcceptedWriteObserver() = default;
+  // `region` is the open region that accepted `write`, as it is right after the write.
+  virtual void OnAccepted(const Region& region, const RegionWrite& write, NodeContext& ctx) = 0;
+};
+
 class Datanode {
  public:
-  explicit Datanode(NodeId id) : id_(id) {}
+  // `region_lease`: the lease countdown the region alive keeper starts for a region it creates
+  // (the metasrv's region lease; the default is MetasrvConfig's).
+  explicit Datanode(NodeId id, sim::Duration region_lease = sim::Seconds(10))
+      : id_(id), region_lease_(region_lease) {}
 
   NodeId id() const { return id_; }
   bool is_up() const { return up_; }
+
+  // ---- messages (datanode_messages.cc) ----------------------------------------------------
+  // Answers `message` from `from`: a WriteRequest with a WriteReply (one result per region
+  // write, `observer` told of each accepted one), a ScanRequest with a ScanResponse, a
+  // RegionRequest with a RegionResponse (a created region also starts its lease countdown), a
+  // HeartbeatReply by applying its leases and closing the regions it names. When a crash point
+  // fires nothing more is sent and ctx.crashed is set: the caller must crash the node.
+  // REQUIRES: is_up(); `message` is one of those four kinds.
+  void OnMessage(NodeId from, const Message& message, ObjectStore& store, NodeContext& ctx,
+                 AcceptedWriteObserver* observer = nullptr);
+  // The heartbeat sent at `now`: every open region, in RegionId order. REQUIRES: is_up().
+  Heartbeat MakeHeartbeat(sim::SimTime now) const;
 
   // ---- region requests -------------------------------------------------------------------
   // Write `rows` (one Value per schema column) stamped with the frontend's expression version.
@@ -172,6 +202,11 @@ class Datanode {
 
  private:
   Region* FindMutable(RegionId region);
+  void OnWriteRequest(NodeId from, const WriteRequest& request, NodeContext& ctx,
+                      AcceptedWriteObserver* observer);
+  void OnRegionRequest(NodeId from, const RegionRequest& request, ObjectStore& store,
+                       NodeContext& ctx);
+  void OnHeartbeatReply(const HeartbeatReply& reply, ObjectStore& store, NodeContext& ctx);
   void OpenFromManifest(const RegionManifest& manifest, RegionState state,
                         const std::vector<StagingAction>* restore_staging = nullptr);
   // Flushes the memtable into an SST and records the edit (normal or staged); no crash points
@@ -183,6 +218,7 @@ class Datanode {
   void EndStagingByLease(Region& region, const Protocol& protocol, ObjectStore* store);
 
   NodeId id_;
+  sim::Duration region_lease_;  // configuration, constant for the run
   bool up_ = true;
   std::map<RegionId, Region> regions_;
   std::map<RegionId, RegionWal> wals_;

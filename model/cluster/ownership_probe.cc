@@ -1,0 +1,40 @@
+#include "model/cluster/ownership_probe.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "model/partition/expr.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+void OwnershipProbe::OnAccepted(const Region& region, const RegionWrite& write, NodeContext& ctx) {
+  REPARTSIM_ASSERT(region.id() == write.region);
+  const std::optional<PartitionExpr>& current = region.version().partition_expr;
+  if (!current.has_value()) return;  // an unpartitioned region owns every row
+  const PartitionExpr* staging = nullptr;
+  if (region.state() == RegionState::kStaging && region.staging() &&
+      region.staging()->partition_expr) {
+    staging = &*region.staging()->partition_expr;
+  }
+  const TableSchema& schema = region.schema();
+  OwnershipBreach breach;
+  for (const Row& row : write.rows) {
+    if (MatchesFilterPath(*current, schema, row)) continue;
+    if (staging != nullptr && MatchesFilterPath(*staging, schema, row)) continue;
+    breach.rows.push_back(row);
+  }
+  if (breach.rows.empty()) return;
+  breach.step = ctx.step.step;
+  breach.at = ctx.now();
+  breach.node = ctx.self;
+  breach.region = write.region;
+  breach.current = current;
+  if (staging != nullptr) breach.staging = *staging;
+  ctx.Log("dn.accepted_outside",
+          write.region.ToString() + " rows=" + std::to_string(breach.rows.size()));
+  history_.ownership_breaches.push_back(std::move(breach));
+}
+
+}  // namespace repartsim::model

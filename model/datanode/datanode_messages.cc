@@ -1,0 +1,114 @@
+// The datanode's message dispatch (the region server's handlers): writes, scans, region
+// requests of the metasrv and heartbeat replies, each answered through the NodeContext.
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "model/datanode/datanode.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+void Datanode::OnMessage(NodeId from, const Message& message, ObjectStore& store, NodeContext& ctx,
+                         AcceptedWriteObserver* observer) {
+  REPARTSIM_ASSERT(up_);
+  REPARTSIM_ASSERT(ctx.self == id_);
+  if (const auto* m = std::get_if<WriteRequest>(&message.body)) {
+    return OnWriteRequest(from, *m, ctx, observer);
+  }
+  if (const auto* m = std::get_if<ScanRequest>(&message.body)) {
+    ScanReply reply = HandleScan(m->region, m->planned_version, ctx.protocol, store);
+    ctx.Send(from,
+             ScanResponse{m->corr, m->region, reply.code, reply.message, std::move(reply.rows)});
+    return;
+  }
+  if (const auto* m = std::get_if<RegionRequest>(&message.body)) {
+    return OnRegionRequest(from, *m, store, ctx);
+  }
+  if (const auto* m = std::get_if<HeartbeatReply>(&message.body)) {
+    return OnHeartbeatReply(*m, store, ctx);
+  }
+  REPARTSIM_ASSERT_MSG(false, "datanode got a message it does not handle");
+}
+
+Heartbeat Datanode::MakeHeartbeat(sim::SimTime now) const {
+  REPARTSIM_ASSERT(up_);
+  Heartbeat heartbeat{now, {}};
+  for (const auto& [region, state] : regions_) heartbeat.regions.push_back(region);
+  return heartbeat;
+}
+
+void Datanode::OnWriteRequest(NodeId from, const WriteRequest& request, NodeContext& ctx,
+                              AcceptedWriteObserver* observer) {
+  WriteReply reply{request.corr, {}};
+  for (const RegionWrite& write : request.writes) {
+    Reply result =
+        HandleWrite(write.region, write.rows, write.version, ctx.protocol, ctx, ctx.now());
+    if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
+    if (result.ok() && observer != nullptr) {
+      const Region* region = FindRegion(write.region);
+      REPARTSIM_ASSERT(region != nullptr);
+      observer->OnAccepted(*region, write, ctx);
+    }
+    reply.results.push_back(RegionWriteResult{write.region, result.code, result.message});
+  }
+  REPARTSIM_ASSERT(reply.results.size() == request.writes.size());
+  ctx.Send(from, std::move(reply));
+}
+
+void Datanode::OnRegionRequest(NodeId from, const RegionRequest& request, ObjectStore& store,
+                               NodeContext& ctx) {
+  NoteRouteVersion(request.region, request.route_version);
+  const Protocol& protocol = ctx.protocol;
+  Reply result;
+  std::visit(
+      [&](const auto& op) {
+        using T = std::decay_t<decltype(op)>;
+        if constexpr (std::is_same_v<T, CreateRegionOp>) {
+          result =
+              HandleCreateRegion(request.region, op.schema, op.expr, store, ctx, op.awaiting_apply);
+          // The region alive keeper starts a lease countdown for a newly opened region.
+          if (result.ok()) {
+            ApplyLease(request.region, RegionRole::kLeader, ctx.now() + region_lease_, protocol,
+                       store);
+          }
+        } else if constexpr (std::is_same_v<T, DropRegionOp>) {
+          result = HandleDropRegion(request.region, store, ctx);
+        } else if constexpr (std::is_same_v<T, FlushRegionOp>) {
+          result = HandleFlush(request.region, store, ctx);
+        } else if constexpr (std::is_same_v<T, EnterStagingOp>) {
+          result = HandleEnterStaging(request.region, op.directive, protocol, store, ctx);
+        } else if constexpr (std::is_same_v<T, RemapManifestOp>) {
+          result = HandleRemapManifest(request.region, op.inputs, op.mapping, op.target_exprs,
+                                       store, ctx);
+        } else {
+          static_assert(std::is_same_v<T, ApplyStagingManifestOp>);
+          result =
+              HandleApplyStagingManifest(request.region, op.expr, op.central, protocol, store, ctx);
+        }
+      },
+      request.op);
+  if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
+  ctx.Log("dn.region_op", std::string(RegionOpName(request.op)) + " " + request.region.ToString() +
+                              " " + std::string(ReplyCodeName(result.code)));
+  ctx.Send(from, RegionResponse{request.corr, request.region, result.code, result.message,
+                                IsMailboxOp(request.op)});
+}
+
+void Datanode::OnHeartbeatReply(const HeartbeatReply& reply, ObjectStore& store, NodeContext& ctx) {
+  for (const RegionLease& lease : reply.leases) {
+    if (!ApplyLease(lease.region, lease.role, reply.lease_deadline, ctx.protocol, store,
+                    lease.route_version) &&
+        FindRegion(lease.region) != nullptr) {
+      ctx.Log("dn.stale_lease_ignored",
+              lease.region.ToString() + " route_version=" + std::to_string(lease.route_version));
+    }
+  }
+  for (RegionId region : reply.closeable) {
+    HandleCloseRegion(region);
+    ctx.Log("dn.close_region", region.ToString());
+  }
+}
+
+}  // namespace repartsim::model
