@@ -110,6 +110,8 @@ class Cluster {
   Metasrv& mutable_metasrv() { return metasrv_; }
   const Datanode& datanode(NodeId node) const;
   Datanode& mutable_datanode(NodeId node);
+  // REQUIRES: IsFrontend(node).
+  Frontend& mutable_frontend(NodeId node);
   const Frontend& frontend(uint32_t index) const { return frontends_[index]; }
   const ObjectStore& object_store() const { return object_store_; }
   const History& history() const { return history_; }
@@ -146,18 +148,26 @@ class Cluster {
   // Sends held messages [first, ...) of `indices` in order and erases them from held_.
   void SendHeld(std::vector<size_t> indices, const std::string& why, sim::StepContext& step);
   sim::SimTime PausedUntil(NodeId node) const { return paused_until_[node.value]; }
+  // ---- the op queue and client statements (cluster_ops.cc) -----------------------------------
   void RunScheduledOp(size_t index, sim::StepContext& step);
   void ExecuteOp(ScheduledOp& op, sim::StepContext& step);
   void RunStatement(ClientStatement& statement, sim::StepContext& step);
-  // Fault actions (cluster_faults.cc).
-  void RunFaultAction(FaultAction& action, sim::StepContext& step);
   void StartRepartition(const RepartitionOp& op, sim::StepContext& step);
   // Moves DDL records whose procedure ended (or vanished in a crash) to Done/Failed.
   void UpdateDdlOutcomes(sim::StepContext& step);
+  // ---- delivery, crash and restart (cluster.cc) ------------------------------------------------
   // Sends the outbox through the network and crashes the node if a crash point fired.
   void Flush(NodeContext& ctx, sim::StepContext& step);
   void CrashNode(NodeId node, sim::StepContext& step);
-  // ---- scripted faults (cluster_faults.cc) ---------------------------------------------------
+  // ---- faults (cluster_faults.cc) --------------------------------------------------------------
+  void RunFaultAction(FaultAction& action, sim::StepContext& step);
+  // A random pause of datanode `node` at its heartbeat tick (NodeFaults::pause): true iff it
+  // paused now (paused_until_ set, `net.pause` logged).
+  bool MaybePause(NodeId node, sim::StepContext& step);
+  // The leader-start window of a metasrv restart (NodeFaults::leader_start_ms_max): 0 when off.
+  sim::Duration ChooseLeaderStartWindow(sim::StepContext& step);
+  // Hashes the scripted-fault state (rules, held messages, armed steps, states passed).
+  void HashScriptedFaults(sim::Hasher& h) const;
   // Applies the first active message rule matching `out`; true iff the rule took the message
   // over (dropped, held, or sent itself with its delay/duplicate/reorder).
   bool InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& step);

@@ -1,7 +1,8 @@
-// Scripted faults of a Cluster: the fault actions of a scenario (fault_action.h), per-kind
+// Faults of a Cluster. Scripted: the fault actions of a scenario (fault_action.h), per-kind
 // message rules (drop, delay, duplicate, hold until a procedure state has passed, reorder two
-// messages), steps armed on a procedure state, and an explicit lease expiry. Kept apart from
-// cluster.cc, which holds the event loop.
+// messages), steps armed on a procedure state, an explicit lease expiry, and the fingerprint of
+// that state. Random node faults: datanode pauses and the metasrv's leader-start window. Kept
+// apart from cluster.cc, which holds the event loop.
 #include <algorithm>
 
 #include "model/cluster/cluster.h"
@@ -215,6 +216,51 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
     return;
   }
   REPARTSIM_UNREACHABLE();
+}
+
+void Cluster::HashScriptedFaults(sim::Hasher& h) const {
+  h.Add(static_cast<uint64_t>(message_rules_.size()));
+  for (const ActiveRule& r : message_rules_) {
+    HashMessageRule(h, r.rule);
+    h.Add(r.matched);
+  }
+  h.Add(static_cast<uint64_t>(held_.size()));
+  for (const HeldMessage& m : held_) {
+    h.Add(m.from.value).Add(m.out.to.value).Add(m.until_state).Add(static_cast<uint64_t>(m.rule));
+    h.Add(m.release_delay.ms).Add(m.release_at ? m.release_at->ms : int64_t{-1});
+    h.Add(m.head_of_line);
+    HashMessage(h, m.out.message);
+  }
+  h.Add(static_cast<uint64_t>(armed_.size()));
+  for (const ArmedOp& a : armed_) {
+    h.Add(a.state).Add(a.occurrence).Add(a.delay.ms).Add(a.due ? a.due->ms : int64_t{-1});
+    HashScheduledOp(h, a.op);
+  }
+  for (const auto& [state, times] : passed_) h.Add(state).Add(times);
+  h.Add(track_states_);
+}
+
+bool Cluster::MaybePause(NodeId node, sim::StepContext& step) {
+  const NodeFaults& faults = config_.node_faults;
+  if (step.now <= paused_until_[node.value] || faults.pause_ms_max.ms <= 0 ||
+      !step.chooser.Chance("net.pause", faults.pause)) {
+    return false;
+  }
+  REPARTSIM_ASSERT(faults.pause_ms_max.ms <= int64_t{0xffffffff});
+  const uint32_t extra =
+      step.chooser.Choose("net.pause_ms", static_cast<uint32_t>(faults.pause_ms_max.ms));
+  paused_until_[node.value] = step.now + sim::Ms(1 + int64_t{extra});
+  step.Log(node.value, "net.pause",
+           NodeName(node) + " until " + std::to_string(paused_until_[node.value].ms));
+  return true;
+}
+
+sim::Duration Cluster::ChooseLeaderStartWindow(sim::StepContext& step) {
+  const sim::Duration window_max = config_.node_faults.leader_start_ms_max;
+  if (window_max.ms <= 0) return sim::Duration{0};
+  REPARTSIM_ASSERT(window_max.ms < int64_t{0xffffffff});
+  return sim::Ms(
+      step.chooser.Choose("net.leader_start_ms", static_cast<uint32_t>(window_max.ms) + 1));
 }
 
 }  // namespace repartsim::model

@@ -102,6 +102,9 @@ class Datanode {
                  AcceptedWriteObserver* observer = nullptr);
   // The heartbeat sent at `now`: every open region, in RegionId order. REQUIRES: is_up().
   Heartbeat MakeHeartbeat(sim::SimTime now) const;
+  // The lease timer fired: every region whose lease deadline is <= ctx.now() is demoted
+  // (ExpireLeases) and logged as `dn.lease_expired`. REQUIRES: is_up().
+  void OnLeaseTimer(NodeContext& ctx);
 
   // ---- region requests -------------------------------------------------------------------
   // Write `rows` (one Value per schema column) stamped with the frontend's expression version.

@@ -1,5 +1,6 @@
 // The datanode's message dispatch (the region server's handlers): writes, scans, region
-// requests of the metasrv and heartbeat replies, each answered through the NodeContext.
+// requests of the metasrv and heartbeat replies, each answered through the NodeContext; and
+// its timers (the heartbeat it sends, lease expiry).
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -37,6 +38,13 @@ Heartbeat Datanode::MakeHeartbeat(sim::SimTime now) const {
   Heartbeat heartbeat{now, {}};
   for (const auto& [region, state] : regions_) heartbeat.regions.push_back(region);
   return heartbeat;
+}
+
+void Datanode::OnLeaseTimer(NodeContext& ctx) {
+  REPARTSIM_ASSERT(up_);
+  for (RegionId region : ExpireLeases(ctx.now(), ctx.protocol)) {
+    ctx.Log("dn.lease_expired", region.ToString());
+  }
 }
 
 void Datanode::OnWriteRequest(NodeId from, const WriteRequest& request, NodeContext& ctx,

@@ -1,0 +1,208 @@
+// The op queue of a Cluster: running a due client statement or fault action, and the client
+// statements themselves (INSERT and SELECT through a frontend, CREATE TABLE and the repartition
+// DDL submitted to the metasrv) with their History records, including the outcome of each DDL.
+// Fault actions are in cluster_faults.cc; cluster.cc holds the event loop.
+#include <algorithm>
+
+#include "model/cluster/cluster.h"
+#include "model/ddl/create_table_procedure.h"
+#include "model/meta/table_metadata.h"
+#include "model/repartition/repartition_procedure.h"
+#include "model/sql/repartition_planner.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+namespace {
+
+// Appends the History record of a client statement issued through `fe` now; when `fe` is down
+// the statement fails at once ("frontend unavailable") and the caller sets its status.
+template <class Record>
+Record& BeginRecord(std::vector<Record>& records, const Frontend& fe, TableId table,
+                    const sim::StepContext& step) {
+  Record& record = records.emplace_back();
+  record.id = records.size();
+  record.frontend = fe.id();
+  record.table = table;
+  record.start_step = step.step;
+  record.start = step.now;
+  if (!fe.is_up()) {
+    record.error = "frontend unavailable";
+    record.end_step = step.step;
+    record.end = step.now;
+  }
+  return record;
+}
+
+}  // namespace
+
+void Cluster::Schedule(sim::SimTime at, ScheduledOp op) { ops_.Push(at, std::move(op)); }
+
+CreateTableOp Cluster::PlanCreateTable(TableId table, const TableSchema& schema,
+                                       const PartitionRule& rule,
+                                       const std::vector<uint32_t>& placement) const {
+  TableInfo info;
+  info.table_id = table;
+  info.name = schema.name;
+  info.schema = schema;
+  for (const std::string& column : rule.columns) {
+    std::optional<size_t> index = schema.FindColumn(column);
+    REPARTSIM_ASSERT(index.has_value());
+    info.partition_key_indices.push_back(*index);
+  }
+  std::vector<RegionRoute> routes;
+  size_t count = std::max<size_t>(1, rule.exprs.size());
+  for (size_t i = 0; i < count; ++i) {
+    RegionRoute route;
+    route.region_id = RegionId::Of(table, RegionNumber{static_cast<uint32_t>(i)});
+    if (i < rule.exprs.size()) route.partition_expr = rule.exprs[i];
+    uint32_t dn = i < placement.size() ? placement[i] : static_cast<uint32_t>(i);
+    route.leader = datanode_id(dn % config_.datanode_count);
+    routes.push_back(std::move(route));
+  }
+  return CreateTableOp{std::move(info), TableRoute::New(std::move(routes))};
+}
+
+void Cluster::RunScheduledOp(size_t index, sim::StepContext& step) {
+  auto entry = ops_.PopAt(index);
+  ExecuteOp(entry.payload, step);
+}
+
+void Cluster::ExecuteOp(ScheduledOp& op, sim::StepContext& step) {
+  step.Log(sim::kNoNode, "op", ScheduledOpName(op));
+  if (auto* statement = std::get_if<ClientStatement>(&op)) return RunStatement(*statement, step);
+  RunFaultAction(std::get<FaultAction>(op), step);
+}
+
+void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
+  if (auto* insert = std::get_if<InsertOp>(&op)) {
+    Frontend& fe = frontends_[insert->frontend_index];
+    WriteRecord& record = BeginRecord(history_.writes, fe, insert->table, step);
+    record.rows = insert->rows;
+    record.bulk = insert->bulk;
+    if (!fe.is_up()) {
+      record.status = WriteStatus::kRejected;
+      return;
+    }
+    NodeContext ctx(fe.id(), step, protocol_, history_);
+    const uint64_t id = record.id;  // `record` may move once the frontend records outcomes
+    fe.StartInsert(id, insert->table, std::move(insert->rows), insert->bulk, ctx);
+    Flush(ctx, step);
+    return;
+  }
+  if (auto* query = std::get_if<QueryOp>(&op)) {
+    Frontend& fe = frontends_[query->frontend_index];
+    QueryRecord& record = BeginRecord(history_.queries, fe, query->table, step);
+    record.count_star = query->count_star;
+    record.where = query->where;
+    record.sql = query->sql;
+    if (!fe.is_up()) {
+      record.status = QueryStatus::kError;
+      return;
+    }
+    const uint64_t id = record.id;
+    NodeContext ctx(fe.id(), step, protocol_, history_);
+    fe.StartQuery(id, query->table, ctx);
+    Flush(ctx, step);
+    return;
+  }
+  if (auto* create = std::get_if<CreateTableOp>(&op)) {
+    if (!metasrv_.is_up() || !metasrv_.recovered()) return;
+    for (const RegionRoute& r : create->route.region_routes) {
+      metasrv_.operating_regions().insert(r.region_id);
+    }
+    ProcedureId id = metasrv_.Submit(CreateTableProcedure(create->info, create->route), step.now);
+    step.Log(metasrv_id().value, "ms.submit", "CreateTable procedure=" + std::to_string(id.value));
+    return;
+  }
+  if (auto* repartition = std::get_if<RepartitionOp>(&op)) {
+    return StartRepartition(*repartition, step);
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) {
+  DdlRecord record;
+  record.id = history_.ddls.size() + 1;
+  record.sql = op.sql;
+  record.start_step = step.step;
+  record.start = step.now;
+  auto reject = [&](std::string error) {
+    record.status = DdlStatus::kRejected;
+    record.error = std::move(error);
+    record.end_step = step.step;
+    record.end = step.now;
+    step.Log(frontend_id(op.frontend_index).value, "fe.ddl_rejected", record.error);
+    history_.ddls.push_back(std::move(record));
+  };
+  // Before procedures are recovered (leader start) the procedure manager takes no DDL.
+  if (!frontends_[op.frontend_index].is_up() || !metasrv_.is_up() || !metasrv_.recovered()) {
+    return reject("unavailable");
+  }
+  // The frontend's validation pipeline (docs/protocol.md section 4), against the current metadata.
+  std::optional<TableInfo> info = ReadTableInfo(metasrv_.kv(), op.table);
+  std::optional<TableRoute> route = ReadTableRoute(metasrv_.kv(), op.table);
+  if (!info.has_value() || !route.has_value()) return reject("Table not found: " + op.alter.table);
+  sql::TableState table;
+  table.schema = info->schema;
+  table.rule.columns = info->PartitionColumnNames();
+  for (const RegionRoute& r : route->region_routes) {
+    if (!r.partition_expr.has_value()) continue;
+    table.rule.regions.push_back(r.region_id.region_number().value);
+    table.rule.exprs.push_back(*r.partition_expr);
+  }
+  table.max_region_number = route->max_region_number.value;
+  table.gc_enabled = config_.gc_enabled;
+  sql::PlanOptions options;
+  options.check_mode =
+      protocol_.On(Rule::kExactRuleChecker) ? CheckMode::kExact : CheckMode::kGreptime;
+  options.global_transition_indices = !protocol_.On(Rule::kPerGroupIndices);
+  options.exact_overlap = protocol_.On(Rule::kExactRuleChecker);
+  sim::Result<sql::RepartitionPlan> plan =
+      sql::PlanRepartition(table, op.alter, sim::SourceLocation{}, options);
+  if (!plan.ok()) return reject(plan.error().message);
+  // ensure_gc_requirement writes the durable marker before every submission.
+  metasrv_.mutable_kv().Put("__requirements/gc/repartition", "repartition");
+  RepartitionProcedure::PersistentContext ctx;
+  ctx.table = op.table;
+  ctx.table_name = info->name;
+  ctx.from_exprs = plan.value().from;
+  ctx.to_exprs = plan.value().to;
+  if (op.alter.on_columns.has_value()) ctx.target_columns = op.alter.on_columns;
+  if (op.alter.kind == sql::AlterRepartition::Kind::kPartitionOn && !ctx.target_columns) {
+    ctx.target_columns = plan.value().target_columns;
+  }
+  ctx.timeout_ms = plan.value().timeout_ms;
+  ProcedureId id = metasrv_.Submit(RepartitionProcedure(std::move(ctx)), step.now);
+  record.procedure = id.value;
+  record.status = DdlStatus::kPending;
+  step.Log(metasrv_id().value, "ms.submit", "Repartition procedure=" + std::to_string(id.value));
+  history_.ddls.push_back(std::move(record));
+}
+
+void Cluster::UpdateDdlOutcomes(sim::StepContext& step) {
+  for (DdlRecord& ddl : history_.ddls) {
+    if (ddl.status != DdlStatus::kPending || !metasrv_.is_up() || !metasrv_.recovered()) {
+      continue;
+    }
+    const auto* slot = metasrv_.procedures().Find(ProcedureId{ddl.procedure});
+    if (slot == nullptr) {
+      ddl.status = DdlStatus::kFailed;
+      ddl.error = "procedure lost in a metasrv crash";
+    } else if (slot->status == ProcedureStatus::kDone) {
+      ddl.status = DdlStatus::kDone;
+    } else if (slot->status == ProcedureStatus::kFailed) {
+      ddl.status = DdlStatus::kFailed;
+      ddl.error = slot->error;
+    } else {
+      continue;
+    }
+    ddl.end_step = step.step;
+    ddl.end = step.now;
+    step.Log(metasrv_id().value, "ddl_done",
+             "id=" + std::to_string(ddl.id) +
+                 (ddl.status == DdlStatus::kDone ? " done" : " failed: " + ddl.error));
+  }
+}
+
+}  // namespace repartsim::model
