@@ -1,0 +1,123 @@
+// Goal: the frontend's route cache (docs/protocol.md section 8): a fill that raced an
+// invalidation is discarded and reloaded up to kVersionCheckedReloads times, then kept (stale)
+// in greptime, and always discarded under Rule::kVersionedCacheFills; a reply of another fill
+// is ignored; ignored invalidations keep the route (a forced one does not); expired fills are
+// forgotten in table order; a crash forgets routes, fills and counts but not the ignore set.
+// Method: drive a RouteCache by hand with exact replies.
+#include "model/frontend/route_cache.h"
+
+#include <gtest/gtest.h>
+
+namespace repartsim::model {
+namespace {
+
+constexpr TableId kTable{1024};
+constexpr TableId kOther{1025};
+
+RouteReply Reply(uint64_t corr, uint64_t version, bool found = true) {
+  RouteReply reply;
+  reply.corr = corr;
+  reply.table = kTable;
+  reply.found = found;
+  reply.route.version = version;
+  return reply;
+}
+
+using Kind = RouteCache::FillResult::Kind;
+
+TEST(RouteCacheTest, AFillThatDidNotRaceIsApplied) {
+  RouteCache cache;
+  cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
+  EXPECT_TRUE(cache.Filling(kTable));
+  RouteCache::FillResult r = cache.CompleteFill(Reply(1, 7), false);
+  EXPECT_EQ(r.kind, Kind::kApplied);
+  EXPECT_FALSE(r.raced);
+  EXPECT_FALSE(cache.Filling(kTable));
+  ASSERT_NE(cache.Find(kTable), nullptr);
+  EXPECT_EQ(cache.Find(kTable)->route.version, 7u);
+}
+
+TEST(RouteCacheTest, AReplyOfAnotherFillIsIgnored) {
+  RouteCache cache;
+  cache.StartFill(kTable, 2, sim::AtMs(5000), 0);
+  EXPECT_EQ(cache.CompleteFill(Reply(1, 7), false).kind, Kind::kIgnored);
+  EXPECT_TRUE(cache.Filling(kTable));
+  EXPECT_EQ(cache.Find(kTable), nullptr);
+}
+
+TEST(RouteCacheTest, GreptimeReloadsARacedFillThreeTimesThenKeepsIt) {
+  RouteCache cache;
+  for (uint32_t reloads = 0; reloads < RouteCache::kVersionCheckedReloads; ++reloads) {
+    cache.StartFill(kTable, 10 + reloads, sim::AtMs(5000), reloads);
+    EXPECT_TRUE(cache.ReceiveInvalidation(kTable));
+    RouteCache::FillResult r = cache.CompleteFill(Reply(10 + reloads, 7), false);
+    EXPECT_EQ(r.kind, Kind::kDiscarded);
+    EXPECT_TRUE(r.raced);
+    EXPECT_EQ(r.reloads, reloads);
+    EXPECT_EQ(cache.Find(kTable), nullptr);
+  }
+  cache.StartFill(kTable, 20, sim::AtMs(5000), 3);
+  EXPECT_TRUE(cache.ReceiveInvalidation(kTable));
+  RouteCache::FillResult last = cache.CompleteFill(Reply(20, 7), false);
+  EXPECT_EQ(last.kind, Kind::kApplied);
+  EXPECT_TRUE(last.raced);
+  ASSERT_NE(cache.Find(kTable), nullptr);  // the stale route is kept
+}
+
+TEST(RouteCacheTest, VersionedFillsAlwaysDiscardARacedFill) {
+  RouteCache cache;
+  cache.StartFill(kTable, 1, sim::AtMs(5000), 7);
+  cache.Invalidate(kTable);
+  EXPECT_EQ(cache.CompleteFill(Reply(1, 7), true).kind, Kind::kDiscarded);
+  EXPECT_EQ(cache.Find(kTable), nullptr);
+}
+
+TEST(RouteCacheTest, NotFoundDropsTheRoute) {
+  RouteCache cache;
+  cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
+  cache.CompleteFill(Reply(1, 7), false);
+  cache.StartFill(kTable, 2, sim::AtMs(5000), 0);
+  EXPECT_EQ(cache.CompleteFill(Reply(2, 0, false), false).kind, Kind::kApplied);
+  EXPECT_EQ(cache.Find(kTable), nullptr);
+}
+
+TEST(RouteCacheTest, IgnoredInvalidationsKeepTheRouteAForcedOneDropsIt) {
+  RouteCache cache;
+  cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
+  cache.CompleteFill(Reply(1, 7), false);
+  cache.SetIgnoreInvalidations(kTable, true);
+  EXPECT_FALSE(cache.ReceiveInvalidation(kTable));
+  EXPECT_NE(cache.Find(kTable), nullptr);
+  cache.Invalidate(kTable);
+  EXPECT_EQ(cache.Find(kTable), nullptr);
+}
+
+TEST(RouteCacheTest, ExpiredFillsAreForgottenInTableOrder) {
+  RouteCache cache;
+  cache.StartFill(kOther, 1, sim::AtMs(4000), 0);
+  cache.StartFill(kTable, 2, sim::AtMs(3000), 0);
+  EXPECT_EQ(cache.NextDeadline()->ms, 3000);
+  EXPECT_TRUE(cache.TakeExpiredFills(sim::AtMs(2999)).empty());
+  EXPECT_EQ(cache.TakeExpiredFills(sim::AtMs(4000)), (std::vector<TableId>{kTable, kOther}));
+  EXPECT_FALSE(cache.NextDeadline().has_value());
+}
+
+TEST(RouteCacheTest, ClearKeepsOnlyTheIgnoreSet) {
+  RouteCache cache;
+  cache.SetIgnoreInvalidations(kTable, true);
+  cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
+  cache.CompleteFill(Reply(1, 7), false);
+  cache.Clear();
+  EXPECT_TRUE(cache.tables().empty());
+  EXPECT_FALSE(cache.Filling(kTable));
+  EXPECT_FALSE(cache.ReceiveInvalidation(kTable));  // still ignored
+  RouteCache fresh;
+  fresh.SetIgnoreInvalidations(kTable, true);
+  sim::Hasher a, b;
+  cache.Hash(a);
+  fresh.Hash(b);
+  EXPECT_EQ(a.Finish(), b.Finish());
+}
+
+}  // namespace
+}  // namespace repartsim::model

@@ -1,0 +1,69 @@
+// Goal: the frontend's write router (docs/protocol.md section 5): rows split over the regions of
+// the cached route by the row path (the bulk path may send a row to several regions), one
+// request per leader datanode, versions stamped on the row path only (the bulk batcher never
+// stamps, P10) unless Rule::kVersionFenceUnversioned; a region without a leader refuses its
+// rows; an expression naming a non-partition column fails the whole row-path insert (P13).
+// Method: RouteWrite over hand-made routes, exact writes and errors.
+#include "model/frontend/write_router.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/model/frontend/frontend_fixture.h"
+
+namespace repartsim::model {
+namespace {
+
+using namespace testing;  // NOLINT
+
+TEST(WriteRouterTest, RowPathGroupsByLeaderAndStampsVersions) {
+  CachedTable cached = FeCached({FeRoute(0, FeLt(10), NodeId{1}), FeRoute(1, FeGe(10), NodeId{2})});
+  WriteRouting routing = RouteWrite(cached, kFeTable, {FeRow(1, 1), FeRow(20, 2), FeRow(5, 3)},
+                                    false, Protocol::Greptime());
+  EXPECT_EQ(routing.error_count, 0u);
+  EXPECT_EQ(routing.error, "");
+  ASSERT_EQ(routing.by_node.size(), 2u);
+  const std::vector<RegionWrite>& dn1 = routing.by_node.at(NodeId{1});
+  ASSERT_EQ(dn1.size(), 1u);
+  EXPECT_EQ(dn1[0].region, RegionId::Of(kFeTable, RegionNumber{0}));
+  EXPECT_EQ(dn1[0].rows, (std::vector<Row>{FeRow(1, 1), FeRow(5, 3)}));
+  EXPECT_EQ(dn1[0].version, ExprVersion(&*cached.route.region_routes[0].partition_expr));
+  const std::vector<RegionWrite>& dn2 = routing.by_node.at(NodeId{2});
+  ASSERT_EQ(dn2.size(), 1u);
+  EXPECT_EQ(dn2[0].rows, std::vector<Row>{FeRow(20, 2)});
+}
+
+TEST(WriteRouterTest, BulkPathIsUnstampedUnlessTheUnversionedFenceIsOn) {
+  CachedTable cached = FeCached({FeRoute(0, FeLt(10)), FeRoute(1, FeGe(10))});
+  WriteRouting bulk = RouteWrite(cached, kFeTable, {FeRow(1, 1)}, true, Protocol::Greptime());
+  ASSERT_EQ(bulk.by_node.at(NodeId{1}).size(), 1u);
+  EXPECT_FALSE(bulk.by_node.at(NodeId{1})[0].version.has_value());
+  Protocol fenced = Protocol::Greptime();
+  fenced.Set(Rule::kVersionFenceUnversioned, true);
+  WriteRouting stamped = RouteWrite(cached, kFeTable, {FeRow(1, 1)}, true, fenced);
+  EXPECT_EQ(stamped.by_node.at(NodeId{1})[0].version,
+            ExprVersion(&*cached.route.region_routes[0].partition_expr));
+}
+
+TEST(WriteRouterTest, ARegionWithoutLeaderRefusesItsRows) {
+  CachedTable cached = FeCached({FeRoute(0, FeLt(10), std::nullopt), FeRoute(1, FeGe(10))});
+  WriteRouting routing =
+      RouteWrite(cached, kFeTable, {FeRow(1, 1), FeRow(20, 2)}, false, Protocol::Greptime());
+  EXPECT_EQ(routing.error_count, 1u);
+  EXPECT_EQ(routing.error, "Failed to find leader for region 4398046511104(1024, 0)");
+  ASSERT_EQ(routing.by_node.size(), 1u);
+  EXPECT_EQ(routing.by_node.at(NodeId{1})[0].rows, std::vector<Row>{FeRow(20, 2)});
+}
+
+TEST(WriteRouterTest, AnExpressionOverANonPartitionColumnFailsTheRowPathInsert) {
+  // ON COLUMNS (ts) is already the column list, the expressions are still over `a` (P13).
+  CachedTable cached = FeCached({FeRoute(0, FeLt(10)), FeRoute(1, FeGe(10))});
+  cached.info.partition_key_indices = {1};
+  WriteRouting routing = RouteWrite(cached, kFeTable, {FeRow(20, 2)}, false, Protocol::Greptime());
+  EXPECT_EQ(routing.error_count, 1u);
+  EXPECT_EQ(routing.error,
+            "Undefined column: a (not a partition column of table " + kFeTable.ToString() + ")");
+  EXPECT_TRUE(routing.by_node.empty());
+}
+
+}  // namespace
+}  // namespace repartsim::model
