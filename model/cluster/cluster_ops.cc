@@ -5,10 +5,8 @@
 #include <algorithm>
 
 #include "model/cluster/cluster.h"
-#include "model/ddl/create_table_procedure.h"
+#include "model/frontend/ddl_validation.h"
 #include "model/meta/table_metadata.h"
-#include "model/repartition/repartition_procedure.h"
-#include "model/sql/repartition_planner.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -108,11 +106,9 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
   }
   if (auto* create = std::get_if<CreateTableOp>(&op)) {
     if (!metasrv_.is_up() || !metasrv_.recovered()) return;
-    for (const RegionRoute& r : create->route.region_routes) {
-      metasrv_.operating_regions().insert(r.region_id);
-    }
-    ProcedureId id = metasrv_.Submit(CreateTableProcedure(create->info, create->route), step.now);
-    step.Log(metasrv_id().value, "ms.submit", "CreateTable procedure=" + std::to_string(id.value));
+    NodeContext ctx(metasrv_id(), step, protocol_, history_);
+    metasrv_.SubmitCreateTable(create->info, create->route, ctx);
+    REPARTSIM_ASSERT(ctx.outbox.empty());
     return;
   }
   if (auto* repartition = std::get_if<RepartitionOp>(&op)) {
@@ -143,40 +139,15 @@ void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) 
   std::optional<TableInfo> info = ReadTableInfo(metasrv_.kv(), op.table);
   std::optional<TableRoute> route = ReadTableRoute(metasrv_.kv(), op.table);
   if (!info.has_value() || !route.has_value()) return reject("Table not found: " + op.alter.table);
-  sql::TableState table;
-  table.schema = info->schema;
-  table.rule.columns = info->PartitionColumnNames();
-  for (const RegionRoute& r : route->region_routes) {
-    if (!r.partition_expr.has_value()) continue;
-    table.rule.regions.push_back(r.region_id.region_number().value);
-    table.rule.exprs.push_back(*r.partition_expr);
-  }
-  table.max_region_number = route->max_region_number.value;
-  table.gc_enabled = config_.gc_enabled;
-  sql::PlanOptions options;
-  options.check_mode =
-      protocol_.On(Rule::kExactRuleChecker) ? CheckMode::kExact : CheckMode::kGreptime;
-  options.global_transition_indices = !protocol_.On(Rule::kPerGroupIndices);
-  options.exact_overlap = protocol_.On(Rule::kExactRuleChecker);
+  REPARTSIM_ASSERT(info->table_id == op.table);
   sim::Result<sql::RepartitionPlan> plan =
-      sql::PlanRepartition(table, op.alter, sim::SourceLocation{}, options);
+      ValidateRepartition(*info, *route, op.alter, config_.gc_enabled, protocol_);
   if (!plan.ok()) return reject(plan.error().message);
-  // ensure_gc_requirement writes the durable marker before every submission.
-  metasrv_.mutable_kv().Put("__requirements/gc/repartition", "repartition");
-  RepartitionProcedure::PersistentContext ctx;
-  ctx.table = op.table;
-  ctx.table_name = info->name;
-  ctx.from_exprs = plan.value().from;
-  ctx.to_exprs = plan.value().to;
-  if (op.alter.on_columns.has_value()) ctx.target_columns = op.alter.on_columns;
-  if (op.alter.kind == sql::AlterRepartition::Kind::kPartitionOn && !ctx.target_columns) {
-    ctx.target_columns = plan.value().target_columns;
-  }
-  ctx.timeout_ms = plan.value().timeout_ms;
-  ProcedureId id = metasrv_.Submit(RepartitionProcedure(std::move(ctx)), step.now);
+  NodeContext ctx(metasrv_id(), step, protocol_, history_);
+  const ProcedureId id = metasrv_.SubmitRepartition(*info, op.alter, plan.value(), ctx);
+  REPARTSIM_ASSERT(ctx.outbox.empty());
   record.procedure = id.value;
   record.status = DdlStatus::kPending;
-  step.Log(metasrv_id().value, "ms.submit", "Repartition procedure=" + std::to_string(id.value));
   history_.ddls.push_back(std::move(record));
 }
 

@@ -14,11 +14,15 @@
 #include <vector>
 
 #include "model/meta/kv_store.h"
+#include "model/meta/region_route.h"
+#include "model/meta/table_info.h"
 #include "model/ddl/ddl_context.h"
 #include "model/ddl/metasrv_env.h"
 #include "model/metasrv/meta_procedure.h"
 #include "model/node/message.h"
 #include "model/node/node_context.h"
+#include "model/sql/repartition_planner.h"
+#include "model/sql/statement.h"
 #include "sim/time.h"
 
 namespace repartsim::model {
@@ -40,6 +44,14 @@ class Metasrv final : private DdlContext {
 
   // Submits a procedure (e.g. CREATE TABLE), runnable now. REQUIRES: is_up().
   ProcedureId Submit(MetaProcedure procedure, sim::SimTime now);
+  // ---- DDL submission (metasrv_ddl.cc); each logs `ms.submit`. REQUIRES: is_up(), recovered().
+  // CREATE TABLE: the route's regions become operating regions, the procedure is submitted.
+  ProcedureId SubmitCreateTable(const TableInfo& info, const TableRoute& route, NodeContext& ctx);
+  // A repartition of the table `info` describes, as the frontend planned it (`plan` of
+  // `alter`): writes the durable GC requirement marker, fills the procedure's persistent
+  // context (expressions, target columns, timeout) and submits it.
+  ProcedureId SubmitRepartition(const TableInfo& info, const sql::AlterRepartition& alter,
+                                const sql::RepartitionPlan& plan, NodeContext& ctx);
   // Runs one step of a procedure; returns false iff a crash point fired (crash the metasrv).
   bool RunProcedure(ProcedureId id, NodeContext& ctx);
 

@@ -22,6 +22,7 @@ inline TableInfo FeInfo() {
   info.schema.columns = {Column{"a", ColumnType::kInt32, true},
                          Column{"ts", ColumnType::kTimestamp, false}};
   info.schema.time_index = 1;
+  info.schema.partition_columns = {"a"};
   info.partition_key_indices = {0};
   return info;
 }
