@@ -6,6 +6,11 @@
 // model runs under the timed driver, the untimed driver and exhaustive search. All timing,
 // message and fault decisions go through the step's Chooser; rule switches come from
 // `protocol`. Fingerprint() covers every piece of state that affects future behaviour.
+// The cluster only wires: each node answers its own messages (Metasrv, Datanode, Frontend
+// ::OnMessage). Files: cluster.cc (event selection, delivery, crash and restart, fingerprint),
+// cluster_ops.cc (the op queue and client statements), cluster_nodes.cc (node ids and names),
+// cluster_transport.cc (channels, streams, held messages), cluster_faults.cc (scripted and
+// random node faults), ownership_probe.h (INV-OWN at acceptance, handed to the datanodes).
 #pragma once
 
 #include <cstdint>
@@ -152,6 +157,8 @@ class Cluster {
   void RunScheduledOp(size_t index, sim::StepContext& step);
   void ExecuteOp(ScheduledOp& op, sim::StepContext& step);
   void RunStatement(ClientStatement& statement, sim::StepContext& step);
+  // A repartition statement: validated (ValidateRepartition) against the metasrv's current
+  // metadata, then submitted to the metasrv; its DdlRecord is Rejected or Pending.
   void StartRepartition(const RepartitionOp& op, sim::StepContext& step);
   // Moves DDL records whose procedure ended (or vanished in a crash) to Done/Failed.
   void UpdateDdlOutcomes(sim::StepContext& step);
