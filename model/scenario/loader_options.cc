@@ -165,6 +165,28 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     if (site_ok(site_node, site, "faults.crash_at.site")) x.crash_at = std::make_pair(site, hit);
     c.Finish({"site", "hit"});
   }
+  if (f.Has("decisions")) {
+    const YAML::Node list = f.Get("decisions");
+    if (ExpectSequence(list, ctx, "faults.decisions")) {
+      for (size_t i = 0; i < list.size() && !ctx.failed(); ++i) {
+        const std::string path = "faults.decisions[" + std::to_string(i) + "]";
+        Fields d(list[i], ctx, path);
+        sim::ScriptedDecision decision;
+        decision.index = static_cast<uint64_t>(
+            ReadInt(d.Require("index"), ctx, path + ".index", 0, int64_t{1} << 40));
+        decision.label = ReadString(d.Require("label"), ctx, path + ".label");
+        if (d.Has("value")) {
+          decision.value = static_cast<uint32_t>(
+              ReadInt(d.Get("value"), ctx, path + ".value", 0, int64_t{1} << 31));
+        }
+        d.Finish({"index", "label", "value"});
+        if (!ctx.failed() && !x.decisions.empty() && x.decisions.back().index >= decision.index) {
+          ctx.Fail(list[i], path + ".index", "decision indices must increase");
+        }
+        x.decisions.push_back(std::move(decision));
+      }
+    }
+  }
   if (!ctx.failed() && !x.delay.IsNever() && x.delay_ms_max == 0) {
     ctx.Fail(node, "faults.delay_ms_max", "a delay ratio needs delay_ms_max > 0");
   }
@@ -176,7 +198,7 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   }
   f.Finish({"drop", "duplicate", "delay", "delay_ms_max", "latency_ms", "reset", "pause",
             "pause_ms_max", "lease_gap", "lease_gap_ms_max", "leader_start_ms_max", "crash",
-            "crash_sites", "crash_at", "restart_after_ms", "swarm"});
+            "crash_sites", "crash_at", "restart_after_ms", "swarm", "decisions"});
 }
 
 void ReadLimits(const YAML::Node& node, LoadContext& ctx, Scenario& s) {

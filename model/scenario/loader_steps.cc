@@ -18,7 +18,7 @@ namespace {
 const std::vector<std::string> kStepKeys = {
     "at_ms",     "after", "delay_ms",    "occurrence", "sql",   "frontend",  "flush",
     "crash",     "restart", "partition", "heal",       "stale_cache", "drop", "delay",
-    "duplicate", "hold",  "reorder",     "expire_lease"};
+    "duplicate", "hold",  "reorder",     "expire_lease", "bulk"};
 const std::vector<std::string> kActions = {"sql",   "flush",     "crash", "restart",
                                            "partition", "heal", "stale_cache", "drop",
                                            "delay", "duplicate", "hold", "reorder",
@@ -92,8 +92,9 @@ std::optional<std::vector<model::Row>> InsertRows(const model::sql::Insert& inse
 }
 
 // One SQL text -> one op per statement, appended to `out` at `at_ms`.
-void ReadSql(const YAML::Node& node, uint32_t frontend, int64_t at_ms, LoadContext& ctx,
-             Scenario& s, const std::string& path, std::vector<ScriptedStep>& out) {
+void ReadSql(const YAML::Node& node, uint32_t frontend, bool bulk, int64_t at_ms,
+             LoadContext& ctx, Scenario& s, const std::string& path,
+             std::vector<ScriptedStep>& out) {
   const std::string text = ReadString(node, ctx, path);
   if (ctx.failed()) return;
   auto statements = model::sql::ParseStatements(text, ctx.file());
@@ -114,7 +115,7 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, int64_t at_ms, LoadConte
       if (!table_ok(insert->table)) return;
       auto rows = InsertRows(*insert, node, ctx, s, path);
       if (!rows) return;
-      out.push_back(MakeStep(at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), false}, where));
+      out.push_back(MakeStep(at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), bulk}, where));
     } else if (const auto* select = std::get_if<model::sql::Select>(&st.body)) {
       if (!table_ok(select->table)) return;
       if (select->where) {
@@ -322,8 +323,16 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
   }
   const YAML::Node value = f.Get(action);
   const sim::SourceLocation where = ctx.At(node);
+  // `bulk: true` sends the step's INSERTs through the bulk path (as the workload's `bulk`).
+  bool bulk = false;
+  if (f.Has("bulk")) {
+    bulk = ReadBool(f.Get("bulk"), ctx, f.PathOf("bulk"));
+    if (action != "sql" && !ctx.failed()) {
+      ctx.Fail(f.Get("bulk"), f.PathOf("bulk"), "bulk applies to an sql step only");
+    }
+  }
   if (action == "sql") {
-    ReadSql(value, frontend, at_ms, ctx, s, apath, out);
+    ReadSql(value, frontend, bulk, at_ms, ctx, s, apath, out);
   } else if (action == "flush") {
     ReadFlush(value, at_ms, ctx, s, apath, out);
   } else if (action == "crash" || action == "restart") {

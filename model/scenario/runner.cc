@@ -103,9 +103,10 @@ class PhasedRun {
  public:
   PhasedRun(const Scenario& s, model::Cluster& cluster, PhaseChooser& chooser,
             sim::Trace& trace, sim::CrashPlan& plan, sim::CrashPointStats& stats,
-            const Faults& faults, uint64_t seed)
+            const Faults& faults, uint64_t seed,
+            const std::function<bool(const StepView&)>& after_step)
       : s_(s), cluster_(cluster), rule_watch_(s), chooser_(chooser), plan_(plan), stats_(stats),
-        faults_(faults),
+        faults_(faults), after_step_(after_step),
         sim_(cluster, chooser, trace, plan, stats,
              sim::RunOptions{sim::DriverKind::kTimed, s.limits.steps_max,
                              s.limits.time_ms_max + s.limits.liveness_ms, seed}),
@@ -127,6 +128,15 @@ class PhasedRun {
           crashes = TotalCrashes(stats_);
           RestartLater();
         }
+      }
+      if (after_step_ &&
+          !after_step_(StepView{cluster_, sim_.steps() - 1, sim_.now().ms, healed_, crashes,
+                                rule_watch_.violations().size()})) {
+        report.cut = true;
+        report.end_reason = "cut";
+        break;
+      }
+      if (!healed_) {
         if (sim_.now().ms >= s_.limits.time_ms_max) Heal(report);
         continue;
       }
@@ -145,7 +155,7 @@ class PhasedRun {
     const sim::RunResult result = sim_.CurrentResult();
     report.summary = result.summary;
     report.time_ms = result.now.ms;
-    if (!report.quiescent) {
+    if (!report.quiescent && !report.cut) {
       switch (result.outcome) {
         case sim::RunOutcome::kNondeterminism:
           report.end_reason = "nondeterminism";
@@ -203,6 +213,7 @@ class PhasedRun {
   sim::CrashPlan& plan_;
   sim::CrashPointStats& stats_;
   const Faults& faults_;
+  const std::function<bool(const StepView&)>& after_step_;
   sim::Simulation<model::Cluster> sim_;
   std::vector<bool> down_;
   bool healed_ = false;
@@ -260,13 +271,26 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   for (const std::string& site : KnownCrashSites()) stats.Register(site);
 
   sim::RandomChooser random(config.seed);
-  sim::RecordingChooser recording(random);
+  sim::ScriptedChooser scripted(s.faults.decisions);
+  sim::Chooser* source = &random;
+  if (config.chooser != nullptr) {
+    source = config.chooser;
+  } else if (!s.faults.decisions.empty()) {
+    source = &scripted;
+  }
+  sim::RecordingChooser recording(*source);
   std::optional<sim::ReplayChooser> replay;
   if (config.replay != nullptr) replay.emplace(*config.replay);
   PhaseChooser chooser(replay ? static_cast<sim::Chooser&>(*replay) : recording);
 
-  PhasedRun run(s, cluster, chooser, trace, plan, stats, faults, config.seed);
+  PhasedRun run(s, cluster, chooser, trace, plan, stats, faults, config.seed, config.after_step);
   run.Run(report);
+  if (report.cut) {
+    report.crash_points.insert(stats.sites().begin(), stats.sites().end());
+    if (!replay) report.choices = recording.TakeList();
+    if (config.keep_trace) report.trace_lines = trace.lines();
+    return report;
+  }
 
   CheckInput input{&s, &cluster, report.summary.steps, report.time_ms, report.heal_step,
                    report.quiescent, report.end_reason, run.rule_watch().violations(),

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,7 +38,21 @@
 #include "sim/result.h"
 #include "sim/trace.h"
 
+namespace repartsim::model {
+class Cluster;
+}
+
 namespace repartsim::scenario {
+
+// What RunConfig::after_step sees after each step of a run.
+struct StepView {
+  model::Cluster& cluster;  // mutable only for test seams (a planted nondeterminism)
+  uint64_t step = 0;        // index of the step just taken
+  int64_t now_ms = 0;
+  bool healed = false;             // the liveness phase has begun
+  uint64_t crashes = 0;            // crash points fired so far
+  size_t rule_violations = 0;      // INV-RULE findings so far (PublishedRuleWatch)
+};
 
 enum class Outcome : uint8_t { kPass, kSafety, kLiveness, kNondeterminism };
 // "pass", "safety", "liveness", "nondeterminism".
@@ -52,6 +67,12 @@ struct RunConfig {
   bool keep_trace = false;         // keep every trace line (excerpts, divergence, jsonl)
   std::FILE* trace_out = nullptr;  // also stream text trace lines here
   size_t excerpt_lines_max = 12;   // trace lines attached to each violation
+  // Exploration seams (repartsim explore, shrink, --check-determinism). `chooser`, when set,
+  // answers every decision instead of the seeded random driver (still recorded in
+  // RunReport::choices). `after_step` runs after every step; returning false ends the run
+  // there: RunReport::cut is set and the run is not checked.
+  sim::Chooser* chooser = nullptr;
+  std::function<bool(const StepView&)> after_step;
 };
 
 struct HistoryCounts {
@@ -75,6 +96,7 @@ struct RunReport {
   int64_t heal_time_ms = -1;   // when the liveness phase began, -1 if never
   uint64_t heal_step = 0;
   bool quiescent = false;
+  bool cut = false;            // RunConfig::after_step ended the run (nothing checked)
   std::string end_reason;      // "quiescent", "liveness budget spent", "steps_max", ...
   std::string nondeterminism;  // the replay mismatch, when outcome is kNondeterminism
   std::map<std::string, sim::CrashPointStats::Counts> crash_points;

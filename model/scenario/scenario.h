@@ -16,6 +16,7 @@
 #include "model/partition/schema.h"
 #include "model/sql/statement.h"
 #include "sim/ratio.h"
+#include "sim/scripted_chooser.h"
 #include "sim/result.h"
 
 namespace repartsim::scenario {
@@ -87,6 +88,9 @@ struct Faults {
   int64_t restart_after_ms = 2000;  // nodes felled by a crash point come back after this
   // Swarm mode: each seed keeps each fault kind with probability 1/2 (FDB/TigerBeetle swarm).
   bool swarm = false;
+  // Scripted decisions (a counterexample of explore or shrink): when set, the run draws
+  // nothing; these decisions get their value and every other one the default (no fault).
+  std::vector<sim::ScriptedDecision> decisions;
 };
 
 struct Limits {

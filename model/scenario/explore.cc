@@ -1,0 +1,73 @@
+#include "model/scenario/explore.h"
+
+#include <algorithm>
+
+#include "model/cluster/cluster.h"
+#include "model/protocol.h"
+#include "model/scenario/crash_sites.h"
+#include "sim/fingerprint.h"
+
+namespace repartsim::scenario {
+
+sim::Result<ExploreReport> ExploreScenario(const Scenario& s, const ExploreConfig& config) {
+  ExploreReport out;
+  for (const std::string& site : KnownCrashSites()) out.crash_points[site];
+  RunConfig base;
+  base.seed = config.seed;
+  base.profile = config.profile;
+  base.rules = config.rules;
+  std::optional<sim::Error> error;
+  auto protocol = model::Protocol::FromProfileName(config.profile.value_or(s.profile));
+  if (!protocol.ok()) return protocol.error();
+  const std::optional<Expectation> expectation = s.ExpectationFor(protocol.value().base_name());
+  std::optional<RunReport> failing;
+  sim::explore::Explorer explorer(config.policy, config.order, config.states_max);
+  auto run = [&](sim::explore::ExploreChooser& chooser) {
+    RunConfig rc = base;
+    rc.chooser = &chooser;
+    rc.after_step = [&](const StepView& v) {
+      if (v.healed) return true;
+      const uint64_t key = sim::Hasher()
+                               .Add(v.cluster.Fingerprint())
+                               .Add(v.crashes)
+                               .Add(static_cast<uint64_t>(v.rule_violations))
+                               .Finish();
+      return explorer.Visit(key, chooser);
+    };
+    auto report = RunScenario(s, rc);
+    if (!report.ok()) {
+      error = report.error();
+      return sim::explore::RunVerdict{true};
+    }
+    RunReport& r = report.value();
+    out.steps += r.summary.steps;
+    out.run_steps_max = std::max(out.run_steps_max, r.summary.steps);
+    for (const auto& [site, counts] : r.crash_points) {
+      sim::CrashPointStats::Counts& c = out.crash_points[site];
+      c.hits += counts.hits > 0;
+      c.crashes += counts.crashes > 0;
+    }
+    const bool failed =
+        !r.cut && (expectation ? !r.Unexpected(*expectation).empty() : r.outcome != Outcome::kPass);
+    if (failed) failing = std::move(r);
+    return sim::explore::RunVerdict{failed};
+  };
+  auto progress = [&](const sim::explore::ExploreStats& stats) {
+    return !config.progress || config.progress(stats);
+  };
+  out.stats = explorer.Run(run, progress);
+  if (error) return *error;
+  if (failing) {
+    // Replay the recorded decisions with the trace kept: the report `run` would print.
+    RunConfig rc = base;
+    rc.replay = &failing->choices;
+    rc.keep_trace = true;
+    auto replayed = RunScenario(s, rc);
+    if (!replayed.ok()) return replayed.error();
+    out.counterexample = std::move(replayed).value();
+    out.counterexample->choices = failing->choices;
+  }
+  return out;
+}
+
+}  // namespace repartsim::scenario

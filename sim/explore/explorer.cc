@@ -1,0 +1,106 @@
+#include "sim/explore/explorer.h"
+
+#include <algorithm>
+
+#include "sim/fingerprint.h"
+
+namespace repartsim::sim::explore {
+
+const char* OrderName(Order order) { return order == Order::kDepthFirst ? "dfs" : "bfs"; }
+
+bool Explorer::Visit(uint64_t key, const ExploreChooser& chooser) {
+  if (!chooser.past_prefix()) return true;  // replaying a path an earlier run counted
+  if (states_max_reached_) {
+    cut_ = true;
+    return false;
+  }
+  ++stats_.states;
+  const uint64_t full =
+      Hasher().Add(key).Add(chooser.crashes_used()).Add(chooser.faults_used()).Finish();
+  if (!visited_.insert(full).second) {
+    cut_ = true;
+    return false;
+  }
+  stats_.unique = visited_.size();
+  if (stats_.states >= states_max_) states_max_reached_ = true;
+  return true;
+}
+
+bool Explorer::AfterRun(const ExploreChooser& chooser, const RunVerdict& verdict, bool cut) {
+  ++stats_.runs;
+  stats_.runs_cut += cut;
+  const std::vector<Branch>& branches = chooser.branches();
+  stats_.depth_max = std::max<uint64_t>(stats_.depth_max, branches.size());
+  stats_.depth_limited = stats_.depth_limited || chooser.depth_limited();
+  if (const ChoiceMismatch* m = chooser.mismatch()) {
+    stats_.stop_reason = "nondeterminism: " + m->message;
+    return false;
+  }
+  if (verdict.failed) {
+    stats_.failed = true;
+    for (const Branch& b : branches) stats_.failing_prefix.push_back(b.alternative);
+    stats_.stop_reason = "violation";
+    return false;
+  }
+  if (states_max_reached_) {
+    stats_.stop_reason = "states_max";
+    return false;
+  }
+  return true;
+}
+
+ExploreStats Explorer::Run(const RunFunction& run, const ProgressFunction& progress) {
+  stats_ = ExploreStats();
+  visited_.clear();
+  states_max_reached_ = false;
+  std::deque<std::vector<uint32_t>> queue;  // bfs: prefixes still to run
+  std::optional<std::vector<uint32_t>> next = std::vector<uint32_t>{};
+  while (next) {
+    ExploreChooser chooser(std::move(*next), policy_);
+    next.reset();
+    cut_ = false;
+    const RunVerdict verdict = run(chooser);
+    if (!AfterRun(chooser, verdict, cut_)) return stats_;
+    const std::vector<Branch>& branches = chooser.branches();
+    if (order_ == Order::kDepthFirst) {
+      // The odometer: the deepest decision with an untried alternative, incremented.
+      stats_.frontier = 0;
+      for (size_t i = branches.size(); i-- > 0;) {
+        stats_.frontier += branches[i].alternatives - 1 - branches[i].alternative;
+        if (!next && branches[i].alternative + 1 < branches[i].alternatives) {
+          std::vector<uint32_t> prefix;
+          prefix.reserve(i + 1);
+          for (size_t j = 0; j < i; ++j) prefix.push_back(branches[j].alternative);
+          prefix.push_back(branches[i].alternative + 1);
+          next = std::move(prefix);
+        }
+      }
+      if (next) --stats_.frontier;
+    } else {
+      // Children: every non-default alternative of every decision past the prefix.
+      for (size_t i = chooser.prefix_size(); i < branches.size(); ++i) {
+        for (uint32_t a = 1; a < branches[i].alternatives; ++a) {
+          std::vector<uint32_t> prefix;
+          prefix.reserve(i + 1);
+          for (size_t j = 0; j < i; ++j) prefix.push_back(branches[j].alternative);
+          prefix.push_back(a);
+          queue.push_back(std::move(prefix));
+        }
+      }
+      if (!queue.empty()) {
+        next = std::move(queue.front());
+        queue.pop_front();
+      }
+      stats_.frontier = queue.size();
+    }
+    if (!progress(stats_)) {
+      stats_.stop_reason = "stopped";
+      return stats_;
+    }
+  }
+  stats_.exhausted = true;
+  stats_.stop_reason = "exhausted";
+  return stats_;
+}
+
+}  // namespace repartsim::sim::explore

@@ -1,0 +1,83 @@
+// Explorer: bounded exhaustive search over the decision tree of a deterministic run, by
+// stateless replay. Each run starts from the initial state and takes its branching decisions
+// from a prefix (ExploreChooser); the run reports each state it reaches to Visit(), which
+// dedupes states by a canonical key (the model's fingerprint plus the budgets the path has
+// spent) and cuts the run at a state already reached by an earlier run: that state's
+// continuations were or will be explored from there. States are counted only past the
+// prefix (the replayed part was counted by the run that first reached it).
+// Orders:
+//   depth-first   the odometer: the next run changes the deepest decision with an untried
+//                 alternative (no memory beyond the current path);
+//   breadth-first runs in order of their number of non-default decisions (faults, crashes,
+//                 non-zero values), so the first counterexample found has the fewest; the
+//                 queue holds one prefix per untried alternative (the frontier).
+// The search stops at the first failing run, when states_max new states were counted, when
+// `progress` returns false, or when the tree is exhausted (within the policy's bounds).
+// No clock here: time bounds belong to the caller's `progress`.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_set>  // lint: lookup-only (the visited set)
+#include <vector>
+
+#include "sim/explore/explore_chooser.h"
+
+namespace repartsim::sim::explore {
+
+enum class Order : uint8_t { kDepthFirst, kBreadthFirst };
+const char* OrderName(Order order);  // "dfs", "bfs"
+
+// What one run tells the search.
+struct RunVerdict {
+  bool failed = false;  // the run violated something: the search stops with its prefix
+};
+
+struct ExploreStats {
+  uint64_t runs = 0;
+  uint64_t runs_cut = 0;       // ended at an already visited state
+  uint64_t states = 0;         // states reached past the prefix (visits)
+  uint64_t unique = 0;         // distinct state keys
+  uint64_t depth_max = 0;      // most branching decisions on one path
+  uint64_t frontier = 0;       // untried alternatives known (dfs: on the current path)
+  bool depth_limited = false;  // some path reached depth_max with decisions left
+  bool exhausted = false;      // every path within the bounds was explored
+  bool failed = false;
+  std::vector<uint32_t> failing_prefix;  // branch alternatives of the failing run
+  std::string stop_reason;               // "exhausted", "violation", "states_max", "stopped",
+                                         // "nondeterminism: <message>"
+};
+
+class Explorer {
+ public:
+  using RunFunction = std::function<RunVerdict(ExploreChooser&)>;
+  // Called after every run; returning false stops the search ("stopped").
+  using ProgressFunction = std::function<bool(const ExploreStats&)>;
+
+  Explorer(DecisionPolicy policy, Order order, uint64_t states_max)
+      : policy_(std::move(policy)), order_(order), states_max_(states_max) {}
+
+  // To be called by a run for each state it reaches, with the model's canonical key.
+  // Returns false iff the run must end here (a visited state, or states_max reached).
+  bool Visit(uint64_t key, const ExploreChooser& chooser);
+
+  ExploreStats Run(const RunFunction& run, const ProgressFunction& progress);
+  const DecisionPolicy& policy() const { return policy_; }
+
+ private:
+  // Accounts for one finished run; returns false iff the search must stop.
+  bool AfterRun(const ExploreChooser& chooser, const RunVerdict& verdict, bool cut);
+
+  DecisionPolicy policy_;
+  Order order_;
+  uint64_t states_max_;
+  ExploreStats stats_;
+  bool cut_ = false;  // the current run was cut by Visit
+  bool states_max_reached_ = false;
+  std::unordered_set<uint64_t> visited_;  // lint: lookup-only
+};
+
+}  // namespace repartsim::sim::explore

@@ -1,0 +1,143 @@
+// Goal: the explorer enumerates a decision tree exactly once per path within its policy
+// (crash and fault budgets, value sampling, depth), dedupes states by key past the replayed
+// prefix, and finds the counterexample of fewest non-default decisions breadth-first.
+// Method: a three-decision "run" (two crash points, one 10-valued delay) whose paths are
+// counted by hand; exact run, state and prefix values.
+#include "sim/explore/explorer.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sim/fingerprint.h"
+
+namespace repartsim::sim::explore {
+namespace {
+
+struct Path {
+  bool a = false, b = false;
+  uint32_t c = 0;
+};
+
+// a = Chance(site.a), b = Chance(site.b), c = Choose(net.delay_ms, 10); with `visit`, the
+// state after b (key a + b) and after c (key a + b, c) are visited.
+Path Decide(ExploreChooser& chooser, Explorer* visit) {
+  Path p;
+  p.a = chooser.Chance("site.a", Ratio{1, 100});
+  p.b = chooser.Chance("site.b", Ratio{1, 100});
+  if (visit && !visit->Visit(Hasher().Add(uint64_t{p.a} + p.b).Finish(), chooser)) return p;
+  p.c = chooser.Choose("net.delay_ms", 10);
+  if (visit) visit->Visit(Hasher().Add(uint64_t{p.a} + p.b).Add(p.c).Finish(), chooser);
+  return p;
+}
+
+ExploreStats Explore(DecisionPolicy policy, Order order, std::vector<Path>* paths,
+                     bool dedupe = false, bool (*fails)(const Path&) = nullptr) {
+  Explorer explorer(std::move(policy), order, UINT64_MAX);
+  return explorer.Run(
+      [&](ExploreChooser& chooser) {
+        const Path p = Decide(chooser, dedupe ? &explorer : nullptr);
+        if (paths) paths->push_back(p);
+        return RunVerdict{fails != nullptr && fails(p)};
+      },
+      [](const ExploreStats&) { return true; });
+}
+
+TEST(ExplorerTest, CrashBudgetOneAndThreeValuesGiveNinePaths) {
+  std::vector<Path> paths;
+  const ExploreStats st = Explore(DecisionPolicy{}, Order::kDepthFirst, &paths);
+  EXPECT_TRUE(st.exhausted);
+  EXPECT_EQ(st.stop_reason, "exhausted");
+  EXPECT_EQ(st.runs, 9u);
+  ASSERT_EQ(paths.size(), 9u);
+  // Odometer order; after a crash the budget answers b without a branch.
+  const std::vector<std::vector<uint32_t>> expected = {{0, 0, 0}, {0, 0, 4}, {0, 0, 9},
+                                                       {0, 1, 0}, {0, 1, 4}, {0, 1, 9},
+                                                       {1, 0, 0}, {1, 0, 4}, {1, 0, 9}};
+  for (size_t i = 0; i < paths.size(); ++i) {
+    EXPECT_EQ((std::vector<uint32_t>{paths[i].a, paths[i].b, paths[i].c}), expected[i]) << i;
+  }
+  EXPECT_EQ(st.depth_max, 3u);
+}
+
+TEST(ExplorerTest, BudgetsValuesAndDepthShapeTheTree) {
+  DecisionPolicy two_crashes;
+  two_crashes.crash_budget = 2;
+  EXPECT_EQ(Explore(two_crashes, Order::kDepthFirst, nullptr).runs, 12u);
+  DecisionPolicy all_values;
+  all_values.values_max = 0;
+  EXPECT_EQ(Explore(all_values, Order::kDepthFirst, nullptr).runs, 30u);
+  DecisionPolicy no_crash;
+  no_crash.crash_budget = 0;
+  EXPECT_EQ(Explore(no_crash, Order::kDepthFirst, nullptr).runs, 3u);
+  DecisionPolicy shallow;
+  shallow.depth_max = 1;
+  const ExploreStats st = Explore(shallow, Order::kDepthFirst, nullptr);
+  EXPECT_EQ(st.runs, 2u);
+  EXPECT_TRUE(st.exhausted);
+  EXPECT_TRUE(st.depth_limited);
+  EXPECT_EQ(Explore(DecisionPolicy{}, Order::kBreadthFirst, nullptr).runs, 9u);
+}
+
+TEST(ExplorerTest, SpreadValuesIncludeBothEnds) {
+  EXPECT_EQ(ExploreChooser::ValueOf(0, 3, 10), 0u);
+  EXPECT_EQ(ExploreChooser::ValueOf(1, 3, 10), 4u);
+  EXPECT_EQ(ExploreChooser::ValueOf(2, 3, 10), 9u);
+  EXPECT_EQ(ExploreChooser::ValueOf(2, 3, 3), 2u);
+}
+
+TEST(ExplorerTest, VisitedStatesCutLaterRuns) {
+  std::vector<Path> paths;
+  const ExploreStats st = Explore(DecisionPolicy{}, Order::kDepthFirst, &paths, true);
+  // (a, b) = (1, 0) reaches the state of (0, 1) with the same crash budget spent: cut.
+  EXPECT_EQ(st.runs, 7u);
+  EXPECT_EQ(st.runs_cut, 1u);
+  EXPECT_EQ(st.states, 9u);
+  EXPECT_EQ(st.unique, 8u);
+  EXPECT_TRUE(st.exhausted);
+}
+
+TEST(ExplorerTest, DepthFirstAndBreadthFirstCounterexamples) {
+  auto fails = [](const Path& p) { return (p.a && p.c == 9) || (p.b && p.c == 4); };
+  const ExploreStats dfs = Explore(DecisionPolicy{}, Order::kDepthFirst, nullptr, false, fails);
+  EXPECT_TRUE(dfs.failed);
+  EXPECT_FALSE(dfs.exhausted);
+  EXPECT_EQ(dfs.stop_reason, "violation");
+  EXPECT_EQ(dfs.runs, 5u);
+  EXPECT_EQ(dfs.failing_prefix, (std::vector<uint32_t>{0, 1, 1}));
+  // Breadth-first: all one-deviation runs first, then a yes + c = 9 (two deviations).
+  const ExploreStats bfs = Explore(DecisionPolicy{}, Order::kBreadthFirst, nullptr, false, fails);
+  EXPECT_TRUE(bfs.failed);
+  EXPECT_EQ(bfs.runs, 7u);
+  EXPECT_EQ(bfs.failing_prefix, (std::vector<uint32_t>{1, 2}));
+}
+
+TEST(ExplorerTest, StatesMaxStopsTheSearch) {
+  Explorer explorer(DecisionPolicy{}, Order::kDepthFirst, 3);
+  const ExploreStats st = explorer.Run(
+      [&](ExploreChooser& chooser) {
+        Decide(chooser, &explorer);
+        return RunVerdict{};
+      },
+      [](const ExploreStats&) { return true; });
+  EXPECT_FALSE(st.exhausted);
+  EXPECT_EQ(st.stop_reason, "states_max");
+  EXPECT_EQ(st.states, 3u);
+  EXPECT_EQ(st.runs, 2u);
+}
+
+TEST(ExplorerTest, ProgressCanStopTheSearch) {
+  Explorer explorer(DecisionPolicy{}, Order::kDepthFirst, UINT64_MAX);
+  const ExploreStats st = explorer.Run(
+      [&](ExploreChooser& chooser) {
+        Decide(chooser, nullptr);
+        return RunVerdict{};
+      },
+      [](const ExploreStats& s) { return s.runs < 4; });
+  EXPECT_EQ(st.runs, 4u);
+  EXPECT_EQ(st.stop_reason, "stopped");
+  EXPECT_FALSE(st.exhausted);
+}
+
+}  // namespace
+}  // namespace repartsim::sim::explore

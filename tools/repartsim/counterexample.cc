@@ -1,0 +1,85 @@
+#include "tools/repartsim/counterexample.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "model/scenario/loader.h"
+
+namespace repartsim::tools {
+
+std::vector<sim::ScriptedDecision> NonDefaultDecisions(const sim::ChoiceList& choices) {
+  std::vector<sim::ScriptedDecision> out;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    const sim::Choice& c = choices.at(i);
+    if (c.value == 0) continue;
+    out.push_back(sim::ScriptedDecision{i, std::string(choices.label(c)), c.value});
+  }
+  return out;
+}
+
+sim::Result<std::string> CounterexampleYaml(const CounterexampleSpec& spec,
+                                            const std::vector<sim::ScriptedDecision>& decisions) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(spec.scenario_path);
+  } catch (const YAML::Exception& e) {
+    return sim::Error{{spec.scenario_path, 1, 1}, std::string("cannot read scenario: ") + e.what()};
+  }
+  const std::string name = root["name"] ? root["name"].as<std::string>() : "scenario";
+  root["name"] = name + "-counterexample";
+  std::string description = "Counterexample of " + name + " (" + spec.scenario_path +
+                            ") found by " + spec.origin + ": seed " + std::to_string(spec.seed) +
+                            ", profile " + spec.profile;
+  if (!spec.invariants.empty()) description += ", violates " + spec.invariants.front();
+  description += ". faults.decisions pins every non-default decision of the failing run (" +
+                 std::to_string(decisions.size()) + "); all others take the default (no fault).";
+  root["description"] = description;
+  root["profile"] = spec.profile;
+  if (!spec.rules.empty()) {
+    YAML::Node rules = root["rules"] ? root["rules"] : YAML::Node(YAML::NodeType::Map);
+    for (const auto& [rule, on] : spec.rules) rules[rule] = on ? "on" : "off";
+    root["rules"] = rules;
+  }
+  YAML::Node faults = root["faults"] ? root["faults"] : YAML::Node(YAML::NodeType::Map);
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (const sim::ScriptedDecision& d : decisions) {
+    YAML::Node entry;
+    entry["index"] = d.index;
+    entry["label"] = d.label;
+    entry["value"] = d.value;
+    entry.SetStyle(YAML::EmitterStyle::Flow);
+    list.push_back(entry);
+  }
+  faults["decisions"] = list;
+  faults.remove("swarm");
+  root["faults"] = faults;
+  root["seeds"] = std::to_string(spec.seed) + ".." + std::to_string(spec.seed);
+  YAML::Node expect = root["expect"] ? root["expect"] : YAML::Node(YAML::NodeType::Map);
+  if (!spec.invariants.empty()) {
+    YAML::Node e;
+    e["violation"] = spec.invariants.front();
+    if (spec.invariants.size() > 1) {
+      YAML::Node tolerate(YAML::NodeType::Sequence);
+      for (size_t i = 1; i < spec.invariants.size(); ++i) tolerate.push_back(spec.invariants[i]);
+      tolerate.SetStyle(YAML::EmitterStyle::Flow);
+      e["tolerate"] = tolerate;
+    }
+    e.SetStyle(YAML::EmitterStyle::Flow);
+    expect[spec.profile] = e;
+  }
+  root["expect"] = expect;
+  YAML::Emitter emitter;
+  emitter << root;
+  return "# Written by repartsim " + spec.origin + "; `repartsim run` on this file reproduces " +
+         "the violation.\n" + std::string(emitter.c_str()) + "\n";
+}
+
+sim::Result<scenario::RunReport> RunScenarioFile(const std::string& path, uint64_t seed) {
+  auto s = scenario::LoadScenarioFile(path);
+  if (!s.ok()) return s.error();
+  scenario::RunConfig config;
+  config.seed = seed;
+  config.keep_trace = true;
+  return scenario::RunScenario(s.value(), config);
+}
+
+}  // namespace repartsim::tools
