@@ -11,6 +11,7 @@
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/determinism.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/verbs.h"
@@ -30,6 +31,7 @@ struct RunArgs {
   std::string choices;
   size_t violations_max = 10;
   bool list_crash_sites = false;
+  bool check_determinism = false;
 };
 
 int RunOnce(const RunArgs& a) {
@@ -106,6 +108,21 @@ int RunOnce(const RunArgs& a) {
   }
   std::fprintf(report_out, "repro: %s\n",
                RunReproCommand(a.scenario, seed.value(), r.profile, rules.value()).c_str());
+  if (a.check_determinism) {
+    scenario::RunConfig again = config;
+    again.trace_out = nullptr;
+    auto second = scenario::RunScenario(s.value(), again);
+    const scenario::RunReport& r2 = second.value();
+    if (r2.summary != r.summary || r2.trace_lines != r.trace_lines) {
+      std::fprintf(report_out, "NONDETERMINISM: seed %llu ran twice:\nrun 1: %s\nrun 2: %s\n%s",
+                   static_cast<unsigned long long>(seed.value()), r.SummaryLine().c_str(),
+                   r2.SummaryLine().c_str(),
+                   DivergenceReport(r.trace_lines, r2.trace_lines).c_str());
+      return kExitNondeterminism;
+    }
+    std::fprintf(report_out, "determinism: a second run gave the same trace_hash %s\n",
+                 Hex64(r2.summary.trace_hash).c_str());
+  }
   if (!a.json.empty()) {
     nlohmann::json j = r.ToJson();
     if (auto e = s.value().ExpectationFor(r.profile)) {
@@ -142,8 +159,10 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
                   "repartsim-<name>-<profile>-<seed>.choices)");
   sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)");
   sub->add_flag("--list-crash-sites", a->list_crash_sites, "Print the known crash sites");
+  sub->add_flag("--check-determinism", a->check_determinism,
+                "Run the seed twice; a different trace exits 3 naming the first divergent event");
   sub->footer("Exit codes: 0 pass, 1 safety violation (or a rejected scripted DDL), 2 liveness\n"
-              "violation, 64 bad input or unwritable output path, 73 a report could not be\n"
+              "violation, 3 nondeterminism (--check-determinism), 64 bad input or unwritable output path, 73 a report could not be\n"
               "written (after the run; a failing run keeps its own exit code).");
   sub->callback([a, exit_code] { *exit_code = RunOnce(*a); });
 }

@@ -36,6 +36,7 @@
 #include "sim/fingerprint.h"
 #include "sim/trace.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/determinism.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
@@ -64,6 +65,7 @@ struct SweepArgs {
   bool raw = false;
   bool quiet = false;
   uint32_t recheck = 2;
+  bool check_determinism = false;
 };
 
 struct Item {
@@ -340,10 +342,10 @@ void Recheck(const Plan& plan, SweepReport& report, uint32_t per_scenario) {
       config.keep_trace = true;
       auto a = scenario::RunScenario(s, config);
       auto b = scenario::RunScenario(s, config);
-      auto divergence = sim::FirstDivergence(a.value().trace_lines, b.value().trace_lines);
       report.determinism_mismatches.push_back(
           s.path + " seed " + std::to_string(first.seed) + ": trace_hash " + first.trace_hash +
-          " then " + hash + (divergence ? "; " + divergence->ToString() : ""));
+          " then " + hash + "; " +
+          DivergenceReport(a.value().trace_lines, b.value().trace_lines));
     }
   }
 }
@@ -586,7 +588,7 @@ int Sweep(const SweepArgs& a) {
   report.notes.insert(report.notes.end(), ex.notes.begin(), ex.notes.end());
   report.interrupted = ex.stop_signal != 0;
   report.Aggregate();
-  if (!report.interrupted) Recheck(plan, report, a.recheck);
+  if (!report.interrupted) Recheck(plan, report, a.check_determinism ? UINT32_MAX : a.recheck);
   report.interrupted = report.interrupted || g_stop_signal != 0;
   report.wall_ms = MsSince(start);
   // A report on stdout keeps stdout for itself: the table goes to stderr.
@@ -622,6 +624,8 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--profile", a->profile, "Protocol profile for every scenario");
   sub->add_option("--rule", a->rules, "Override a rule switch: name=on|off (repeatable)");
   sub->add_option("--tag", a->tags, "Only scenarios with this tag (repeatable: any of them)");
+  sub->add_flag("--check-determinism", a->check_determinism,
+                "Re-run every seed (not a sample) for the determinism check; a mismatch exits 3");
   sub->add_option("--recheck", a->recheck,
                   "Seeds per scenario re-run for the determinism check (default 2)");
   sub->add_flag("--raw", a->raw, "Ignore expectations: any violation fails the sweep");
