@@ -91,10 +91,10 @@ model::Row RandomRow(const Scenario& s, sim::Prng& prng) {
   return row;
 }
 
-WorkloadCounts ScheduleWorkload(const Scenario& s, sim::Prng& prng, model::Cluster& cluster) {
-  WorkloadCounts counts;
+std::vector<WorkloadOp> DrawWorkload(const Scenario& s, sim::Prng& prng) {
+  std::vector<WorkloadOp> out;
   const Workload& w = s.workload;
-  if (!w.enabled) return counts;
+  if (!w.enabled) return out;
   for (uint32_t fe = 0; fe < s.frontend_count; ++fe) {
     for (uint32_t writer = 0; writer < w.writers_per_frontend; ++writer) {
       for (int64_t t = w.start_ms + static_cast<int64_t>(prng.Below(w.write_interval_ms));
@@ -102,17 +102,28 @@ WorkloadCounts ScheduleWorkload(const Scenario& s, sim::Prng& prng, model::Clust
         model::InsertOp op{fe, s.table_id(), {}, prng.Chance(w.bulk)};
         const uint64_t rows = 1 + prng.Below(w.rows_per_write_max);
         for (uint64_t r = 0; r < rows; ++r) op.rows.push_back(RandomRow(s, prng));
-        cluster.Schedule(sim::AtMs(t), std::move(op));
-        ++counts.inserts;
+        out.push_back(WorkloadOp{t, std::move(op)});
       }
     }
     for (uint32_t reader = 0; reader < w.readers_per_frontend; ++reader) {
       for (int64_t t = w.start_ms + static_cast<int64_t>(prng.Below(w.read_interval_ms));
            t < w.end_ms; t = Next(t, w.read_interval_ms, prng)) {
-        cluster.Schedule(sim::AtMs(t), RandomQuery(s, fe, prng));
-        ++counts.queries;
+        out.push_back(WorkloadOp{t, RandomQuery(s, fe, prng)});
       }
     }
+  }
+  return out;
+}
+
+WorkloadCounts ScheduleWorkload(const Scenario& s, sim::Prng& prng, model::Cluster& cluster) {
+  WorkloadCounts counts;
+  for (WorkloadOp& op : DrawWorkload(s, prng)) {
+    if (std::holds_alternative<model::InsertOp>(op.statement)) {
+      ++counts.inserts;
+    } else {
+      ++counts.queries;
+    }
+    cluster.Schedule(sim::AtMs(op.at_ms), std::move(op.statement));
   }
   return counts;
 }

@@ -18,7 +18,16 @@ struct WorkloadCounts {
   uint64_t queries = 0;
 };
 
-// Schedules the whole workload on `cluster` up front.
+// One drawn workload statement: an InsertOp or a QueryOp due at `at_ms`.
+struct WorkloadOp {
+  int64_t at_ms = 0;
+  model::ClientStatement statement;
+};
+
+// Draws the whole workload, in the order ScheduleWorkload schedules it.
+std::vector<WorkloadOp> DrawWorkload(const Scenario& scenario, sim::Prng& prng);
+
+// Schedules the whole workload on `cluster` up front (DrawWorkload, then Schedule each).
 WorkloadCounts ScheduleWorkload(const Scenario& scenario, sim::Prng& prng,
                                 model::Cluster& cluster);
 
