@@ -21,6 +21,9 @@
 // node, closes its streams and drops later sends until RestoreNode. Pending() exposes
 // deliveries in (time, seq) order; only Deliverable() ones may be taken (the head of each
 // directed stream, every call).
+// For traces: last_send() says what the latest Send decided (message id, why it was lost,
+// duplicate, the extra delay of each copy); with RecordLost(true) every in-flight message a
+// reset or DropNode removes is kept until TakeLost().
 #pragma once
 
 #include <algorithm>
@@ -75,6 +78,39 @@ struct Envelope {
   Msg msg;
 };
 
+// Why Send lost a message (kNone: at least one copy is in flight).
+enum class SendLoss : uint8_t {
+  kNone,
+  kDown,    // an endpoint is down
+  kCut,     // the link is cut (a stream is reset by it)
+  kClosed,  // the stream was reset and not reopened
+  kFault,   // net.drop said yes (calls)
+  kReset,   // net.reset said yes (streams)
+};
+
+// "-", "down", "cut", "closed", "fault", "reset".
+constexpr const char* SendLossName(SendLoss loss) {
+  switch (loss) {
+    case SendLoss::kNone: return "-";
+    case SendLoss::kDown: return "down";
+    case SendLoss::kCut: return "cut";
+    case SendLoss::kClosed: return "closed";
+    case SendLoss::kFault: return "fault";
+    case SendLoss::kReset: return "reset";
+  }
+  return "?";
+}
+
+// What one Send decided, for the trace.
+struct SendNote {
+  uint64_t id = 0;
+  SendLoss loss = SendLoss::kNone;
+  bool duplicated = false;
+  uint32_t copies = 0;         // copies queued: 0, 1 or 2
+  Duration extra_delay[2]{};   // net.delay extra of each copy (0: not delayed)
+  SimTime deliver_at[2]{};     // delivery time of each copy
+};
+
 enum class SendResult : uint8_t {
   kQueued,   // at least one copy is in flight
   kDropped,  // lost (down node, cut call, closed stream, net.drop)
@@ -99,47 +135,68 @@ class Network {
         closed_(size_t{node_count} * node_count, 0),
         tail_(size_t{node_count} * node_count, 0) {}
 
+  // Message ids count up from 0 per network unless the caller gives one (`id` != kNewId),
+  // e.g. one it assigned when the message was produced, before a hold kept it back.
+  static constexpr uint64_t kNewId = UINT64_MAX;
+
   SendResult Send(SimTime now, NodeId from, NodeId to, Msg msg, Chooser& chooser,
-                  const FaultProfile& profile, Channel channel = Channel::kCall) {
+                  const FaultProfile& profile, Channel channel = Channel::kCall,
+                  uint64_t id = kNewId) {
     CheckNode(from);
     CheckNode(to);
     ++counters_.sent;
-    const uint64_t id = next_message_id_++;
+    if (id == kNewId) id = next_message_id_++;
+    last_send_ = SendNote{};
+    last_send_.id = id;
     if (down_[from] || down_[to]) {
       ++counters_.dropped_down;
-      return SendResult::kDropped;
+      return Lost(SendLoss::kDown, SendResult::kDropped);
     }
     const bool stream = channel == Channel::kStream;
     if (IsCut(from, to)) {
       ++counters_.dropped_partition;
-      if (!stream) return SendResult::kDropped;
+      if (!stream) return Lost(SendLoss::kCut, SendResult::kDropped);
       ResetStream(from, to);
-      return SendResult::kReset;
+      return Lost(SendLoss::kCut, SendResult::kReset);
     }
     if (stream) {
       if (!IsStreamOpen(from, to)) {
         ++counters_.dropped_reset;
-        return SendResult::kDropped;
+        return Lost(SendLoss::kClosed, SendResult::kDropped);
       }
       if (chooser.Chance("net.reset", profile.reset)) {
         ++counters_.dropped_reset;
         ResetStream(from, to);
-        return SendResult::kReset;
+        return Lost(SendLoss::kReset, SendResult::kReset);
       }
       Schedule(now, Envelope<Msg>{from, to, id, channel, std::move(msg)}, chooser, profile);
       return SendResult::kQueued;
     }
     if (chooser.Chance("net.drop", profile.drop)) {
       ++counters_.dropped_fault;
-      return SendResult::kDropped;
+      return Lost(SendLoss::kFault, SendResult::kDropped);
     }
     const bool duplicate = chooser.Chance("net.duplicate", profile.duplicate);
     if (duplicate) {
       ++counters_.duplicated;
+      last_send_.duplicated = true;
       Schedule(now, Envelope<Msg>{from, to, id, channel, msg}, chooser, profile);
     }
     Schedule(now, Envelope<Msg>{from, to, id, channel, std::move(msg)}, chooser, profile);
     return SendResult::kQueued;
+  }
+
+  // What the latest Send decided.
+  const SendNote& last_send() const { return last_send_; }
+
+  // With `on`, messages removed from flight by a reset (ResetStream, a cut, net.reset) or by
+  // DropNode are kept, in removal order, until TakeLost. Off by default.
+  void RecordLost(bool on) { record_lost_ = on; }
+  // The messages lost since the last call (see RecordLost), oldest first.
+  std::vector<Envelope<Msg>> TakeLost() {
+    std::vector<Envelope<Msg>> out;
+    out.swap(lost_);
+    return out;
   }
 
   // Breaks the stream between a and b: every stream message in flight between them (either
@@ -148,9 +205,11 @@ class Network {
     CheckNode(a);
     CheckNode(b);
     ++counters_.resets;
-    const size_t removed = queue_.RemoveIf([a, b](const Envelope<Msg>& e) {
-      return e.channel == Channel::kStream &&
-             ((e.from == a && e.to == b) || (e.from == b && e.to == a));
+    const size_t removed = queue_.RemoveIf([this, a, b](const Envelope<Msg>& e) {
+      const bool lost = e.channel == Channel::kStream &&
+                        ((e.from == a && e.to == b) || (e.from == b && e.to == a));
+      if (lost && record_lost_) lost_.push_back(e);
+      return lost;
     });
     counters_.dropped_reset += removed;
     closed_[Link(a, b)] = 1;
@@ -196,8 +255,11 @@ class Network {
   size_t DropNode(NodeId node) {
     CheckNode(node);
     down_[node] = 1;
-    const size_t removed =
-        queue_.RemoveIf([node](const Envelope<Msg>& e) { return e.from == node || e.to == node; });
+    const size_t removed = queue_.RemoveIf([this, node](const Envelope<Msg>& e) {
+      const bool lost = e.from == node || e.to == node;
+      if (lost && record_lost_) lost_.push_back(e);
+      return lost;
+    });
     counters_.dropped_down += removed;
     for (NodeId other = 0; other < node_count_; ++other) {
       closed_[Link(node, other)] = 1;
@@ -283,14 +345,22 @@ class Network {
   void CheckNode(NodeId node) const { REPARTSIM_ASSERT(node < node_count_); }
   size_t Link(NodeId from, NodeId to) const { return size_t{from} * node_count_ + to; }
 
+  SendResult Lost(SendLoss loss, SendResult result) {
+    last_send_.loss = loss;
+    return result;
+  }
+
   void Schedule(SimTime now, Envelope<Msg> envelope, Chooser& chooser,
                 const FaultProfile& profile) {
     REPARTSIM_ASSERT(profile.latency.ms >= 0);
+    REPARTSIM_ASSERT(last_send_.copies < 2);
     Duration delay = profile.latency;
+    Duration extra{0};
     if (profile.delay_ms_max.ms > 0 && chooser.Chance("net.delay", profile.delay)) {
       REPARTSIM_ASSERT(profile.delay_ms_max.ms <= int64_t{0xffffffff});
       const uint32_t options = static_cast<uint32_t>(profile.delay_ms_max.ms);
-      delay += Ms(1 + int64_t{chooser.Choose("net.delay_ms", options)});
+      extra = Ms(1 + int64_t{chooser.Choose("net.delay_ms", options)});
+      delay += extra;
       ++counters_.delayed;
     }
     SimTime at = now + delay;
@@ -300,6 +370,9 @@ class Network {
       if (at.ms < tail) at = SimTime{tail};
       tail = at.ms;
     }
+    last_send_.extra_delay[last_send_.copies] = extra;
+    last_send_.deliver_at[last_send_.copies] = at;
+    ++last_send_.copies;
     queue_.Push(at, std::move(envelope));
   }
 
@@ -313,6 +386,10 @@ class Network {
   Queue queue_;
   NetworkCounters counters_;
   uint64_t next_message_id_ = 0;
+  // Trace notes, not state (neither fingerprinted nor compared).
+  SendNote last_send_;
+  bool record_lost_ = false;
+  std::vector<Envelope<Msg>> lost_;
   mutable std::vector<uint64_t> seen_;  // scratch of ForEachDeliverable, not state
 };
 

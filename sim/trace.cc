@@ -59,6 +59,22 @@ Detail& Detail::Add(std::string_view key, std::string_view value) {
   return *this;
 }
 
+Detail& Detail::AddQuoted(std::string_view key, std::string_view text) {
+  Separate();
+  AppendText(key);
+  Append("=\"");
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"' && text[i] != '\\') continue;
+    AppendText(text.substr(start, i - start));
+    Append("\\");
+    start = i;
+  }
+  AppendText(text.substr(start));
+  Append("\"");  // a text cut at the capacity ends in "~" without its closing quote
+  return *this;
+}
+
 Detail& Detail::Word(std::string_view word) {
   Separate();
   AppendText(word);

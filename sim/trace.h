@@ -3,7 +3,8 @@
 //   <step> <time_ms> <node> <kind> [<detail>]
 //   step: 0-based driver step that produced the line (one step may log several lines);
 //   time_ms: virtual time; node: "n<id>", or "-" for none; kind: a whitespace-free word
-//   ("recv", "crash"); detail: free text without newlines, usually key=value pairs.
+//   ("recv", "crash"); detail: words without newlines, usually key=value pairs; a value
+//   with spaces is double-quoted (Detail::AddQuoted) or parenthesised (a region id).
 // Hash chain: trace_hash_0 = 0, trace_hash_i = Hasher().Add(trace_hash_{i-1}).Add(line_i)
 // .Finish(). Hashing never depends on the sink; with no sink nothing allocates per event
 // (the line is formatted into a reusable buffer).
@@ -32,6 +33,9 @@ class Detail {
   Detail& Add(std::string_view key, int32_t value) { return Add(key, int64_t{value}); }
   Detail& Add(std::string_view key, std::string_view value);
   Detail& Add(std::string_view key, const char* value) { return Add(key, std::string_view(value)); }
+  // key="text": the text between double quotes, '"' and '\\' escaped by a backslash (for
+  // free text with spaces: SQL, error messages). JSON readers decode it as a string.
+  Detail& AddQuoted(std::string_view key, std::string_view text);
   // Appends a bare word (no key).
   Detail& Word(std::string_view word);
   std::string_view view() const { return std::string_view(buf_, size_); }

@@ -33,6 +33,7 @@ Cluster::Cluster(ClusterConfig config, Protocol protocol)
     frontends_.emplace_back(frontend_id(i), metasrv_id(), config_.frontend);
   }
   paused_until_.assign(node_count(), sim::SimTime{0});
+  network_.RecordLost(true);  // for the trace's net.lost lines
 }
 
 // ---- sim::Model -----------------------------------------------------------------------------
@@ -98,13 +99,15 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
       return;
     case kProcedure: {
       const ProcedureId id{event.ref};
-      std::string before;
-      if (track_states_) before = ProcedureStateName(id);
+      const std::string before = ProcedureStateName(id);
+      const auto* slot = metasrv_.procedures().Find(id);
+      const int status_before = slot == nullptr ? -1 : static_cast<int>(slot->status);
       NodeContext ctx(metasrv_id(), step, protocol_, history_);
       metasrv_.RunProcedure(id, ctx);
       Flush(ctx, step);
+      TraceProcedureState(id, before, status_before, step);
       UpdateDdlOutcomes(step);
-      if (!before.empty()) NoteProcedureStep(id, before, step);
+      if (track_states_ && !before.empty()) NoteProcedureStep(id, before, step);
       return;
     }
     case kMetasrvTimer: {
@@ -155,11 +158,15 @@ void Cluster::DeliverMessage(size_t index, sim::StepContext& step) {
   NodeId to{envelope.to};
   const char* kind = MessageKindName(envelope.msg);
   if (!delivery.delivered) {
-    step.Log(to.value, "net.cut", kind);
+    sim::Detail d;
+    d.Word(kind).Add("from", NodeName(from)).Add("id", envelope.id);
+    step.Log(to.value, "net.cut", d.view());
     if (envelope.channel == sim::Channel::kStream) OnStreamReset(from, to, step);
     return;
   }
-  step.Log(to.value, "recv", std::string(kind) + " from=" + NodeName(from));
+  sim::Detail d;
+  d.Word(kind).Add("from", NodeName(from)).Add("id", envelope.id);
+  step.Log(to.value, "recv", d.view());
   NodeContext ctx(to, step, protocol_, history_);
   if (to == metasrv_id()) {
     metasrv_.OnMessage(from, envelope.msg, ctx);
@@ -174,6 +181,10 @@ void Cluster::DeliverMessage(size_t index, sim::StepContext& step) {
 
 void Cluster::Flush(NodeContext& ctx, sim::StepContext& step) {
   for (Outgoing& out : ctx.outbox) {
+    out.id = next_message_id_++;
+    sim::Detail d;
+    d.Add("id", out.id).Add("msg", MessageKindName(out.message)).Add("to", NodeName(out.to));
+    step.Log(ctx.self.value, "send", d.view());
     if (!message_rules_.empty() && InterceptMessage(ctx.self, out, step)) continue;
     if (MaybeLeaseGap(ctx.self, out, step)) continue;
     Transmit(ctx.self, std::move(out), sim::Duration{0}, step);
@@ -198,7 +209,8 @@ void Cluster::CrashNode(NodeId node, sim::StepContext& step) {
     fe.Crash(ctx);
   }
   network_.DropNode(node.value);
-  DropHeldMessages(node);
+  TraceLost("crash", step);
+  DropHeldMessages(node, step);
 }
 
 void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
@@ -211,8 +223,9 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
     sim::Status status = metasrv_.Restart(step.now, window);
     REPARTSIM_ASSERT_MSG(status.ok(), "metasrv recovery failed on its own records");
     if (window.ms > 0) {
-      step.Log(node.value, "ms.leader_start",
-               "procedures recovered at " + std::to_string((step.now + window).ms));
+      sim::Detail d;
+      d.Add("window_ms", window.ms).Add("recover_at", (step.now + window).ms);
+      step.Log(node.value, "ms.leader_start", d.view());
     }
     UpdateDdlOutcomes(step);
     // Frontends reconnect their heartbeat streams; datanodes do at their next heartbeat.

@@ -150,6 +150,17 @@ class Cluster {
   // tx.send, before it reads the next request).
   bool SessionBusy(NodeId dn) const;
   void ReleaseHeld(size_t index, sim::StepContext& step);
+  // Traces what the network's latest Send decided for `out` (a loss, a duplicate, extra
+  // delays) and every message a reset or crash took out of flight (`net.lost`).
+  void TraceSend(NodeId from, NodeId to, const char* kind, sim::StepContext& step);
+  void TraceLost(std::string_view cause, sim::StepContext& step);
+  // `net.lost` for a message kept back by a hold or a lease gap that a reset or crash lost.
+  void TraceLostHeld(NodeId from, const Outgoing& out, std::string_view cause,
+                     sim::StepContext& step);
+  // `ms.state`: procedure `id` moved from state `before` (status `status_before`) to where it
+  // is now; nothing when neither changed.
+  void TraceProcedureState(ProcedureId id, const std::string& before, int status_before,
+                           sim::StepContext& step);
   // Sends held messages [first, ...) of `indices` in order and erases them from held_.
   void SendHeld(std::vector<size_t> indices, const std::string& why, sim::StepContext& step);
   sim::SimTime PausedUntil(NodeId node) const { return paused_until_[node.value]; }
@@ -189,7 +200,7 @@ class Cluster {
   void EndScriptedFaults(sim::StepContext& step);
   void RunArmedOp(size_t index, sim::StepContext& step);
   void ExpireLeasesNow(NodeId node, sim::StepContext& step);
-  void DropHeldMessages(NodeId node);
+  void DropHeldMessages(NodeId node, sim::StepContext& step);
   void RestartNode(NodeId node, sim::StepContext& step);
   size_t DatanodeIndex(NodeId node) const;
 
@@ -238,6 +249,8 @@ class Cluster {
   std::vector<ArmedOp> armed_;
   std::map<std::string, uint32_t> passed_;  // procedure state -> times passed
   bool track_states_ = false;               // something waits on a procedure state
+  // The next trace message id (Outgoing::id). Trace bookkeeping, not state: not fingerprinted.
+  uint64_t next_message_id_ = 1;
 };
 
 }  // namespace repartsim::model

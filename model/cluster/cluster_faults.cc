@@ -41,26 +41,27 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
     const std::string what = std::string(MessageActionName(rule.action)) + " " +
                              MessageKindName(out.message) + " " + NodeName(from) + "->" +
                              NodeName(out.to);
+    const std::string id = " id=" + std::to_string(out.id);
     switch (rule.action) {
       case MessageAction::kDrop:
         ++active.matched;
         if (ChannelOf(out.message) == sim::Channel::kStream) {
           // A stream loses a message only by breaking: everything in flight on it is lost.
-          step.Log(from.value, "net.rule", what + " (stream reset)");
+          step.Log(from.value, "net.rule", what + " (stream reset)" + id);
           network_.ResetStream(from.value, out.to.value);
           OnStreamReset(from, out.to, step);
           return true;
         }
-        step.Log(from.value, "net.rule", what);
+        step.Log(from.value, "net.rule", what + id);
         return true;
       case MessageAction::kDelay:
         ++active.matched;
-        step.Log(from.value, "net.rule", what + " +" + std::to_string(rule.delay.ms) + "ms");
+        step.Log(from.value, "net.rule", what + " +" + std::to_string(rule.delay.ms) + "ms" + id);
         SendWith(from, std::move(out), rule.delay, step);
         return true;
       case MessageAction::kDuplicate:
         ++active.matched;
-        step.Log(from.value, "net.rule", what);
+        step.Log(from.value, "net.rule", what + id);
         SendWith(from, out, sim::Duration{0}, step);
         SendWith(from, std::move(out), sim::Duration{0}, step);
         return true;
@@ -72,7 +73,7 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
                                   !std::holds_alternative<HeartbeatReply>(out.message.body);
         step.Log(from.value, "net.rule",
                  what + " until " + rule.until_state +
-                     (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : ""));
+                     (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "") + id);
         held_.push_back(HeldMessage{from, std::move(out), rule.until_state, i, rule.delay,
                                     std::nullopt, head_of_line});
         return true;
@@ -82,7 +83,7 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
           return m.until_state.empty() && !m.release_at && m.rule == i;
         });
         if (held == held_.end()) {
-          step.Log(from.value, "net.rule", what + " (held for the next one)");
+          step.Log(from.value, "net.rule", what + " (held for the next one)" + id);
           held_.push_back(HeldMessage{from, std::move(out), std::string(), i, sim::Duration{0},
                                       std::nullopt, false});
           return true;
@@ -90,7 +91,7 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
         ++active.matched;
         HeldMessage first = std::move(*held);
         held_.erase(held);
-        step.Log(from.value, "net.rule", what + " (sent before the held one)");
+        step.Log(from.value, "net.rule", what + " (sent before the held one)" + id);
         SendWith(from, std::move(out), sim::Duration{0}, step);
         SendWith(first.from, std::move(first.out), sim::Ms(1), step);
         return true;
@@ -99,6 +100,29 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
     REPARTSIM_UNREACHABLE();
   }
   return false;
+}
+
+void Cluster::TraceProcedureState(ProcedureId id, const std::string& before, int status_before,
+                                  sim::StepContext& step) {
+  if (!metasrv_.is_up()) return;  // crashed mid-step: the crash line says so
+  const auto* slot = metasrv_.procedures().Find(id);
+  const std::string after = ProcedureStateName(id);
+  const int status_after = slot == nullptr ? -1 : static_cast<int>(slot->status);
+  // A step that only waits (Running <-> Waiting) is not a transition.
+  auto waits = [](int s) {
+    return s == static_cast<int>(ProcedureStatus::kWaiting) ? static_cast<int>(ProcedureStatus::kRunning) : s;
+  };
+  if (after == before && waits(status_after) == waits(status_before)) return;
+  sim::Detail d;
+  d.Add("procedure", id.value);
+  if (slot != nullptr) d.Add("type", slot->body.type());
+  auto state_of = [](const std::string& name) {
+    const size_t dot = name.find('.');
+    return dot == std::string::npos ? std::string_view("-") : std::string_view(name).substr(dot + 1);
+  };
+  d.Add("from", state_of(before)).Add("to", state_of(after));
+  d.Add("status", slot == nullptr ? "gone" : ProcedureStatusName(slot->status));
+  step.Log(metasrv_id().value, "ms.state", d.view());
 }
 
 std::string Cluster::ProcedureStateName(ProcedureId id) const {
@@ -176,8 +200,12 @@ void Cluster::ExpireLeasesNow(NodeId node, sim::StepContext& step) {
   }
 }
 
-void Cluster::DropHeldMessages(NodeId node) {
-  std::erase_if(held_, [node](const HeldMessage& m) { return m.from == node || m.out.to == node; });
+void Cluster::DropHeldMessages(NodeId node, sim::StepContext& step) {
+  std::erase_if(held_, [&](const HeldMessage& m) {
+    const bool lost = m.from == node || m.out.to == node;
+    if (lost) TraceLostHeld(m.from, m.out, "crash", step);
+    return lost;
+  });
 }
 
 void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
@@ -250,8 +278,10 @@ bool Cluster::MaybePause(NodeId node, sim::StepContext& step) {
   const uint32_t extra =
       step.chooser.Choose("net.pause_ms", static_cast<uint32_t>(faults.pause_ms_max.ms));
   paused_until_[node.value] = step.now + sim::Ms(1 + int64_t{extra});
-  step.Log(node.value, "net.pause",
-           NodeName(node) + " until " + std::to_string(paused_until_[node.value].ms));
+  sim::Detail d;
+  d.Add("node", NodeName(node)).Add("pause_ms", 1 + int64_t{extra});
+  d.Add("until", paused_until_[node.value].ms);
+  step.Log(node.value, "net.pause", d.view());
   return true;
 }
 

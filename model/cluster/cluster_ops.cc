@@ -67,8 +67,13 @@ void Cluster::RunScheduledOp(size_t index, sim::StepContext& step) {
 }
 
 void Cluster::ExecuteOp(ScheduledOp& op, sim::StepContext& step) {
-  step.Log(sim::kNoNode, "op", ScheduledOpName(op));
-  if (auto* statement = std::get_if<ClientStatement>(&op)) return RunStatement(*statement, step);
+  auto* statement = std::get_if<ClientStatement>(&op);
+  // INSERT and SELECT log their `op` line once their History record exists (it has the id).
+  if (statement == nullptr || (!std::holds_alternative<InsertOp>(*statement) &&
+                               !std::holds_alternative<QueryOp>(*statement))) {
+    step.Log(sim::kNoNode, "op", ScheduledOpName(op));
+  }
+  if (statement != nullptr) return RunStatement(*statement, step);
   RunFaultAction(std::get<FaultAction>(op), step);
 }
 
@@ -78,6 +83,21 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
     WriteRecord& record = BeginRecord(history_.writes, fe, insert->table, step);
     record.rows = insert->rows;
     record.bulk = insert->bulk;
+    {
+      sim::Detail d;
+      d.Word("insert").Add("id", record.id).Add("fe", NodeName(fe.id()));
+      d.Add("table", insert->table.value).Add("rows", uint64_t{insert->rows.size()});
+      if (insert->bulk) d.Add("bulk", 1u);
+      std::string values;
+      for (const Row& row : insert->rows) {
+        values += values.empty() ? "(" : ", (";
+        for (size_t i = 0; i < row.size(); ++i) values += (i ? ", " : "") + row[i].ToSql();
+        values += ')';
+        if (values.size() > 200) break;  // the detail is cut at its capacity anyway
+      }
+      d.AddQuoted("values", values);
+      step.Log(sim::kNoNode, "op", d.view());
+    }
     if (!fe.is_up()) {
       record.status = WriteStatus::kRejected;
       return;
@@ -94,6 +114,12 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
     record.count_star = query->count_star;
     record.where = query->where;
     record.sql = query->sql;
+    {
+      sim::Detail d;
+      d.Word("query").Add("id", record.id).Add("fe", NodeName(fe.id()));
+      d.Add("table", query->table.value).AddQuoted("sql", query->sql);
+      step.Log(sim::kNoNode, "op", d.view());
+    }
     if (!fe.is_up()) {
       record.status = QueryStatus::kError;
       return;

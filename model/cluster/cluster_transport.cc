@@ -27,7 +27,7 @@ void Cluster::Transmit(NodeId from, Outgoing out, sim::Duration extra, sim::Step
         if (head->release_at) behind.release_at = head->release_at;
         step.Log(from.value, "net.behind_held",
                  std::string(MessageKindName(behind.out.message)) + " " + NodeName(from) + "->" +
-                     NodeName(to));
+                     NodeName(to) + " id=" + std::to_string(behind.out.id));
         held_.push_back(std::move(behind));
         return;
       }
@@ -41,20 +41,66 @@ void Cluster::Transmit(NodeId from, Outgoing out, sim::Duration extra, sim::Step
   }
   sim::FaultProfile profile = config_.faults;
   profile.latency += extra;
+  const char* kind = MessageKindName(out.message);
   const sim::SendResult result = network_.Send(step.now, from.value, to.value,
                                                std::move(out.message), step.chooser, profile,
-                                               channel);
+                                               channel, out.id);
+  TraceSend(from, to, kind, step);
   if (result == sim::SendResult::kReset) OnStreamReset(from, to, step);
+}
+
+void Cluster::TraceSend(NodeId from, NodeId to, const char* kind, sim::StepContext& step) {
+  const sim::SendNote& note = network_.last_send();
+  if (note.loss != sim::SendLoss::kNone) {
+    sim::Detail d;
+    d.Add("id", note.id).Add("msg", kind).Add("from", NodeName(from)).Add("to", NodeName(to));
+    d.Add("cause", sim::SendLossName(note.loss));
+    step.Log(from.value, "net.drop", d.view());
+    return;
+  }
+  if (note.duplicated) {
+    sim::Detail d;
+    d.Add("id", note.id).Add("msg", kind).Add("from", NodeName(from)).Add("to", NodeName(to));
+    step.Log(from.value, "net.duplicate", d.view());
+  }
+  for (uint32_t copy = 0; copy < note.copies; ++copy) {
+    if (note.extra_delay[copy].ms == 0) continue;
+    sim::Detail d;
+    d.Add("id", note.id).Add("msg", kind).Add("from", NodeName(from)).Add("to", NodeName(to));
+    d.Add("extra_ms", note.extra_delay[copy].ms).Add("deliver_at", note.deliver_at[copy].ms);
+    if (note.copies > 1) d.Add("copy", copy + 1);
+    step.Log(from.value, "net.delay", d.view());
+  }
+}
+
+void Cluster::TraceLost(std::string_view cause, sim::StepContext& step) {
+  for (const auto& e : network_.TakeLost()) {
+    sim::Detail d;
+    d.Add("id", e.id).Add("msg", MessageKindName(e.msg));
+    d.Add("from", NodeName(NodeId{e.from})).Add("to", NodeName(NodeId{e.to})).Add("cause", cause);
+    step.Log(e.from, "net.lost", d.view());
+  }
+}
+
+void Cluster::TraceLostHeld(NodeId from, const Outgoing& out, std::string_view cause,
+                            sim::StepContext& step) {
+  sim::Detail d;
+  d.Add("id", out.id).Add("msg", MessageKindName(out.message));
+  d.Add("from", NodeName(from)).Add("to", NodeName(out.to)).Add("cause", cause).Add("held", 1u);
+  step.Log(from.value, "net.lost", d.view());
 }
 
 void Cluster::OnStreamReset(NodeId a, NodeId b, sim::StepContext& step) {
   const NodeId client = a == metasrv_id() ? b : a;
   step.Log(client.value, "net.reset", "metasrv<->" + NodeName(client));
+  TraceLost("reset", step);
   // What the stream's ends kept back for it (a reply in the handler chain, a line held in the
   // network) is lost with it.
   std::erase_if(held_, [&](const HeldMessage& m) {
-    return ChannelOf(m.out.message) == sim::Channel::kStream &&
-           ((m.from == a && m.out.to == b) || (m.from == b && m.out.to == a));
+    const bool lost = ChannelOf(m.out.message) == sim::Channel::kStream &&
+                      ((m.from == a && m.out.to == b) || (m.from == b && m.out.to == a));
+    if (lost) TraceLostHeld(m.from, m.out, "reset", step);
+    return lost;
   });
   const bool reachable = !network_.IsCut(a.value, b.value) && !network_.IsCut(b.value, a.value);
   if (IsDatanode(client)) {
@@ -78,9 +124,10 @@ bool Cluster::MaybeLeaseGap(NodeId from, Outgoing& out, sim::StepContext& step) 
   const uint32_t extra =
       step.chooser.Choose("net.lease_gap_ms", static_cast<uint32_t>(faults.lease_gap_ms_max.ms));
   const sim::SimTime push_at = step.now + sim::Ms(1 + int64_t{extra});
-  step.Log(from.value, "net.lease_gap",
-           "HeartbeatReply metasrv->" + NodeName(out.to) + " pushed at " +
-               std::to_string(push_at.ms));
+  sim::Detail d;
+  d.Add("id", out.id).Add("msg", "HeartbeatReply").Add("to", NodeName(out.to));
+  d.Add("gap_ms", 1 + int64_t{extra}).Add("push_at", push_at.ms);
+  step.Log(from.value, "net.lease_gap", d.view());
   HeldMessage held{from, std::move(out), std::string(), kNoRule, sim::Duration{0}, push_at,
                    /*head_of_line=*/false};
   held_.push_back(std::move(held));
@@ -122,7 +169,7 @@ void Cluster::SendHeld(std::vector<size_t> indices, const std::string& why,
   for (HeldMessage& m : batch) {
     step.Log(m.from.value, "net.release",
              std::string(MessageKindName(m.out.message)) + " " + NodeName(m.from) + "->" +
-                 NodeName(m.out.to) + why);
+                 NodeName(m.out.to) + why + " id=" + std::to_string(m.out.id));
     Transmit(m.from, std::move(m.out), sim::Duration{0}, step, /*behind_held=*/false);
   }
 }

@@ -66,10 +66,21 @@ void Frontend::DispatchInsert(FrontendStatement& statement, const CachedTable& t
 
 void Frontend::DispatchQuery(FrontendStatement& statement, const CachedTable& table,
                              NodeContext& ctx) {
-  const QueryRecord& record = ctx.history.Query(statement.id);
+  QueryRecord& record = ctx.history.Query(statement.id);
+  record.route_version = table.route.version;
   QueryPlan plan = PlanQuery(table, statement.table, record.where, ctx.protocol);
   statement.schema = table.info.schema;
   statement.scanned = std::move(plan.regions);
+  {
+    std::string numbers;
+    for (RegionId region : statement.scanned) {
+      numbers += (numbers.empty() ? "" : ",") + std::to_string(region.region_number().value);
+    }
+    ctx.Log("fe.query_plan", "id=" + std::to_string(statement.id) + " table=" +
+                                 statement.table.ToString() + " version=" +
+                                 std::to_string(table.route.version) +
+                                 " regions=" + (numbers.empty() ? "-" : numbers));
+  }
   statement.result_rows.clear();
   statement.error_count += plan.error_count;
   if (!plan.error.empty()) statement.error = std::move(plan.error);

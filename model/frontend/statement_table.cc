@@ -6,6 +6,21 @@
 
 namespace repartsim::model {
 
+namespace {
+
+// Free text as one trace value: double-quoted, '"' and '\\' escaped (docs/trace.md).
+std::string Quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
 FrontendStatement& StatementTable::Add(StatementKind kind, uint64_t history_id, TableId table) {
   const uint64_t key = Key(kind, history_id);
   REPARTSIM_ASSERT(statements_.count(key) == 0);
@@ -106,7 +121,7 @@ void StatementTable::Finish(FrontendStatement& statement, NodeContext& ctx) {
     record.end = ctx.now();
     ctx.Log("fe.write_done", "id=" + std::to_string(statement.id) + " " +
                                  WriteStatusName(record.status) +
-                                 (record.error.empty() ? "" : " error=" + record.error));
+                                 (record.error.empty() ? "" : " error=" + Quoted(record.error)));
     return;
   }
   QueryRecord& record = ctx.history.Query(statement.id);
@@ -120,7 +135,7 @@ void StatementTable::Finish(FrontendStatement& statement, NodeContext& ctx) {
   ctx.Log("fe.query_done",
           "id=" + std::to_string(statement.id) +
               (record.status == QueryStatus::kOk ? " rows=" + std::to_string(record.rows.size())
-                                                 : " error=" + record.error));
+                                                 : " error=" + Quoted(record.error)));
 }
 
 void StatementTable::Hash(sim::Hasher& h) const {

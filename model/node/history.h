@@ -52,6 +52,7 @@ struct QueryRecord {
   sim::SimTime end;
   std::vector<Row> rows;  // the merged result rows (for count(*) too: rows counted)
   std::vector<RegionId> regions;  // regions scanned
+  uint64_t route_version = 0;     // the version of the cached route it was (last) planned with
   std::string error;
 };
 
@@ -85,11 +86,21 @@ struct OwnershipBreach {
   std::vector<Row> rows;  // only the rows outside both expressions
 };
 
+// A region accepted rows of a write (its datanode acknowledged them): reports name it as the
+// rows' holder. Recorded by the cluster as it happens, in step order.
+struct Acceptance {
+  uint64_t step = 0;
+  NodeId node;
+  RegionId region;
+  std::vector<Row> rows;
+};
+
 struct History {
   std::vector<WriteRecord> writes;
   std::vector<QueryRecord> queries;
   std::vector<DdlRecord> ddls;
   std::vector<OwnershipBreach> ownership_breaches;
+  std::vector<Acceptance> acceptances;  // for reports only: not hashed
 
   WriteRecord& Write(uint64_t id);
   QueryRecord& Query(uint64_t id);

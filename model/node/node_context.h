@@ -20,6 +20,9 @@ namespace repartsim::model {
 struct Outgoing {
   NodeId to;
   Message message;
+  // The message id of the trace (`send ... id=N`), assigned when the cluster takes the message
+  // from the outbox; copies of a duplicate share it. Not state: never fingerprinted.
+  uint64_t id = 0;
 };
 
 struct NodeContext final : public CrashHook {

@@ -273,3 +273,85 @@ TEST(NetworkTest, DropNodeClosesItsStreams) {
 
 }  // namespace
 }  // namespace repartsim::sim
+
+// The trace notes of Send (issue 18 item 6): the message id (the caller's or a fresh one),
+// why a message was lost, the duplicate and each copy's extra delay; RecordLost keeps what a
+// reset or a crash took out of flight.
+namespace repartsim::sim {
+namespace {
+
+TEST(NetworkTraceNotesTest, SendNotesTheIdTheLossAndTheDelays) {
+  ChoiceList list;
+  list.AddChance("net.drop", Ratio{1, 2}, false);
+  list.AddChance("net.duplicate", Ratio{1, 3}, true);
+  list.AddChance("net.delay", Ratio{1, 4}, true);  // first copy: 1 + 6 ms extra
+  list.AddChoose("net.delay_ms", 10, 6);
+  list.AddChance("net.delay", Ratio{1, 4}, false);
+  list.AddChance("net.drop", Ratio{1, 2}, true);  // the second send is dropped
+  ReplayChooser replay(list);
+  Network<int> net(2);
+  net.Send(AtMs(100), 0, 1, 7, replay, AllFaults(), Channel::kCall, 41);
+  SendNote note = net.last_send();
+  EXPECT_EQ(note.id, 41u);
+  EXPECT_EQ(note.loss, SendLoss::kNone);
+  EXPECT_TRUE(note.duplicated);
+  ASSERT_EQ(note.copies, 2u);
+  EXPECT_EQ(note.extra_delay[0].ms, 7);  // the duplicate's copy is scheduled first
+  EXPECT_EQ(note.deliver_at[0].ms, 109);
+  EXPECT_EQ(note.extra_delay[1].ms, 0);
+  EXPECT_EQ(note.deliver_at[1].ms, 102);
+  EXPECT_EQ(net.Pending().At(0).payload.id, 41u);
+  net.Send(AtMs(100), 0, 1, 8, replay, AllFaults());
+  note = net.last_send();
+  EXPECT_EQ(note.id, 0u);  // no id given: the network's own counter
+  EXPECT_EQ(note.loss, SendLoss::kFault);
+  EXPECT_EQ(note.copies, 0u);
+  EXPECT_STREQ(SendLossName(note.loss), "fault");
+  EXPECT_EQ(replay.mismatch(), nullptr);
+}
+
+TEST(NetworkTraceNotesTest, SendNotesDownCutAndClosedLosses) {
+  RandomChooser chooser(1);
+  Network<int> net(3);
+  net.DropNode(2);
+  net.Send(AtMs(0), 0, 2, 1, chooser, FaultProfile{});
+  EXPECT_EQ(net.last_send().loss, SendLoss::kDown);
+  net.Partition({0}, {1}, true);
+  net.Send(AtMs(0), 0, 1, 2, chooser, FaultProfile{}, Channel::kStream);
+  EXPECT_EQ(net.last_send().loss, SendLoss::kCut);
+  net.Heal();
+  net.Send(AtMs(0), 0, 1, 3, chooser, FaultProfile{}, Channel::kStream);
+  EXPECT_EQ(net.last_send().loss, SendLoss::kClosed);
+  net.OpenStream(0, 1);
+  net.Send(AtMs(0), 0, 1, 4, chooser, FaultProfile{}, Channel::kStream);
+  EXPECT_EQ(net.last_send().loss, SendLoss::kNone);
+  EXPECT_EQ(net.last_send().copies, 1u);
+}
+
+TEST(NetworkTraceNotesTest, RecordLostKeepsWhatResetsAndCrashesRemoved) {
+  RandomChooser chooser(1);
+  Network<int> net(3);
+  net.Send(AtMs(0), 0, 1, 10, chooser, FaultProfile{}, Channel::kStream, 1);
+  net.Send(AtMs(0), 1, 0, 11, chooser, FaultProfile{}, Channel::kStream, 2);
+  net.Send(AtMs(0), 0, 2, 12, chooser, FaultProfile{}, Channel::kCall, 3);
+  net.ResetStream(0, 1);
+  EXPECT_TRUE(net.TakeLost().empty());  // off by default
+  net.RecordLost(true);
+  net.Send(AtMs(0), 0, 1, 13, chooser, FaultProfile{}, Channel::kCall, 4);
+  net.OpenStream(0, 1);
+  net.Send(AtMs(0), 1, 0, 14, chooser, FaultProfile{}, Channel::kStream, 5);
+  net.ResetStream(0, 1);  // loses 5, not the call 4
+  std::vector<Envelope<int>> lost = net.TakeLost();
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].id, 5u);
+  EXPECT_EQ(lost[0].msg, 14);
+  net.DropNode(2);  // loses the call 3 to node 2
+  lost = net.TakeLost();
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].id, 3u);
+  EXPECT_TRUE(net.TakeLost().empty());
+  EXPECT_EQ(net.Pending().size(), 1u);  // the call 4
+}
+
+}  // namespace
+}  // namespace repartsim::sim

@@ -86,8 +86,9 @@ TEST(ScenarioCliTest, TraceJsonlHasOneObjectPerLine) {
   std::ifstream in(Scratch() + "/t.jsonl");
   std::string first;
   std::getline(in, first);
-  EXPECT_EQ(first.rfind("{\"args\":", 0), 0u) << first;
+  EXPECT_EQ(first.rfind("{\"fields\":", 0), 0u) << first;  // keys in alphabetical order
   EXPECT_NE(first.find("\"kind\":"), std::string::npos);
+  EXPECT_EQ(first.find("\"detail\":"), std::string::npos);  // no free text wrapped whole
 }
 
 TEST(ScenarioCliTest, ReplayFromChoicesAndFromSeedMatch) {

@@ -56,8 +56,13 @@ sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path);
 // Writes `lines` to `path` ("-" = stdout) as text or JSON lines. Error: "cannot write FILE".
 sim::Status WriteTraceFile(const std::string& path, const std::string& format,
                            const std::vector<std::string>& lines);
-// One trace line as a JSON object (see the header comment).
+// One trace line as a JSON object: {"step", "time_ms", "node", "kind", "fields"} and, when
+// the detail ends in free text, "text" (docs/trace.md, "JSON lines format").
 std::string TraceLineJson(const std::string& line);
+// The names of the leading bare words of a trace kind's detail ("recv" -> {"msg"},
+// "dn.region_op" -> {"op", "region", "code"}); empty for kinds whose details are all
+// key=value words.
+std::vector<std::string_view> TracePositionalNames(std::string_view kind);
 
 // Prints the run: header, summary line, expectation, history counts, violations (at most
 // `violations_max`, the JSON report has all).

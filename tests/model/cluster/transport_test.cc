@@ -139,7 +139,7 @@ TEST(TransportTest, RandomLeaseGapIsAChooserChoiceAndPushesLater) {
   Harness h(Protocol::Greptime(), config);
   h.CreateTable(sim::AtMs(0));
   h.RunUntil(100);
-  EXPECT_EQ(h.TraceTimes("n0 net.lease_gap HeartbeatReply metasrv->dn1 pushed at 3"),
+  EXPECT_EQ(h.TraceTimes("msg=HeartbeatReply to=dn1 gap_ms=1 push_at=3"),
             (std::vector<int64_t>{2})) << h.TraceText();
   EXPECT_EQ(h.TraceTimes("n1 recv HeartbeatReply"), (std::vector<int64_t>{4}));
 }
@@ -152,9 +152,9 @@ TEST(TransportTest, LeaderStartWindowServesHeartbeatsBeforeRecovery) {
   h.cluster.Schedule(sim::AtMs(1000), CrashNodeOp{h.cluster.metasrv_id()});
   h.cluster.Schedule(sim::AtMs(1100), RestartNodeOp{h.cluster.metasrv_id()});
   h.RunUntil(6000);
-  const std::vector<std::string> start = h.TraceLines("ms.leader_start procedures recovered at ");
+  const std::vector<std::string> start = h.TraceLines("ms.leader_start window_ms=");
   ASSERT_EQ(start.size(), 1u) << h.TraceText();
-  const int64_t recovered_at = std::stoll(start[0].substr(start[0].rfind(' ') + 1));
+  const int64_t recovered_at = std::stoll(start[0].substr(start[0].rfind("recover_at=") + 11));
   EXPECT_EQ(h.TraceTimes("ms.procedures_recovered"), (std::vector<int64_t>{recovered_at}));
   EXPECT_GE(recovered_at, 1100);
   EXPECT_LE(recovered_at, 3100);

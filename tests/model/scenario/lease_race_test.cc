@@ -117,7 +117,7 @@ TEST(LeaseRaceTest, MergedAwaySourceStaysFencedBecauseTheFlushOrdersTheStaleLeas
     ASSERT_NE(enter, SIZE_MAX) << profile;
     EXPECT_LT(flush, release) << profile;
     EXPECT_LT(release, enter) << profile;
-    EXPECT_EQ(Count(r, "fe.write_done id=2 rejected error=Engine write buffer is full, "
+    EXPECT_EQ(Count(r, "fe.write_done id=2 rejected error=\"Engine write buffer is full, "
                        "rejecting write requests of region 4398046511106(1024, 2)"),
               1u)
         << profile;

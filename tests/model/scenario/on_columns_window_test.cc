@@ -16,7 +16,7 @@ namespace repartsim::scenario {
 namespace {
 
 constexpr char kRejected[] =
-    "rejected error=Undefined column: a (not a partition column of table 1024)";
+    "rejected error=\"Undefined column: a (not a partition column of table 1024)\"";
 
 RunReport RunWindow(const std::string& profile) {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
