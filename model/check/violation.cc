@@ -116,6 +116,69 @@ void AttachTrace(Violation& violation, const std::vector<std::string>& trace_lin
   for (size_t i = first; i < hits.size(); ++i) violation.trace.push_back(*hits[i]);
 }
 
+void AttachLossEvents(Violation& violation, const std::vector<std::string>& trace_lines,
+                      size_t probes_max) {
+  // The first line after `after_step` (at or before the violation) that drops, replaces or
+  // loses `region`'s data, as the trace prints those events; `node` is the datanode name
+  // ("" when unknown: crashes are not looked at).
+  auto first_loss = [&](const std::string& region, const std::string& node,
+                        uint64_t after_step) -> const std::string* {
+    const std::string r = " " + region;
+    const std::string events[] = {
+        "dn.region_op DropRegion" + r + " Ok",
+        "dn.region_op ApplyStagingManifest" + r + " Ok",
+        "dn.close_region" + r,
+        "dn.lease_expired" + r,
+        node.empty() ? std::string() : " crash " + node,
+    };
+    for (const std::string& line : trace_lines) {
+      std::optional<uint64_t> step = LeadingStep(line);
+      if (!step || *step <= after_step) continue;
+      if (*step > violation.step) break;
+      for (const std::string& event : events) {
+        if (event.empty() || line.size() < event.size()) continue;
+        if (line.compare(line.size() - event.size(), event.size(), event) == 0) return &line;
+      }
+    }
+    return nullptr;
+  };
+  auto add_needle = [&](const std::string& line) {
+    if (std::find(violation.context_needles.begin(), violation.context_needles.end(), line) ==
+        violation.context_needles.end()) {
+      violation.context_needles.push_back(line);
+    }
+  };
+  size_t explained = 0;
+  for (const Violation::LossProbe& probe : violation.loss_probes) {
+    if (explained == probes_max) break;
+    ++explained;
+    std::string note = "row " + probe.row + ": last accepted by region " + probe.region +
+                       " on " + probe.node + " at step " + std::to_string(probe.after_step) +
+                       probe.remark;
+    if (const std::string* found = first_loss(probe.region, probe.node, probe.after_step)) {
+      note += "; the first event after that which dropped, replaced or lost that region's "
+              "data: `" + *found + "`";
+      add_needle(*found);
+    } else {
+      note += "; no event after that dropped, replaced or lost that region's data";
+    }
+    if (!probe.final_region.empty()) {
+      note += "; the row belongs to region " + probe.final_region + " in the final route";
+      if (const std::string* found = first_loss(probe.final_region, "", probe.after_step)) {
+        note += ", whose first such event after that was `" + *found + "`";
+        add_needle(*found);
+      } else {
+        note += ", which had no such event after that";
+      }
+    }
+    violation.notes.push_back(std::move(note));
+  }
+  if (violation.loss_probes.size() > explained) {
+    violation.notes.push_back("... and " + std::to_string(violation.loss_probes.size() - explained) +
+                              " more rows whose loss the report does not trace");
+  }
+}
+
 void Report::Add(Violation violation) { violations_.push_back(std::move(violation)); }
 
 void Report::Add(std::vector<Violation> violations) {

@@ -43,6 +43,23 @@ struct Violation {
   // that acknowledged the rows involved (id, frontend, steps).
   std::vector<std::string> notes = {};
 
+  // For the report's context (neither printed nor in JSON): trace needles of the events
+  // related to this violation (empty: its regions), and the rows whose loss the trace should
+  // explain, each with its last holder (AttachLossEvents).
+  struct LossProbe {
+    std::string row;          // the rendered row
+    std::string region;       // RegionId::ToString() of the region that last accepted it
+    std::string node;         // that region's datanode ("dn1")
+    uint64_t after_step = 0;  // the step it accepted the row
+    // The region whose expression covers the row in the final route, when another one (the
+    // row should have moved there): its events after the acceptance are looked at too.
+    std::string final_region = {};
+    std::string remark = {};  // appended to the holder, e.g. ", which the query scanned"
+    friend bool operator==(const LossProbe&, const LossProbe&) = default;
+  };
+  std::vector<std::string> context_needles = {};
+  std::vector<LossProbe> loss_probes = {};
+
   // "INV-NODUP at step 42 (t=1500 ms): message" then indented "region:", "row:", "note:"
   // and "trace:" lines, one per item.
   std::string ToText() const;
@@ -58,6 +75,18 @@ struct Violation {
 // violation's trace excerpt.
 void AttachTrace(Violation& violation, const std::vector<std::string>& trace_lines,
                  size_t lines_max, const std::vector<std::string>& extra_needles = {});
+
+// For each loss probe, the first trace line after its step (and at or before the violation's)
+// that drops, replaces or loses the data of its region: a DropRegion or ApplyStagingManifest
+// (the staging exit that replaces the region's data) handled by the region, the region
+// closed or its lease expired, or a crash of its datanode; and the same for its final-route
+// region, if any. Adds a note per probe ("row R: last accepted by region X on dnN at step S;
+// the first event after that which dropped, replaced or lost that region's data: `<line>`",
+// or that none did; then "; in the final route region Y: `<line>`") and the found lines to
+// the context needles.
+// At most `probes_max` probes are explained; notes name the rest by count.
+void AttachLossEvents(Violation& violation, const std::vector<std::string>& trace_lines,
+                      size_t probes_max);
 
 class Report {
  public:

@@ -298,14 +298,19 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   report.violations = CheckRun(input);
   if (config.keep_trace) {
     for (check::Violation& v : report.violations) {
-      // The excerpt follows the violation's regions and the writes its notes name.
-      std::vector<std::string> needles;
-      for (const std::string& note : v.notes) {
-        if (note.rfind("write ", 0) == 0) {
-          needles.push_back("fe.write_done id=" + note.substr(6, note.find(' ', 6) - 6) + " ");
-        }
+      // A lost row's last holder: the event that lost it. The context follows the events
+      // related to the violation (its operations, the regions holding its rows, those
+      // events); a violation without any follows its regions.
+      constexpr size_t kLossProbesMax = 4;
+      check::AttachLossEvents(v, trace.lines(), kLossProbesMax);
+      if (v.context_needles.empty()) {
+        check::AttachTrace(v, trace.lines(), config.excerpt_lines_max);
+      } else {
+        const std::vector<std::string> regions = std::move(v.regions);
+        v.regions.clear();
+        check::AttachTrace(v, trace.lines(), config.excerpt_lines_max, v.context_needles);
+        v.regions = regions;
       }
-      check::AttachTrace(v, trace.lines(), config.excerpt_lines_max, needles);
     }
   }
   check::Report verdict;

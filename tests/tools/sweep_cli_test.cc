@@ -338,23 +338,52 @@ TEST(SweepCliTest, SigtermWritesTheFinishedRunsAndResumeContinues) {
 
 TEST(SweepCliTest, RunExplainsItsViolationsDecisiveFirst) {
   // Before: 20 INV-NOOMIT pushed the INV-ACK behind "... and 11 more", INV-ACK named only the
-  // row, and the same 12-line excerpt repeated under every violation.
+  // row (then the write, but not its region nor the event that lost the row), and the same
+  // 12-line excerpt of every region's events repeated under every violation.
   Outcome o = Cli("run " + kDefect + " --seed 12 --choices d12.choices");
   EXPECT_EQ(o.exit_code, 1) << o.output;
   const size_t ack = o.output.find("\nINV-ACK at step ");
   const size_t omit = o.output.find("\nINV-NOOMIT at step ");
   ASSERT_NE(ack, std::string::npos) << o.output;
   EXPECT_LT(ack, omit);
+  // Item 5: the query's frontend, route version and scanned regions; each write's frontend,
+  // steps and accepting region; the lost row's last holder and the event that replaced its
+  // data; a context of related events only (the query's own lines, not every region's).
   EXPECT_TRUE(Has(o.output,
                   "  note: query 26 from fe1 (issued at step 541, completed at step 549) "
-                  "scanned 4 regions (listed above)\n"))
+                  "planned with route version 3 and scanned 4 regions (numbers 0, 1, 2, 3, "
+                  "listed above)\n"))
       << o.output;
   EXPECT_TRUE(Has(o.output,
+                  "  note: row (host='h2', ts=12, v=47, a=5): last accepted by region "
+                  "4398046511104(1024, 0) on dn1 at step 166, which the query scanned; the first "
+                  "event after that which dropped, replaced or lost that region's data: `211 4009 "
+                  "n1 dn.region_op ApplyStagingManifest 4398046511104(1024, 0) Ok`\n"));
+  EXPECT_TRUE(Has(o.output,
                   "  note: write 55 from fe1 (issued at step 536, acked at step 540) wrote "
-                  "(host='h2', ts=12, v=99, a=5)\n"))
+                  "(host='h2', ts=12, v=99, a=5) into region 4398046511107(1024, 3) on dn1 "
+                  "(accepted at step 537)\n"))
+      << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  "  note: row (host='h2', ts=12, v=47, a=5): last accepted by region "
+                  "4398046511104(1024, 0) on dn1 at step 166; the first event after that which "
+                  "dropped, replaced or lost that region's data: `211 4009 n1 dn.region_op "
+                  "ApplyStagingManifest 4398046511104(1024, 0) Ok`; the row belongs to region "
+                  "4398046511107(1024, 3) in the final route, whose first such event after that "
+                  "was `207 4007 n1 dn.region_op ApplyStagingManifest 4398046511107(1024, 3) "
+                  "Ok`\n"))
       << o.output;
   EXPECT_TRUE(Has(o.output, "  note: the regions listed hold these rows in the final route\n"));
-  EXPECT_TRUE(Has(o.output, "  trace: (the 12 lines shown under violation 2 above)\n")) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  "  trace: 541 8787 n4 fe.query_plan id=26 table=1024 version=3 "
+                  "regions=0,1,2,3\n"));
+  // The query's context does not carry another query's lines, nor the write errors that
+  // merely mention a region.
+  const size_t second = o.output.find("\nINV-NOOMIT at step ", omit + 1);
+  ASSERT_NE(second, std::string::npos);
+  const std::string first_omit = o.output.substr(omit, second - omit);
+  EXPECT_EQ(first_omit.find("op query id=27 "), std::string::npos) << first_omit;
+  EXPECT_EQ(first_omit.find("error="), std::string::npos) << first_omit;
   EXPECT_TRUE(Has(o.output,
                   "... and 11 more violations: INV-NOOMIT 11 (see --json, or "
                   "--violations-max)\n"))

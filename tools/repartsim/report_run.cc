@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <map>
+#include <set>
 
 #include "model/check/violation.h"
 #include "model/protocol.h"
@@ -433,20 +434,19 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& s,
   }
   if (!r.nondeterminism.empty()) std::fprintf(out, "nondeterminism: %s\n", r.nondeterminism.c_str());
   // Decisive violations come first (RunReport::violations is sorted so); the rest are counted.
-  // A trace excerpt already printed for an earlier violation is not repeated.
-  std::vector<std::pair<const std::vector<std::string>*, size_t>> printed;  // excerpt, number
+  // Each violation's context shows only the related lines no earlier violation showed; the
+  // others are referred to by count.
+  std::set<std::string> shown;
   for (size_t i = 0; i < r.violations.size() && i < violations_max; ++i) {
     check::Violation v = r.violations[i];
+    const size_t related = v.trace.size();
+    std::erase_if(v.trace, [&](const std::string& line) { return !shown.insert(line).second; });
     std::string again;
-    for (const auto& [trace, number] : printed) {
-      if (!v.trace.empty() && *trace == v.trace) {
-        again = "  trace: (the " + std::to_string(v.trace.size()) +
-                " lines shown under violation " + std::to_string(number) + " above)\n";
-        v.trace.clear();
-        break;
-      }
+    if (v.trace.size() < related) {
+      again = "  trace: (" + std::string(v.trace.empty() ? "the " : "and ") +
+              std::to_string(related - v.trace.size()) +
+              " related lines shown under earlier violations)\n";
     }
-    if (again.empty() && !v.trace.empty()) printed.emplace_back(&r.violations[i].trace, i + 1);
     std::fprintf(out, "%s%s\n", v.ToText().c_str(), again.c_str());
   }
   if (r.violations.size() > violations_max) {
