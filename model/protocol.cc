@@ -94,6 +94,19 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "(which does not list the region) misses no acknowledged row while the central region "
      "has not applied yet",
      false, true},
+    {Rule::kDropTombstones, "drop-tombstones",
+     "DropRegion leaves a durable tombstone with the route version it was sent under, and a "
+     "CreateRegion sent under an older route version (a CREATE TABLE request overtaken by its "
+     "own retry and by a whole repartition) is refused instead of re-creating the region, "
+     "which would take writes from stale routes until a heartbeat closes it",
+     false, true},
+    {Rule::kRouteFencedReads, "route-fenced-reads",
+     "a scan carries the version of the route it was planned with, and a region that has seen "
+     "a newer route version (an instruction or lease stamped with it) refuses it so the "
+     "frontend re-plans: a read planned before a merge cannot miss rows its target accepted "
+     "under the new route, nor see them twice (the expression-version fence alone passes it, "
+     "because a staging region's committed expression has not changed yet)",
+     false, true},
 }};
 
 uint32_t DefaultBits(ProfileKind kind) {

@@ -104,7 +104,8 @@ Reply Datanode::HandleWrite(RegionId region_id, std::vector<Row> rows,
 }
 
 ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> planned_version,
-                               const Protocol& protocol, const ObjectStore& store) const {
+                               const Protocol& protocol, const ObjectStore& store,
+                               uint64_t route_version) const {
   REPARTSIM_ASSERT(up_);
   ScanReply reply;
   const Region* region = FindRegion(region_id);
@@ -120,6 +121,15 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     Reply r = VersionMismatchReply(region_id, planned_version.value_or(0), 0);
     reply.code = r.code;
     reply.message = std::move(r.message);
+    return reply;
+  }
+  // Route-fenced reads: a plan from a route older than one this region has seen may attribute
+  // rows to the wrong region (a merge target already takes the merged-away range).
+  if (protocol.On(Rule::kRouteFencedReads) && route_version < region->applied_route_version()) {
+    reply.code = ReplyCode::kPartitionExprVersionMismatch;
+    reply.message = "Route version mismatch for region " + region_id.ToString() +
+                    ": request planned under route version " + std::to_string(route_version) +
+                    ", region has seen " + std::to_string(region->applied_route_version());
     return reply;
   }
   // Fenced reads: the region serves reads with its committed expression, also while staging.
@@ -215,9 +225,20 @@ std::optional<StagingInfo> StagingInfoFromActions(const std::vector<StagingActio
 
 Reply Datanode::HandleCreateRegion(RegionId region_id, const TableSchema& schema,
                                    std::optional<PartitionExpr> expr, ObjectStore& store,
-                                   CrashHook& crash, bool awaiting_apply) {
+                                   CrashHook& crash, bool awaiting_apply,
+                                   const Protocol& protocol, uint64_t route_version) {
   REPARTSIM_ASSERT(up_);
   if (regions_.count(region_id) != 0) return Reply::Ok();
+  if (protocol.On(Rule::kDropTombstones)) {
+    std::optional<uint64_t> dropped_at = store.Tombstone(region_id);
+    if (dropped_at.has_value() && route_version < *dropped_at) {
+      return Reply{ReplyCode::kUnexpected,
+                   "Region " + region_id.ToString() + " was dropped under route version " +
+                       std::to_string(*dropped_at) + "; CreateRegion sent under " +
+                       std::to_string(route_version) + " is stale",
+                   0};
+    }
+  }
   const RegionManifest* existing = store.Manifest(region_id);
   if (existing == nullptr) {
     RegionManifest manifest;
@@ -261,8 +282,10 @@ Reply Datanode::HandleCloseRegion(RegionId region_id) {
   return Reply::Ok();
 }
 
-Reply Datanode::HandleDropRegion(RegionId region_id, ObjectStore& store, CrashHook& crash) {
+Reply Datanode::HandleDropRegion(RegionId region_id, ObjectStore& store, CrashHook& crash,
+                                 const Protocol& protocol, uint64_t route_version) {
   REPARTSIM_ASSERT(up_);
+  if (protocol.On(Rule::kDropTombstones)) store.PutTombstone(region_id, route_version);
   if (regions_.count(region_id) == 0 && hosted_.count(region_id) == 0) return Reply::Ok();
   regions_.erase(region_id);
   store.DeleteManifest(region_id);

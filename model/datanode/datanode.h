@@ -120,12 +120,21 @@ class Datanode {
   // planned version other than the committed one (e.g. the staging version a frontend planned
   // with from the new route) is rejected with kPartitionExprVersionMismatch and the frontend
   // re-plans. Under Rule::kDurableStaging a staging region also reads its staged flushes.
+  // Under Rule::kRouteFencedReads a scan planned under `route_version` older than the newest
+  // route version the region has seen is refused the same way (kPartitionExprVersionMismatch);
+  // the default (kUnplannedScan) is a scan no route planned (the checker's), never refused.
+  static constexpr uint64_t kUnplannedScan = UINT64_MAX;
   ScanReply HandleScan(RegionId region, std::optional<uint64_t> planned_version,
-                       const Protocol& protocol, const ObjectStore& store) const;
+                       const Protocol& protocol, const ObjectStore& store,
+                       uint64_t route_version = kUnplannedScan) const;
   // Creates the region (or adopts an existing manifest) and opens it Writable. Idempotent.
+  // Under Rule::kDropTombstones a request sent under a route version older than the region's
+  // drop tombstone is refused (kUnexpected) and creates nothing.
   Reply HandleCreateRegion(RegionId region, const TableSchema& schema,
                            std::optional<PartitionExpr> expr, ObjectStore& store,
-                           CrashHook& crash, bool awaiting_apply = false);
+                           CrashHook& crash, bool awaiting_apply = false,
+                           const Protocol& protocol = Protocol::Greptime(),
+                           uint64_t route_version = 0);
   // Opens a region from its manifest as a Follower, replaying the WAL. Idempotent. Under
   // Rule::kDurableStaging a staging directory restores suspended staging (see above).
   Reply HandleOpenRegion(RegionId region, const ObjectStore& store, const Protocol& protocol);
@@ -134,7 +143,11 @@ class Datanode {
   // Closes the region here (volatile state dropped; WAL and manifest stay). Idempotent.
   Reply HandleCloseRegion(RegionId region);
   // Deletes the manifest, staging area and WAL. Ok when the region is not here (idempotent).
-  Reply HandleDropRegion(RegionId region, ObjectStore& store, CrashHook& crash);
+  // Under Rule::kDropTombstones it first records a tombstone at `route_version`, also when
+  // the region is not here (a create still in flight must not revive it).
+  Reply HandleDropRegion(RegionId region, ObjectStore& store, CrashHook& crash,
+                         const Protocol& protocol = Protocol::Greptime(),
+                         uint64_t route_version = 0);
   // Flushes the memtable to an SST: normal manifest edit (or a staged edit while the region has
   // staging info), then WAL truncation. Ok with no file when the memtable is empty.
   Reply HandleFlush(RegionId region, ObjectStore& store, CrashHook& crash);

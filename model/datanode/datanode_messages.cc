@@ -19,7 +19,8 @@ void Datanode::OnMessage(NodeId from, const Message& message, ObjectStore& store
     return OnWriteRequest(from, *m, ctx, observer);
   }
   if (const auto* m = std::get_if<ScanRequest>(&message.body)) {
-    ScanReply reply = HandleScan(m->region, m->planned_version, ctx.protocol, store);
+    ScanReply reply =
+        HandleScan(m->region, m->planned_version, ctx.protocol, store, m->route_version);
     ctx.Send(from,
              ScanResponse{m->corr, m->region, reply.code, reply.message, std::move(reply.rows)});
     return;
@@ -74,15 +75,16 @@ void Datanode::OnRegionRequest(NodeId from, const RegionRequest& request, Object
       [&](const auto& op) {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, CreateRegionOp>) {
-          result =
-              HandleCreateRegion(request.region, op.schema, op.expr, store, ctx, op.awaiting_apply);
+          result = HandleCreateRegion(request.region, op.schema, op.expr, store, ctx,
+                                      op.awaiting_apply, ctx.protocol, request.route_version);
           // The region alive keeper starts a lease countdown for a newly opened region.
           if (result.ok()) {
             ApplyLease(request.region, RegionRole::kLeader, ctx.now() + region_lease_, protocol,
                        store);
           }
         } else if constexpr (std::is_same_v<T, DropRegionOp>) {
-          result = HandleDropRegion(request.region, store, ctx);
+          result =
+              HandleDropRegion(request.region, store, ctx, ctx.protocol, request.route_version);
         } else if constexpr (std::is_same_v<T, FlushRegionOp>) {
           result = HandleFlush(request.region, store, ctx);
         } else if constexpr (std::is_same_v<T, EnterStagingOp>) {

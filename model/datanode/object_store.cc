@@ -86,6 +86,17 @@ bool ObjectStore::DeleteManifest(RegionId region) { return manifests_.erase(regi
 
 void ObjectStore::ClearStaging(RegionId region) { staging_.erase(region); }
 
+void ObjectStore::PutTombstone(RegionId region, uint64_t route_version) {
+  uint64_t& stored = tombstones_[region];
+  stored = std::max(stored, route_version);
+}
+
+std::optional<uint64_t> ObjectStore::Tombstone(RegionId region) const {
+  auto it = tombstones_.find(region);
+  if (it == tombstones_.end()) return std::nullopt;
+  return it->second;
+}
+
 void ObjectStore::AppendStagingAction(RegionId region, StagingAction action) {
   staging_[region].push_back(std::move(action));
 }
@@ -120,6 +131,11 @@ void ObjectStore::Hash(sim::Hasher& h) const {
     id.Hash(h);
     h.Add(static_cast<uint64_t>(actions.size()));
     for (const StagingAction& a : actions) a.Hash(h);
+  }
+  // Only hashed when present, so runs without Rule::kDropTombstones keep their fingerprints.
+  if (!tombstones_.empty()) {
+    h.Add(static_cast<uint64_t>(tombstones_.size()));
+    for (const auto& [region, version] : tombstones_) h.Add(region.value).Add(version);
   }
   h.Add(static_cast<uint64_t>(remap_blobs_.size()));
   for (const auto& [central, blobs] : remap_blobs_) {

@@ -111,6 +111,12 @@ class ObjectStore {
     return remap_blobs_;
   }
 
+  // Drop tombstones (Rule::kDropTombstones): the newest route version a DropRegion of
+  // `region` was sent under; a region directory's drop marker, so it outlives the datanode.
+  void PutTombstone(RegionId region, uint64_t route_version);
+  // nullopt when `region` was never dropped under the rule.
+  std::optional<uint64_t> Tombstone(RegionId region) const;
+
   uint64_t next_file_id() const { return next_file_id_; }
   void Hash(sim::Hasher& h) const;
   uint64_t Fingerprint() const;
@@ -121,6 +127,7 @@ class ObjectStore {
   std::map<RegionId, RegionManifest> manifests_;
   std::map<RegionId, std::vector<StagingAction>> staging_;
   std::map<RegionId, std::map<RegionId, RegionManifest>> remap_blobs_;
+  std::map<RegionId, uint64_t> tombstones_;
 };
 
 }  // namespace repartsim::model

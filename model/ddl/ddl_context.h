@@ -39,7 +39,10 @@ class DdlContext {
   virtual void InvalidateTable(TableId table, NodeContext& ctx) = 0;
   virtual sim::Duration request_timeout() const = 0;
   virtual const std::vector<NodeId>& datanodes() const = 0;
-  virtual std::set<RegionId>& operating_regions() = 0;
+  // Regions that may hold a lease before any route lists them (MemoryRegionKeeper), each with
+  // the procedure that registered it: the registration lasts until that procedure ends
+  // (GreptimeDB's OperatingRegionGuard is dropped with the procedure) or a crash.
+  virtual std::map<RegionId, ProcedureId>& operating_regions() = 0;
 
  protected:
   ~DdlContext() = default;

@@ -53,8 +53,9 @@ class MetasrvEnv {
   sim::Duration request_timeout() const { return ddl_.request_timeout(); }
   // Every datanode of the cluster (peer selection for new regions).
   const std::vector<NodeId>& datanodes() const { return ddl_.datanodes(); }
-  // Regions that may hold a lease before any route lists them (MemoryRegionKeeper).
-  std::set<RegionId>& operating_regions() { return ddl_.operating_regions(); }
+  // Regions that may hold a lease before any route lists them (MemoryRegionKeeper), with the
+  // procedure holding each registration.
+  std::map<RegionId, ProcedureId>& operating_regions() { return ddl_.operating_regions(); }
 
  private:
   DdlContext& ddl_;

@@ -84,9 +84,12 @@ void Frontend::DispatchQuery(FrontendStatement& statement, const CachedTable& ta
   statement.result_rows.clear();
   statement.error_count += plan.error_count;
   if (!plan.error.empty()) statement.error = std::move(plan.error);
+  // Rule::kRouteFencedReads: every scan names the route version it was planned with.
+  const uint64_t route_version =
+      ctx.protocol.On(Rule::kRouteFencedReads) ? table.route.version : 0;
   for (const RegionScan& scan : plan.scans) {
     const uint64_t corr = NextCorr();
-    ctx.Send(scan.leader, ScanRequest{corr, scan.region, scan.planned_version});
+    ctx.Send(scan.leader, ScanRequest{corr, scan.region, scan.planned_version, route_version});
     statements_.Track(statement, corr, SubRequest{scan.leader, {}, scan.region});
   }
 }
@@ -198,7 +201,7 @@ void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
     }
   } else if ((reply.code == ReplyCode::kPartitionExprVersionMismatch ||
               reply.code == ReplyCode::kRegionNotFound) &&
-             ctx.protocol.On(Rule::kFencedReads) &&
+             (ctx.protocol.On(Rule::kFencedReads) || ctx.protocol.On(Rule::kRouteFencedReads)) &&
              statement.attempts < config_.reroute_attempts_max) {
     statement.replan = true;
   } else {

@@ -26,7 +26,13 @@ bool Metasrv::RunProcedure(ProcedureId id, NodeContext& ctx) {
   REPARTSIM_ASSERT(up_);
   MetasrvEnv env(*this, ctx, id);
   RunResult result = procedures_.Run(id, env);
-  return result != RunResult::kCrashed;
+  if (result == RunResult::kCrashed) return false;
+  const auto* slot = procedures_.Find(id);
+  if (slot == nullptr || !MetaProcedureManager::IsActive(slot->status)) {
+    // The procedure ended: its operating-region guards are dropped with it.
+    std::erase_if(operating_regions_, [&](const auto& entry) { return entry.second == id; });
+  }
+  return true;
 }
 
 uint64_t Metasrv::RegisterRequest(ProcedureId owner) {
@@ -203,7 +209,7 @@ sim::Status Metasrv::RecoverProcedures(sim::SimTime now) {
     const auto* create = MetaProcedureManager::BodyOf(*slot).As<CreateTableProcedure>();
     if (create == nullptr || create->state() == CreateTableProcedure::State::kPrepare) continue;
     for (const RegionRoute& r : create->route().region_routes) {
-      operating_regions_.insert(r.region_id);
+      operating_regions_.emplace(r.region_id, id);
     }
   }
   return status;
@@ -219,7 +225,7 @@ void Metasrv::Hash(sim::Hasher& h) const {
     h.Add(id.value);
     for (const auto& [corr, response] : inbox) h.Add(corr).Add(static_cast<uint64_t>(response.code));
   }
-  for (RegionId region : operating_regions_) h.Add(region.value);
+  for (const auto& [region, owner] : operating_regions_) h.Add(region.value).Add(owner.value);
   for (const auto& [key, epoch] : pending_acks_) {
     h.Add(key.first.value).Add(key.second.value).Add(epoch);
   }

@@ -76,8 +76,9 @@ class Metasrv final : private DdlContext {
   const std::vector<NodeId>& datanodes() const override { return datanodes_; }
   uint64_t epoch(TableId table) const;
   // Regions being created or moved that may hold a lease before any route lists them
-  // (MemoryRegionKeeper).
-  std::set<RegionId>& operating_regions() override { return operating_regions_; }
+  // (MemoryRegionKeeper), each with the procedure holding it; released when that procedure
+  // ends (done or failed), like GreptimeDB's OperatingRegionGuard, and on a crash.
+  std::map<RegionId, ProcedureId>& operating_regions() override { return operating_regions_; }
   // The route stored at kv `key`, whose bytes are `bytes`, decoded. Decoding a route is costly
   // (JSON with nested expression JSON), so the last decode per key is kept while the stored
   // bytes are unchanged: a derived cache, not state, not fingerprinted.
@@ -114,7 +115,7 @@ class Metasrv final : private DdlContext {
   // Volatile.
   std::map<uint64_t, ProcedureId> corr_owner_;
   std::map<ProcedureId, Inbox> inboxes_;
-  std::set<RegionId> operating_regions_;
+  std::map<RegionId, ProcedureId> operating_regions_;
   std::map<std::pair<NodeId, TableId>, uint64_t> pending_acks_;  // frontend, table -> epoch
   sim::SimTime next_resend_;
   std::optional<sim::SimTime> recover_at_;  // inside the leader-start window: recovery time

@@ -14,8 +14,8 @@ ProcedureId Metasrv::SubmitCreateTable(const TableInfo& info, const TableRoute& 
                                        NodeContext& ctx) {
   REPARTSIM_ASSERT(up_);
   REPARTSIM_ASSERT(recovered());
-  for (const RegionRoute& r : route.region_routes) operating_regions_.insert(r.region_id);
   const ProcedureId id = Submit(CreateTableProcedure(info, route), ctx.now());
+  for (const RegionRoute& r : route.region_routes) operating_regions_.emplace(r.region_id, id);
   ctx.Log("ms.submit", "CreateTable procedure=" + std::to_string(id.value));
   return id;
 }

@@ -160,6 +160,7 @@ void HashMessage(sim::Hasher& h, const Message& message) {
             h.Add(m.corr);
             m.region.Hash(h);
             h.Add(m.planned_version.has_value()).Add(m.planned_version.value_or(0));
+            if (m.route_version != 0) h.Add(m.route_version);  // only under the rule
           },
           [&](const ScanResponse& m) {
             h.Add(m.corr);

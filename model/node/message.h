@@ -70,6 +70,8 @@ struct ScanRequest {
   uint64_t corr = 0;
   RegionId region;
   std::optional<uint64_t> planned_version;
+  // The table route version the scan was planned with (Rule::kRouteFencedReads; else 0).
+  uint64_t route_version = 0;
 };
 struct ScanResponse {
   uint64_t corr = 0;

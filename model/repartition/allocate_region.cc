@@ -63,7 +63,7 @@ Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
           continue;
         }
         // Registered so that leases renew before the route lists the region.
-        env.operating_regions().insert(target.region);
+        env.operating_regions().emplace(target.region, env.current());
         requests_.Send(env, PlaceRegion(target.region, env.datanodes()), target.region,
                        CreateRegionOp{info->info.schema, target.expr,
                                       env.protocol().On(Rule::kFenceAllocatedRegions)});
