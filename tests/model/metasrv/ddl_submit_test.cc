@@ -22,8 +22,9 @@ TEST(DdlSubmitTest, CreateTableRegistersOperatingRegionsAndSubmits) {
   NodeContextFixture f(NodeId{0});
   TableRoute route = TableRoute::New({FeRoute(0, FeLt(10)), FeRoute(1, FeGe(10))});
   const ProcedureId id = metasrv.SubmitCreateTable(FeInfo(), route, f.ctx());
-  EXPECT_EQ(metasrv.operating_regions(), (std::set<RegionId>{route.region_routes[0].region_id,
-                                                             route.region_routes[1].region_id}));
+  EXPECT_EQ(metasrv.operating_regions(),
+            (std::map<RegionId, ProcedureId>{{route.region_routes[0].region_id, id},
+                                             {route.region_routes[1].region_id, id}}));
   ASSERT_NE(metasrv.procedures().Find(id), nullptr);
   EXPECT_EQ(f.TraceCount("ms.submit CreateTable procedure=" + std::to_string(id.value)), 1u);
   EXPECT_TRUE(f.ctx().outbox.empty());
