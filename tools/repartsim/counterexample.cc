@@ -16,6 +16,19 @@ std::vector<sim::ScriptedDecision> NonDefaultDecisions(const sim::ChoiceList& ch
   return out;
 }
 
+YAML::Node DecisionsNode(const std::vector<sim::ScriptedDecision>& decisions) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (const sim::ScriptedDecision& d : decisions) {
+    YAML::Node entry;
+    entry["index"] = d.index;
+    entry["label"] = d.label;
+    entry["value"] = d.value;
+    entry.SetStyle(YAML::EmitterStyle::Flow);
+    list.push_back(entry);
+  }
+  return list;
+}
+
 sim::Result<std::string> CounterexampleYaml(const CounterexampleSpec& spec,
                                             const std::vector<sim::ScriptedDecision>& decisions) {
   YAML::Node root;
@@ -40,16 +53,7 @@ sim::Result<std::string> CounterexampleYaml(const CounterexampleSpec& spec,
     root["rules"] = rules;
   }
   YAML::Node faults = root["faults"] ? root["faults"] : YAML::Node(YAML::NodeType::Map);
-  YAML::Node list(YAML::NodeType::Sequence);
-  for (const sim::ScriptedDecision& d : decisions) {
-    YAML::Node entry;
-    entry["index"] = d.index;
-    entry["label"] = d.label;
-    entry["value"] = d.value;
-    entry.SetStyle(YAML::EmitterStyle::Flow);
-    list.push_back(entry);
-  }
-  faults["decisions"] = list;
+  faults["decisions"] = DecisionsNode(decisions);
   faults.remove("swarm");
   root["faults"] = faults;
   root["seeds"] = std::to_string(spec.seed) + ".." + std::to_string(spec.seed);

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "model/scenario/runner.h"
 #include "sim/choice_list.h"
 #include "sim/result.h"
@@ -30,6 +32,9 @@ struct CounterexampleSpec {
 
 // The non-default entries of `choices` as scripted decisions (index = position in the list).
 std::vector<sim::ScriptedDecision> NonDefaultDecisions(const sim::ChoiceList& choices);
+
+// `decisions` as the YAML sequence a scenario's `faults.decisions` holds (one flow map each).
+YAML::Node DecisionsNode(const std::vector<sim::ScriptedDecision>& decisions);
 
 // The counterexample scenario as YAML text.
 sim::Result<std::string> CounterexampleYaml(const CounterexampleSpec& spec,

@@ -61,16 +61,7 @@ class Shrinker {
     YAML::Node faults = root["faults"] ? root["faults"] : YAML::Node(YAML::NodeType::Map);
     faults.remove("decisions");
     if (!decisions.empty()) {
-      YAML::Node list(YAML::NodeType::Sequence);
-      for (const sim::ScriptedDecision& d : decisions) {
-        YAML::Node e;
-        e["index"] = d.index;
-        e["label"] = d.label;
-        e["value"] = d.value;
-        e.SetStyle(YAML::EmitterStyle::Flow);
-        list.push_back(e);
-      }
-      faults["decisions"] = list;
+      faults["decisions"] = DecisionsNode(decisions);
     }
     if (faults.size() > 0) root["faults"] = faults;
     YAML::Emitter out;
