@@ -71,4 +71,11 @@ class Hasher {
   uint64_t h_ = kOffsetBasis;
 };
 
+// The seam of the fingerprint-completeness tests (tests/model/*/fingerprint_completeness_test.cc):
+// a class whose private fields those tests must change one at a time declares
+// `friend struct sim::FingerprintSeam<Class>;`, and only such a test defines the
+// specialisation (accessors to those fields). Model and engine code never define or use it.
+template <class T>
+struct FingerprintSeam;
+
 }  // namespace repartsim::sim

@@ -233,6 +233,8 @@ class Datanode {
   // A Leader lease ends staging: greptime drops it; durable staging merges staged flushes.
   void EndStagingByLease(Region& region, const Protocol& protocol, ObjectStore* store);
 
+  friend struct sim::FingerprintSeam<Datanode>;
+
   NodeId id_;
   sim::Duration region_lease_;  // configuration, constant for the run
   bool up_ = true;

@@ -94,6 +94,7 @@ class Region {
 
  private:
   void RefreshCommittedExpr();
+  friend struct sim::FingerprintSeam<Region>;
 
   RegionManifest version_;
   std::string committed_text_;

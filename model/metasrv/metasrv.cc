@@ -216,16 +216,26 @@ sim::Status Metasrv::RecoverProcedures(sim::SimTime now) {
 }
 
 void Metasrv::Hash(sim::Hasher& h) const {
+  // Every field but the construction constants (peers, config) and the decode cache; each
+  // container with its size, so that an entry cannot pass from one container to the next.
   h.Add(id_.value).Add(up_).Add(next_corr_);
   kv_.Hash(h);
   procedures_.Fingerprint(h);
+  h.Add(static_cast<uint64_t>(epochs_.size()));
   for (const auto& [table, epoch] : epochs_) h.Add(table.value).Add(epoch);
+  h.Add(static_cast<uint64_t>(corr_owner_.size()));
   for (const auto& [corr, id] : corr_owner_) h.Add(corr).Add(id.value);
+  h.Add(static_cast<uint64_t>(inboxes_.size()));
   for (const auto& [id, inbox] : inboxes_) {
-    h.Add(id.value);
-    for (const auto& [corr, response] : inbox) h.Add(corr).Add(static_cast<uint64_t>(response.code));
+    h.Add(id.value).Add(static_cast<uint64_t>(inbox.size()));
+    for (const auto& [corr, response] : inbox) {
+      h.Add(corr).Add(response.corr).Add(response.region.value);
+      h.Add(static_cast<uint64_t>(response.code)).Add(response.message).Add(response.mailbox);
+    }
   }
+  h.Add(static_cast<uint64_t>(operating_regions_.size()));
   for (const auto& [region, owner] : operating_regions_) h.Add(region.value).Add(owner.value);
+  h.Add(static_cast<uint64_t>(pending_acks_.size()));
   for (const auto& [key, epoch] : pending_acks_) {
     h.Add(key.first.value).Add(key.second.value).Add(epoch);
   }

@@ -23,6 +23,7 @@
 #include "model/node/node_context.h"
 #include "model/sql/repartition_planner.h"
 #include "model/sql/statement.h"
+#include "sim/fingerprint.h"
 #include "sim/time.h"
 
 namespace repartsim::model {
@@ -101,6 +102,8 @@ class Metasrv final : private DdlContext {
   void OnRegionResponse(const RegionResponse& response, NodeContext& ctx);
   void Broadcast(TableId table, NodeContext& ctx);
   sim::Status RecoverProcedures(sim::SimTime now);
+
+  friend struct sim::FingerprintSeam<Metasrv>;
 
   NodeId id_;
   std::vector<NodeId> datanodes_;

@@ -57,7 +57,7 @@ void LockTable::Fingerprint(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(held_.size()));
   for (const auto& [key, holders] : held_) {
     h.Add(key);
-    h.Add(holders.exclusive);
+    h.Add(holders.exclusive).Add(static_cast<uint64_t>(holders.owners.size()));
     for (ProcedureId id : holders.owners) h.Add(id.value);
   }
 }

@@ -105,9 +105,10 @@ void ProcedureRunner::Fingerprint(sim::Hasher& h) const {
   locks_.Fingerprint(h);
   h.Add(static_cast<uint64_t>(slots_.size()));
   for (const auto& [id, slot] : slots_) {
-    h.Add(id.value).Add(slot.parent.value).Add(static_cast<uint64_t>(slot.status));
-    h.Add(slot.step).Add(slot.retry_count).Add(slot.locks_held).Add(slot.wake_at.ms);
-    h.Add(slot.error);
+    h.Add(id.value).Add(slot.root.value).Add(slot.parent.value);
+    h.Add(static_cast<uint64_t>(slot.status)).Add(slot.step).Add(slot.retry_count);
+    h.Add(slot.locks_held).Add(slot.recovered).Add(slot.wake_at.ms).Add(slot.error);
+    h.Add(static_cast<uint64_t>(slot.children.size()));
     for (ProcedureId child : slot.children) h.Add(child.value);
     slot.body.Fingerprint(h);
   }

@@ -123,6 +123,8 @@ class ProcedureRunner {
   void ResumeIfChildrenEnded(Slot& parent, sim::SimTime now);
   std::vector<ProcedureId> Tree(ProcedureId root) const;
 
+  friend struct sim::FingerprintSeam<ProcedureRunner>;
+
   ProcedureConfig config_;
   Loader loader_;
   std::map<ProcedureId, Slot> slots_;
