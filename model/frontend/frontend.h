@@ -76,6 +76,8 @@ class Frontend {
   void OnScanResponse(const ScanResponse& reply, NodeContext& ctx);
   uint64_t NextCorr() { return next_corr_++; }
 
+  friend struct sim::FingerprintSeam<Frontend>;
+
   NodeId id_;
   NodeId metasrv_;
   FrontendConfig config_;

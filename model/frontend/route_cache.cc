@@ -79,13 +79,19 @@ void RouteCache::Clear() {
 }
 
 void RouteCache::Hash(sim::Hasher& h) const {
+  // The cached route and table info (the planner and router read both), the counts, the
+  // ignore set and the fills, each container with its size.
   h.Add(static_cast<uint64_t>(cache_.size()));
   for (const auto& [table, cached] : cache_) {
     h.Add(table.value);
     cached.route.Hash(h);
+    cached.info.Hash(h);
   }
+  h.Add(static_cast<uint64_t>(invalidations_.size()));
   for (const auto& [table, count] : invalidations_) h.Add(table.value).Add(count);
+  h.Add(static_cast<uint64_t>(ignore_invalidations_.size()));
   for (TableId table : ignore_invalidations_) h.Add(table.value);
+  h.Add(static_cast<uint64_t>(fills_.size()));
   for (const auto& [table, fill] : fills_) {
     h.Add(table.value).Add(fill.corr).Add(fill.invalidations_at_start).Add(fill.deadline.ms);
     h.Add(fill.reloads);

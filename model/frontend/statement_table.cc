@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "model/meta/table_info.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -138,14 +139,45 @@ void StatementTable::Finish(FrontendStatement& statement, NodeContext& ctx) {
                                                  : " error=" + Quoted(record.error)));
 }
 
+namespace {
+
+void HashRowList(const std::vector<Row>& rows, sim::Hasher& h) {
+  h.Add(static_cast<uint64_t>(rows.size()));
+  for (const Row& row : rows) {
+    h.Add(static_cast<uint64_t>(row.size()));
+    for (const Value& v : row) v.Hash(h);
+  }
+}
+
+}  // namespace
+
 void StatementTable::Hash(sim::Hasher& h) const {
+  // Every field of every statement (rows by content: a re-route re-sends them), each container
+  // with its size; corr_owner_ too, though between events it names exactly the outstanding
+  // requests.
   h.Add(static_cast<uint64_t>(statements_.size()));
   for (const auto& [key, s] : statements_) {
-    h.Add(key).Add(static_cast<uint64_t>(s.phase)).Add(s.attempts).Add(s.deadline.ms);
-    h.Add(s.ok_count).Add(s.error_count).Add(s.unknown_count);
-    h.Add(static_cast<uint64_t>(s.rows.size())).Add(static_cast<uint64_t>(s.result_rows.size()));
-    for (const auto& [corr, request] : s.outstanding) h.Add(corr).Add(request.node.value);
+    h.Add(key).Add(s.id).Add(s.key).Add(static_cast<uint64_t>(s.kind)).Add(s.table.value);
+    h.Add(s.bulk).Add(static_cast<uint64_t>(s.phase)).Add(s.attempts).Add(s.deadline.ms);
+    HashRowList(s.rows, h);
+    h.Add(static_cast<uint64_t>(s.outstanding.size()));
+    for (const auto& [corr, request] : s.outstanding) {
+      h.Add(corr).Add(request.node.value).Add(request.region.value);
+      h.Add(static_cast<uint64_t>(request.writes.size()));
+      for (const RegionWrite& w : request.writes) {
+        h.Add(w.region.value).Add(w.version.has_value()).Add(w.version.value_or(0));
+        HashRowList(w.rows, h);
+      }
+    }
+    h.Add(s.ok_count).Add(s.error_count).Add(s.unknown_count).Add(s.error);
+    HashRowList(s.result_rows, h);
+    HashSchema(s.schema, h);
+    h.Add(static_cast<uint64_t>(s.scanned.size()));
+    for (RegionId region : s.scanned) h.Add(region.value);
+    h.Add(s.replan);
   }
+  h.Add(static_cast<uint64_t>(corr_owner_.size()));
+  for (const auto& [corr, key] : corr_owner_) h.Add(corr).Add(key);
 }
 
 }  // namespace repartsim::model

@@ -3,8 +3,8 @@
 // a statement is finished into its History record (model/node/history.h) once nothing of it is
 // outstanding or left to route, when its requests time out, or when the frontend crashes.
 // Writes and queries number their History ids independently, so statements are keyed by
-// (kind, id). Plain value: copy = snapshot; Hash covers the statements (the corr index is
-// derived from them).
+// (kind, id). Plain value: copy = snapshot; Hash covers every field of every statement and the
+// corr index.
 #pragma once
 
 #include <cstdint>
