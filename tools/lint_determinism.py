@@ -134,7 +134,7 @@ def main(argv):
         return 64
     root = argv[1]
     findings = []
-    for sub in ("sim", "model"):
+    for sub in ("sim", "model", os.path.join("tools", "demo")):
         for path in sources_under(root, sub):
             findings += lint_file(path, os.path.relpath(path, root), in_sim=(sub == "sim"))
     for line in findings:

@@ -12,7 +12,7 @@
 #include "sim/chooser.h"
 #include "sim/event_queue.h"
 #include "sim/simulation.h"
-#include "sim/toy/toy_demo.h"
+#include "tools/demo/toy_demo.h"
 
 namespace repartsim::sim {
 namespace {

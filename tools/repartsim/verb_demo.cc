@@ -1,8 +1,8 @@
-// `repartsim demo`: sweeps the engine's toy system (sim/toy) over a seed range and prints one
+// `repartsim demo`: sweeps the engine's toy system (tools/demo) over a seed range and prints one
 // summary line per seed plus totals. A smoke test of the deterministic engine on its own.
 #include <cstdio>
 
-#include "sim/toy/toy_demo.h"
+#include "tools/demo/toy_demo.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
 

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "sim/toy/toy_demo.h"
+#include "tools/demo/toy_demo.h"
 
 namespace repartsim::sim::toy {
 namespace {

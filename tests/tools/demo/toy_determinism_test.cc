@@ -9,7 +9,7 @@
 #include <set>
 
 #include "sim/chooser.h"
-#include "sim/toy/toy_demo.h"
+#include "tools/demo/toy_demo.h"
 
 namespace repartsim::sim::toy {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "sim/event_queue.h"
 #include "sim/network.h"
-#include "sim/node.h"
+#include "tools/demo/toy_node.h"
 #include "sim/simulation.h"
 
 namespace repartsim::sim::toy {

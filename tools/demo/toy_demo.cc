@@ -1,4 +1,4 @@
-#include "sim/toy/toy_demo.h"
+#include "tools/demo/toy_demo.h"
 
 #include <algorithm>
 

@@ -1,4 +1,6 @@
-// Node lifecycle contract the model implements for each simulated process.
+// Node lifecycle contract of the toy system's simulated processes (the engine itself does not
+// use it; the repartition model's nodes have their own Crash/Restart with the arguments their
+// durable state needs).
 // Crash(): the node stops; its volatile state is lost and the model must also call
 // Network::DropNode so in-flight messages to/from it vanish. Restart(): the node comes back
 // with volatile state rebuilt only from its durable state. Value-type models implement the

@@ -1,4 +1,4 @@
-#include "sim/toy/toy_system.h"
+#include "tools/demo/toy_system.h"
 
 #include <algorithm>
 

@@ -12,7 +12,7 @@
 #include "sim/chooser.h"
 #include "sim/crash_points.h"
 #include "sim/simulation.h"
-#include "sim/toy/toy_system.h"
+#include "tools/demo/toy_system.h"
 #include "sim/trace.h"
 
 namespace repartsim::sim::toy {
