@@ -1,15 +1,12 @@
-// Setup and scripted steps: SQL statements from a frontend, flushes, crash/restart of a named
-// node, partitions, heal, stale caches, per-kind message rules (drop, delay, duplicate, hold,
-// reorder) and lease expiry; each at a virtual time or after a named procedure state. SQL
-// errors are re-located into the YAML file.
+// Setup and scripted steps: each at a virtual time or after a named procedure state, with one
+// action: SQL statements from a frontend (loader_sql.cc), flushes, crash/restart of a named
+// node, partitions, heal, stale caches, per-kind message rules (loader_rules.cc) and lease
+// expiry.
 #include <algorithm>
 
-#include "model/node/message.h"
-#include "model/partition/schema.h"
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader_internal.h"
 #include "model/scenario/scenario_limits.h"
-#include "model/sql/parser.h"
 
 namespace repartsim::scenario {
 
@@ -25,117 +22,9 @@ const std::vector<std::string> kActions = {"sql",   "flush",     "crash", "resta
                                            "expire_lease"};
 const std::vector<std::string> kRuleKeys = {"kind", "from", "to", "count", "ms", "until"};
 
-ScriptedStep MakeStep(int64_t at_ms, model::ScheduledOp op, sim::SourceLocation where) {
-  ScriptedStep step;
-  step.at_ms = at_ms;
-  step.op = std::move(op);
-  step.location = std::move(where);
-  return step;
-}
-
 std::string NodeList(const Scenario& s) {
   return "metasrv, dn1..dn" + std::to_string(s.datanode_count) + ", fe1..fe" +
          std::to_string(s.frontend_count);
-}
-
-// Checks every column a predicate names; returns the first unknown one.
-std::optional<std::string> UnknownColumn(const model::Predicate& p,
-                                         const model::TableSchema& schema) {
-  if (!p.column.empty() && !schema.FindColumn(p.column)) return p.column;
-  for (const model::Predicate& child : p.children) {
-    if (auto c = UnknownColumn(child, schema)) return c;
-  }
-  return std::nullopt;
-}
-
-// Builds the rows of an INSERT in schema order, converting each value to its column type.
-std::optional<std::vector<model::Row>> InsertRows(const model::sql::Insert& insert,
-                                                  const YAML::Node& node, LoadContext& ctx,
-                                                  const Scenario& s, const std::string& path) {
-  const model::TableSchema& schema = s.table.schema;
-  std::vector<size_t> columns;
-  if (insert.columns.empty()) {
-    for (size_t i = 0; i < schema.columns.size(); ++i) columns.push_back(i);
-  } else {
-    for (const std::string& name : insert.columns) {
-      std::optional<size_t> index = schema.FindColumn(name);
-      if (!index) {
-        ctx.Fail(node, path, "INSERT names unknown column '" + name + "'");
-        return std::nullopt;
-      }
-      columns.push_back(*index);
-    }
-  }
-  std::vector<model::Row> rows;
-  for (size_t r = 0; r < insert.rows.size(); ++r) {
-    const sim::SourceLocation& at = insert.row_locations.at(r);
-    if (insert.rows[r].size() != columns.size()) {
-      ctx.FailAt(ctx.Relocate(node, at.line, at.column), path,
-                 "INSERT row has " + std::to_string(insert.rows[r].size()) + " values for " +
-                     std::to_string(columns.size()) + " columns");
-      return std::nullopt;
-    }
-    model::Row row(schema.columns.size(), model::Value::Null());
-    for (size_t i = 0; i < columns.size(); ++i) {
-      const model::Column& column = schema.columns[columns[i]];
-      auto value = model::ConvertToColumnType(insert.rows[r][i], column.type);
-      if (!value.ok()) {
-        ctx.FailAt(ctx.Relocate(node, at.line, at.column), path,
-                   "column '" + column.name + "': " + value.error().message);
-        return std::nullopt;
-      }
-      row[columns[i]] = value.value();
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-// One SQL text -> one op per statement, appended to `out` at `at_ms`.
-void ReadSql(const YAML::Node& node, uint32_t frontend, bool bulk, int64_t at_ms,
-             LoadContext& ctx, Scenario& s, const std::string& path,
-             std::vector<ScriptedStep>& out) {
-  const std::string text = ReadString(node, ctx, path);
-  if (ctx.failed()) return;
-  auto statements = model::sql::ParseStatements(text, ctx.file());
-  if (!statements.ok()) {
-    const sim::SourceLocation& at = statements.error().location;
-    ctx.FailAt(ctx.Relocate(node, at.line, at.column), path, statements.error().message);
-    return;
-  }
-  for (const model::sql::Statement& st : statements.value()) {
-    const sim::SourceLocation where = ctx.Relocate(node, st.location.line, st.location.column);
-    auto table_ok = [&](const std::string& table) {
-      if (table == s.table.schema.name) return true;
-      ctx.FailAt(where, path, "unknown table '" + table + "'; the scenario's table is '" +
-                                  s.table.schema.name + "'");
-      return false;
-    };
-    if (const auto* insert = std::get_if<model::sql::Insert>(&st.body)) {
-      if (!table_ok(insert->table)) return;
-      auto rows = InsertRows(*insert, node, ctx, s, path);
-      if (!rows) return;
-      out.push_back(MakeStep(at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), bulk}, where));
-    } else if (const auto* select = std::get_if<model::sql::Select>(&st.body)) {
-      if (!table_ok(select->table)) return;
-      if (select->where) {
-        if (auto column = UnknownColumn(*select->where, s.table.schema)) {
-          ctx.FailAt(where, path, "WHERE names unknown column '" + *column + "'");
-          return;
-        }
-      }
-      out.push_back(MakeStep(at_ms,
-                     model::QueryOp{frontend, s.table_id(), select->count_star, select->where,
-                                    st.text},
-                     where));
-    } else if (const auto* alter = std::get_if<model::sql::AlterRepartition>(&st.body)) {
-      if (!table_ok(alter->table)) return;
-      out.push_back(MakeStep(at_ms, model::RepartitionOp{frontend, s.table_id(), *alter, st.text}, where));
-    } else {
-      ctx.FailAt(where, path, "CREATE TABLE belongs in the scenario's 'table' key");
-      return;
-    }
-  }
 }
 
 // `flush: all` or `flush: {region: N, node: dnK}` (node defaults to the initial placement).
@@ -181,117 +70,6 @@ std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx
     if (auto n = ReadNode(node[i], ctx, s, path + "[" + std::to_string(i) + "]")) out.push_back(*n);
   }
   return out;
-}
-
-// "Type.State" of a persisted procedure state; records an error naming the known ones.
-std::string ReadProcedureState(const YAML::Node& node, LoadContext& ctx,
-                               const std::string& path) {
-  std::string state = ReadString(node, ctx, path);
-  if (ctx.failed() || IsKnownProcedureState(state)) return state;
-  std::string known;
-  for (const std::string& k : KnownProcedureStates()) known += (known.empty() ? "" : ", ") + k;
-  ctx.Fail(node, path, "unknown procedure state '" + state + "'; states are " + known);
-  return state;
-}
-
-enum class Role : uint8_t { kMetasrv, kDatanode, kFrontend };
-
-const char* RoleName(Role role) {
-  switch (role) {
-    case Role::kMetasrv: return "the metasrv";
-    case Role::kDatanode: return "a datanode";
-    case Role::kFrontend: return "a frontend";
-  }
-  return "";
-}
-
-Role RoleOf(model::NodeId node, const Scenario& s) {
-  if (node.value == 0) return Role::kMetasrv;
-  return node.value <= s.datanode_count ? Role::kDatanode : Role::kFrontend;
-}
-
-// Who sends and who receives each message kind (model/node/message.h).
-std::pair<Role, Role> Endpoints(const std::string& kind) {
-  if (kind == "RouteRequest" || kind == "InvalidateAck") return {Role::kFrontend, Role::kMetasrv};
-  if (kind == "RouteReply" || kind == "InvalidateCache") return {Role::kMetasrv, Role::kFrontend};
-  if (kind == "WriteRequest" || kind == "ScanRequest") return {Role::kFrontend, Role::kDatanode};
-  if (kind == "WriteReply" || kind == "ScanResponse") return {Role::kDatanode, Role::kFrontend};
-  if (kind == "Heartbeat" || kind == "RegionResponse") return {Role::kDatanode, Role::kMetasrv};
-  return {Role::kMetasrv, Role::kDatanode};  // HeartbeatReply, RegionRequest and its ops
-}
-
-// A rule on `kind` from/to `node` that can never match is a scenario bug: say so.
-void CheckEndpoint(const std::string& kind, const std::optional<model::NodeId>& node,
-                   bool is_from, const YAML::Node& at, LoadContext& ctx, const Scenario& s,
-                   const std::string& path) {
-  if (!node || ctx.failed()) return;
-  const auto [sender, receiver] = Endpoints(kind);
-  const Role expected = is_from ? sender : receiver;
-  if (RoleOf(*node, s) == expected) return;
-  ctx.Fail(at, path,
-           kind + " goes from " + RoleName(sender) + " to " + RoleName(receiver) + ", so '" +
-               (is_from ? "from: " : "to: ") + at.Scalar() + "' never matches");
-}
-
-// drop|delay|duplicate|hold|reorder: {kind: K, from: N, to: N, count: C|all, ms: D, until: S}
-model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& node,
-                                   LoadContext& ctx, const Scenario& s, const std::string& path) {
-  model::MessageRule rule;
-  if (action == "drop") rule.action = model::MessageAction::kDrop;
-  if (action == "delay") rule.action = model::MessageAction::kDelay;
-  if (action == "duplicate") rule.action = model::MessageAction::kDuplicate;
-  if (action == "hold") rule.action = model::MessageAction::kHold;
-  if (action == "reorder") rule.action = model::MessageAction::kReorder;
-  Fields f(node, ctx, path);
-  if (ctx.failed()) return rule;
-  const YAML::Node kind = f.Require("kind");
-  rule.kind = ReadString(kind, ctx, path + ".kind");
-  if (!ctx.failed() && !model::IsMessageKindName(rule.kind)) {
-    ctx.Fail(kind, path + ".kind",
-             "unknown message kind '" + rule.kind + "'; kinds are " + model::MessageKindList());
-  }
-  if (f.Has("from")) {
-    const YAML::Node from = f.Get("from");
-    rule.from = ReadNode(from, ctx, s, path + ".from");
-    CheckEndpoint(rule.kind, rule.from, /*is_from=*/true, from, ctx, s, path + ".from");
-  }
-  if (f.Has("to")) {
-    const YAML::Node to = f.Get("to");
-    rule.to = ReadNode(to, ctx, s, path + ".to");
-    CheckEndpoint(rule.kind, rule.to, /*is_from=*/false, to, ctx, s, path + ".to");
-  }
-  if (f.Has("count")) {
-    const YAML::Node count = f.Get("count");
-    if (count.IsScalar() && count.Scalar() == "all") {
-      rule.count = 0;
-    } else if (count.IsScalar() && count.Scalar() == "0") {
-      ctx.Fail(count, path + ".count",
-               "count 0 matches nothing; give a count of at least 1, or 'all' for every match");
-    } else {
-      rule.count = static_cast<uint32_t>(ReadInt(count, ctx, path + ".count", 1, 1000000));
-    }
-  }
-  if (rule.action == model::MessageAction::kDelay) {
-    rule.delay = sim::Ms(ReadInt(f.Require("ms"), ctx, path + ".ms", 1, 3600000));
-  }
-  if (rule.action == model::MessageAction::kHold) {
-    rule.until_state = ReadProcedureState(f.Require("until"), ctx, path + ".until");
-    if (f.Has("ms")) rule.delay = sim::Ms(ReadInt(f.Get("ms"), ctx, path + ".ms", 1, 3600000));
-  }
-  if (rule.action == model::MessageAction::kReorder && !ctx.failed() &&
-      model::IsStreamKind(rule.kind)) {
-    ctx.Fail(kind, path + ".kind",
-             rule.kind + " travels on a heartbeat stream, which is ordered: two of its messages "
-                         "never arrive swapped (delay or hold the stream instead)");
-  }
-  std::vector<std::string> allowed = {"kind", "from", "to", "count"};
-  if (rule.action == model::MessageAction::kDelay) allowed.push_back("ms");
-  if (rule.action == model::MessageAction::kHold) {
-    allowed.push_back("until");
-    allowed.push_back("ms");
-  }
-  f.Finish(allowed);
-  return rule;
 }
 
 void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContext& ctx,
@@ -375,6 +153,25 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
 }
 
 }  // namespace
+
+ScriptedStep MakeStep(int64_t at_ms, model::ScheduledOp op, sim::SourceLocation where) {
+  ScriptedStep step;
+  step.at_ms = at_ms;
+  step.op = std::move(op);
+  step.location = std::move(where);
+  return step;
+}
+
+// "Type.State" of a persisted procedure state; records an error naming the known ones.
+std::string ReadProcedureState(const YAML::Node& node, LoadContext& ctx,
+                               const std::string& path) {
+  std::string state = ReadString(node, ctx, path);
+  if (ctx.failed() || IsKnownProcedureState(state)) return state;
+  std::string known;
+  for (const std::string& k : KnownProcedureStates()) known += (known.empty() ? "" : ", ") + k;
+  ctx.Fail(node, path, "unknown procedure state '" + state + "'; states are " + known);
+  return state;
+}
 
 std::optional<model::NodeId> ReadNode(const YAML::Node& node, LoadContext& ctx,
                                       const Scenario& s, const std::string& path) {

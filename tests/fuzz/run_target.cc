@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "model/scenario/loader.h"
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 namespace repartsim::fuzz {

@@ -9,7 +9,7 @@
 
 #include "model/check/violation.h"
 #include "model/scenario/loader.h"
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "tests/tools/cli_runner.h"
 
 namespace repartsim::tools {

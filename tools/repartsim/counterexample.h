@@ -15,7 +15,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "sim/choice_list.h"
 #include "sim/result.h"
 

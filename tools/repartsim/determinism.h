@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 
 namespace repartsim::tools {

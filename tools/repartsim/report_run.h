@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 #include "sim/choice_list.h"
 #include "sim/result.h"

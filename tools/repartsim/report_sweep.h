@@ -31,7 +31,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "sim/result.h"
 
 namespace repartsim::tools {

@@ -7,8 +7,8 @@
 
 #include "model/check/violation.h"
 #include "model/scenario/loader.h"
-#include "model/scenario/runner.h"
-#include "model/scenario/workload.h"
+#include "model/run/runner.h"
+#include "model/run/workload.h"
 #include "sim/prng.h"
 #include "tools/repartsim/counterexample.h"
 

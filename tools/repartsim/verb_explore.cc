@@ -1,5 +1,5 @@
 // `repartsim explore SCENARIO`: bounded exhaustive search over the scenario's decisions
-// (model/scenario/explore.h). Prints a progress line on stderr at most once per second, then
+// (model/run/explore.h). Prints a progress line on stderr at most once per second, then
 // the report: runs, states, unique states, branch depth, states/s, exhausted or not, crash
 // point coverage. On a violation it writes the counterexample twice: as a choice file that
 // `repartsim replay SCENARIO --choices FILE` reproduces, and as a scenario YAML (faults.
@@ -11,7 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "model/scenario/explore.h"
+#include "model/run/explore.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/counterexample.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "model/scenario/loader.h"
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "tests/model/scenario/bundled_scenarios.h"
 
 namespace repartsim::scenario {

@@ -3,7 +3,7 @@
 // no unexpected violation. Exact counts (measured once); about 7 s of CPU.
 #include <gtest/gtest.h>
 
-#include "model/scenario/explore.h"
+#include "model/run/explore.h"
 #include "model/scenario/loader.h"
 
 namespace repartsim::scenario {

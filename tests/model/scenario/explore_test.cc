@@ -6,7 +6,7 @@
 // (faults.decisions) reproduces it with an ordinary run.
 // Method: ExploreScenario with fixed policies; the counts were measured once and are exact.
 // The full default policy (one crash, one fault) is in explore_slow_test.cc.
-#include "model/scenario/explore.h"
+#include "model/run/explore.h"
 
 #include <gtest/gtest.h>
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "model/scenario/loader.h"
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "sim/prng.h"
 #include "tests/model/scenario/bundled_scenarios.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "model/scenario/loader.h"
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 
 namespace repartsim::scenario {
 

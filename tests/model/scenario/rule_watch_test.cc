@@ -9,7 +9,7 @@
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"
 #include "model/scenario/loader.h"
-#include "model/scenario/run_check.h"
+#include "model/run/run_check.h"
 
 namespace repartsim::scenario {
 namespace {

@@ -1,4 +1,4 @@
-#include "model/scenario/run_check.h"
+#include "model/run/run_check.h"
 
 #include <algorithm>
 #include <map>

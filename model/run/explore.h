@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 #include "sim/explore/explorer.h"
 #include "sim/result.h"

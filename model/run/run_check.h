@@ -19,7 +19,7 @@
 #include "model/check/violation.h"
 #include "model/cluster/cluster.h"
 #include "model/partition/rule.h"
-#include "model/scenario/liveness_probes.h"
+#include "model/run/liveness_probes.h"
 #include "model/scenario/scenario.h"
 
 namespace repartsim::scenario {

@@ -1,4 +1,4 @@
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 
 #include <algorithm>
 #include <set>
@@ -6,10 +6,10 @@
 #include "model/cluster/cluster.h"
 #include "model/protocol.h"
 #include "model/scenario/crash_sites.h"
-#include "model/scenario/phase_chooser.h"
-#include "model/scenario/run_check.h"
-#include "model/scenario/script.h"
-#include "model/scenario/workload.h"
+#include "model/run/phase_chooser.h"
+#include "model/run/run_check.h"
+#include "model/run/script.h"
+#include "model/run/workload.h"
 #include "sim/simulation.h"
 
 namespace repartsim::scenario {

@@ -1,4 +1,4 @@
-#include "model/scenario/explore.h"
+#include "model/run/explore.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 
 namespace repartsim::scenario {
 

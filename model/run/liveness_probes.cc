@@ -1,4 +1,4 @@
-#include "model/scenario/liveness_probes.h"
+#include "model/run/liveness_probes.h"
 
 #include "model/check/probe_rows.h"
 #include "model/meta/table_metadata.h"

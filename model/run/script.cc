@@ -1,4 +1,4 @@
-#include "model/scenario/script.h"
+#include "model/run/script.h"
 
 namespace repartsim::scenario {
 

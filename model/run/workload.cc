@@ -1,4 +1,4 @@
-#include "model/scenario/workload.h"
+#include "model/run/workload.h"
 
 #include "sim/assert.h"
 
