@@ -12,7 +12,7 @@
 
 #include "model/check/violation.h"
 #include "model/scenario/loader.h"
-#include "model/scenario/runner.h"
+#include "model/run/runner.h"
 
 namespace repartsim::scenario {
 namespace {
