@@ -261,5 +261,16 @@ TEST(ReportSweepTest, FromJsonRefusesBadFieldsWithALocatedError) {
   EXPECT_EQ(bad.error().message.rfind("not valid JSON", 0), 0u);
 }
 
+// A number too large for a double is an out_of_range from the parser, not a parse_error: it
+// was not caught and aborted `merge` (found by fuzz_merge; tests/fuzz/regressions/merge/).
+TEST(SweepReportTest, AnOverflowingNumberIsALocatedError) {
+  auto bad = SweepReport::FromJson("{\"version\": 2,\n \"binary\": 1e309}", "r.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().location.line, 2u);
+  EXPECT_EQ(bad.error().location.column, 12u);
+  EXPECT_EQ(bad.error().message.rfind("not valid JSON: ", 0), 0u) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("1e309"), std::string::npos) << bad.error().message;
+}
+
 }  // namespace
 }  // namespace repartsim::tools

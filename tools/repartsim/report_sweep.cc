@@ -660,6 +660,18 @@ sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const st
   } catch (const nlohmann::json::parse_error& e) {
     return sim::Error{LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
                       "not valid JSON: " + std::string(e.what())};
+  } catch (const nlohmann::json::exception& e) {
+    // A number the parser cannot hold (out_of_range 406 "number overflow parsing '1e309'")
+    // carries no offset: locate the quoted token.
+    const std::string what = e.what();
+    const size_t open = what.find('\'');
+    const size_t close = open == std::string::npos ? open : what.find('\'', open + 1);
+    size_t offset = 0;
+    if (close != std::string::npos && close > open + 1) {
+      const size_t at = text.find(what.substr(open + 1, close - open - 1));
+      if (at != std::string::npos) offset = at;
+    }
+    return sim::Error{LocateOffset(text, offset, file), "not valid JSON: " + what};
   }
   try {
     return ReadReport(j);
