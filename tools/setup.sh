@@ -7,7 +7,7 @@ set -euo pipefail
 # fuzz pass of tools/test.sh --sanitize.
 packages=(g++ cmake ninja-build python3 libcli11-dev libyaml-cpp-dev libsqlite3-dev
           libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev git
-          clang-14 libclang-rt-14-dev)
+          clang-14 libclang-rt-14-dev chromium)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -41,6 +41,7 @@ int RunCli(int argc, char** argv) {
   AddPruneVerb(app, &exit_code);
   AddRulesVerb(app, &exit_code);
   AddDemoVerb(app, &exit_code);
+  AddReportVerb(app, &exit_code);
 
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   try {

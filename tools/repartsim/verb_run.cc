@@ -2,6 +2,7 @@
 // (seed, steps, prng_draws, trace_hash, outcome), the expectation, and every violation with
 // its rows and trace excerpt (decisive violations first); writes the choice file needed to
 // replay the run and prints the command that reproduces it (with every --rule override).
+// --html FILE also writes the run's timeline page (html_timeline.h).
 // Exit: 0 pass, 1 safety, 2 liveness, 64 bad input (scenario errors as file:line:col), 73 a
 // report write failed after a passing run.
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/determinism.h"
 #include "tools/repartsim/exit_code.h"
+#include "tools/repartsim/html_timeline.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/verbs.h"
 
@@ -29,6 +31,7 @@ struct RunArgs {
   std::string trace_format;
   std::string json;
   std::string choices;
+  std::string html;
   size_t violations_max = 10;
   bool list_crash_sites = false;
   bool check_determinism = false;
@@ -59,7 +62,7 @@ int RunOnce(const RunArgs& a) {
   // the current directory is not: it only warns when it cannot be written).
   const std::string json_choices =
       a.choices.empty() && !a.json.empty() && a.json != "-" ? ChoicesPath("", a.json, "", "", 0) : "";
-  for (const std::string* out : {&a.trace, &a.json, &a.choices, &json_choices}) {
+  for (const std::string* out : {&a.trace, &a.json, &a.choices, &json_choices, &a.html}) {
     if (out->empty()) continue;
     sim::Status st = CheckOutputPath(*out, args);
     if (!st.ok()) return ReportInputError(st.error());
@@ -123,6 +126,11 @@ int RunOnce(const RunArgs& a) {
     std::fprintf(report_out, "determinism: a second run gave the same trace_hash %s\n",
                  Hex64(r2.summary.trace_hash).c_str());
   }
+  if (!a.html.empty()) {
+    sim::Status written = WriteTextFile(a.html, RenderTimelineHtml(MakeTimelineRun(s.value(), r)));
+    if (!written.ok()) return ReportWriteError(written.error(), verdict);
+    std::fprintf(report_out, "timeline: %s\n", a.html.c_str());
+  }
   if (!a.json.empty()) {
     nlohmann::json j = r.ToJson();
     if (auto e = s.value().ExpectationFor(r.profile)) {
@@ -157,6 +165,8 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--choices", a->choices,
                   "Write the replay choice file to FILE (default: next to --json, else "
                   "repartsim-<name>-<profile>-<seed>.choices)");
+  sub->add_option("--html", a->html,
+                  "Write the run's timeline to FILE: one self-contained HTML page");
   sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)");
   sub->add_flag("--list-crash-sites", a->list_crash_sites, "Print the known crash sites");
   sub->add_flag("--check-determinism", a->check_determinism,

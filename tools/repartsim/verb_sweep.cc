@@ -13,6 +13,7 @@
 // Afterwards a determinism re-check re-runs a sample (the first seed and the fastest failing
 // seed of each group, per scenario) in this process and compares trace hashes (exit 3).
 // Output paths are checked before any run (exit 64); reports are written atomically.
+// --html FILE writes the summary page and each failure group's timeline (html_sweep.h).
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -38,6 +39,8 @@
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/determinism.h"
 #include "tools/repartsim/exit_code.h"
+#include "tools/repartsim/html_sweep.h"
+#include "tools/repartsim/html_timeline.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/verbs.h"
@@ -58,6 +61,7 @@ struct SweepArgs {
   std::string time_budget;
   std::string junit;
   std::string json;
+  std::string html;
   std::string profile;
   std::string resume;
   std::vector<std::string> rules;
@@ -445,6 +449,32 @@ sim::Result<SweepReport> LoadResume(const std::string& path, const std::vector<s
   return SweepReport::FromJson(text, path);
 }
 
+// The --html summary and, next to it, the timeline of each failure group's fastest failing
+// seed (run again here, with the trace kept).
+sim::Status WriteHtml(const SweepArgs& a, const Plan& plan, const SweepReport& report) {
+  std::vector<std::string> timelines;
+  for (size_t i = 0; i < report.groups.size(); ++i) {
+    const SweepGroup& g = report.groups[i];
+    const scenario::Scenario* s = nullptr;
+    for (const scenario::Scenario& candidate : plan.scenarios) {
+      if (candidate.path == g.path) s = &candidate;
+    }
+    timelines.emplace_back();
+    if (s == nullptr) continue;
+    scenario::RunConfig config = plan.base;
+    config.seed = g.fastest_seed;
+    config.profile = g.profile;
+    config.keep_trace = true;
+    auto run = scenario::RunScenario(*s, config);
+    if (!run.ok()) continue;
+    const std::string path = SweepTimelinePath(a.html, i);
+    sim::Status st = WriteTextFile(path, RenderTimelineHtml(MakeTimelineRun(*s, run.value())));
+    if (!st.ok()) return st;
+    timelines.back() = path;
+  }
+  return WriteTextFile(a.html, RenderSweepHtml(report, timelines));
+}
+
 int WriteReports(const SweepArgs& a, const SweepReport& report, int verdict) {
   if (!a.json.empty()) {
     sim::Status st = WriteTextFile(a.json, report.ToJson().dump(1) + "\n");
@@ -490,7 +520,7 @@ int Sweep(const SweepArgs& a) {
     if (!r.ok()) return ReportInputError(r.error());
     range = r.value();
   }
-  for (const std::string* out : {&a.json, &a.junit}) {
+  for (const std::string* out : {&a.json, &a.junit, &a.html}) {
     if (out->empty()) continue;
     sim::Status st = CheckOutputPath(*out, args);
     if (!st.ok()) return ReportInputError(st.error());
@@ -598,6 +628,10 @@ int Sweep(const SweepArgs& a) {
   if (verdict == kExitPass && report.interrupted) {
     verdict = 128 + (ex.stop_signal != 0 ? ex.stop_signal : static_cast<int>(g_stop_signal));
   }
+  if (!a.html.empty()) {
+    sim::Status st = WriteHtml(a, plan, report);
+    if (!st.ok()) return ReportWriteError(st.error(), verdict);
+  }
   return WriteReports(a, report, verdict);
 }
 
@@ -619,6 +653,9 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
                   "Stop starting runs after this wall time (e.g. 90s, 5m); the rest are skipped");
   sub->add_option("--junit", a->junit, "Write a JUnit XML report to FILE ('-' = stdout)");
   sub->add_option("--json", a->json, "Write the JSON sweep report (mergeable) to FILE ('-' = stdout)");
+  sub->add_option("--html", a->html,
+                  "Write an HTML summary to FILE, with the timeline of each failure group's "
+                  "fastest failing seed next to it (FILE-g<N>.html)");
   sub->add_option("--resume", a->resume,
                   "Continue the sweep of this (partial, e.g. interrupted) --json report");
   sub->add_option("--profile", a->profile, "Protocol profile for every scenario");

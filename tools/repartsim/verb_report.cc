@@ -1,0 +1,165 @@
+// `repartsim report RUN.json --html FILE`: renders a run's JSON report (`repartsim run --json`)
+// as its timeline page, so a CI artefact can be looked at later. The report names the run
+// (scenario path, seed, profile, rule overrides) and its trace hash but not its trace: the
+// verb runs the scenario again, which is deterministic, and refuses a run whose trace hash
+// differs from the report's (another binary, or an edited scenario). A scenario path that
+// does not exist as given is looked up next to RUN.json; --scenario FILE overrides it.
+// Exit: 0 written, 64 bad input (a malformed report as file:line:col, a scenario error, a
+// trace hash mismatch), 73 the page could not be written.
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "model/scenario/loader.h"
+#include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/exit_code.h"
+#include "tools/repartsim/html_timeline.h"
+#include "tools/repartsim/report_run.h"
+#include "tools/repartsim/report_sweep.h"
+#include "tools/repartsim/verbs.h"
+
+namespace repartsim::tools {
+
+namespace {
+
+struct ReportArgs {
+  std::string json;
+  std::string html;
+  std::string scenario;
+};
+
+struct RunIdentity {
+  std::string path;
+  std::string profile;
+  std::vector<std::pair<std::string, bool>> rules;
+  uint64_t seed = 0;
+  std::string trace_hash;
+};
+
+sim::SourceLocation OffsetLocation(const std::string& text, size_t offset,
+                                   const std::string& file) {
+  uint32_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {file, line, column};
+}
+
+// The run's identity from the report `text`; errors located in `file`.
+sim::Result<RunIdentity> ReadIdentity(const std::string& text, const std::string& file) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    const size_t colon = what.find(": ", what.find("parse error"));
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    return sim::Error{OffsetLocation(text, e.byte == 0 ? 0 : e.byte - 1, file),
+                      "not valid JSON: " + what};
+  }
+  auto bad = [&](const std::vector<std::string>& path, const std::string& message) {
+    std::string name;
+    for (const std::string& p : path) name += (name.empty() ? "" : ".") + p;
+    return sim::Error{LocateReportField(text, path, file),
+                      name.empty() ? message : name + ": " + message};
+  };
+  if (!j.is_object()) return bad({}, "a run report is a JSON object (repartsim run --json)");
+  RunIdentity id;
+  for (const char* key : {"path", "profile", "rules"}) {
+    if (!j.contains(key)) return bad({}, std::string("the run report has no \"") + key + "\"");
+    if (!j[key].is_string()) return bad({key}, "expected a string");
+  }
+  id.path = j["path"].get<std::string>();
+  id.profile = j["profile"].get<std::string>();
+  if (!j.contains("summary") || !j["summary"].is_object()) {
+    return bad({}, "the run report has no \"summary\" object");
+  }
+  const nlohmann::json& summary = j["summary"];
+  if (!summary.contains("seed") || !summary["seed"].is_number_unsigned()) {
+    return bad({"summary", "seed"}, "expected a non-negative integer seed");
+  }
+  id.seed = summary["seed"].get<uint64_t>();
+  if (!summary.contains("trace_hash") || !summary["trace_hash"].is_string()) {
+    return bad({"summary", "trace_hash"}, "expected the trace hash as a string \"0x...\"");
+  }
+  id.trace_hash = summary["trace_hash"].get<std::string>();
+  std::istringstream items(j["rules"].get<std::string>());
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || (item.substr(eq + 1) != "on" && item.substr(eq + 1) != "off")) {
+      return bad({"rules"}, "expected name=on|off items separated by commas, got '" + item + "'");
+    }
+    id.rules.emplace_back(item.substr(0, eq), item.substr(eq + 1) == "on");
+  }
+  return id;
+}
+
+int Report(const ReportArgs& a) {
+  const std::vector<std::string> args = CommandLineArgs();
+  if (a.json.empty()) return ReportInputError({{"<command line>", 1, 1}, "report needs RUN.json"});
+  if (a.html.empty()) return ReportFlagError(args, "report needs --html FILE");
+  sim::Status out = CheckOutputPath(a.html, args);
+  if (!out.ok()) return ReportInputError(out.error());
+  std::ifstream in(a.json, std::ios::binary);
+  if (!in) return ReportInputError({{a.json, 0, 0}, "cannot read the run report"});
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  auto id = ReadIdentity(text, a.json);
+  if (!id.ok()) return ReportInputError(id.error());
+  std::string path = a.scenario.empty() ? id.value().path : a.scenario;
+  if (a.scenario.empty() && !std::filesystem::exists(path)) {
+    const std::filesystem::path near =
+        std::filesystem::path(a.json).parent_path() / std::filesystem::path(path).filename();
+    if (std::filesystem::exists(near)) path = near.string();
+  }
+  auto s = scenario::LoadScenarioFile(path);
+  if (!s.ok()) return ReportInputError(s.error());
+  scenario::RunConfig config;
+  config.seed = id.value().seed;
+  config.profile = id.value().profile;
+  config.rules = id.value().rules;
+  config.keep_trace = true;
+  auto report = scenario::RunScenario(s.value(), config);
+  if (!report.ok()) return ReportInputError(report.error());
+  const scenario::RunReport& r = report.value();
+  if (Hex64(r.summary.trace_hash) != id.value().trace_hash) {
+    return ReportInputError({LocateReportField(text, {"summary", "trace_hash"}, a.json),
+                             "running " + path + " again gives trace_hash " +
+                                 Hex64(r.summary.trace_hash) + ", not the report's " +
+                                 id.value().trace_hash +
+                                 " (another binary or an edited scenario)"});
+  }
+  sim::Status written = WriteTextFile(a.html, RenderTimelineHtml(MakeTimelineRun(s.value(), r)));
+  if (!written.ok()) return ReportWriteError(written.error(), kExitPass);
+  std::printf("%s\ntimeline: %s\n", r.SummaryLine().c_str(), a.html.c_str());
+  return kExitPass;
+}
+
+}  // namespace
+
+void AddReportVerb(CLI::App& app, int* exit_code) {
+  auto a = std::make_shared<ReportArgs>();
+  CLI::App* sub =
+      app.add_subcommand("report", "Render a run's JSON report (run --json) as its HTML timeline");
+  sub->add_option("run_json", a->json, "The run's JSON report (repartsim run --json FILE)");
+  sub->add_option("--html", a->html, "Write the timeline page to FILE");
+  sub->add_option("--scenario", a->scenario,
+                  "The scenario file (default: the report's path, else that name next to "
+                  "RUN.json)");
+  sub->footer(
+      "The scenario runs again (deterministic); its trace hash must be the report's.\n"
+      "Exit codes: 0 written, 64 bad input (file:line:col: error: message), 73 the\n"
+      "page could not be written.");
+  sub->callback([a, exit_code] { *exit_code = Report(*a); });
+}
+
+}  // namespace repartsim::tools
