@@ -11,8 +11,10 @@ self-test measures its own drawing, clicks the first lost row and writes what it
 chromium's console log (--enable-logging=stderr) for errors, and checks that the file holds no
 http(s):// address. Without chromium the test FAILS, unless REPARTSIM_SKIP_BROWSER=1 says to
 skip it (exit 77, a CTest skip).
-Also: --screenshot PNG writes a screenshot of the page (README); --measure prints the
-page's load time and size (docs/timeline.md).
+Also: --screenshot PNG writes a screenshot of the page (README); --measure PAGE prints a
+page's load time and size; --size-check SCENARIO [--seed N] requires a run of at least
+10,000 trace lines to give a page under 5 MB whose script is done within 2 s
+(docs/timeline.md).
 """
 import argparse
 import html
@@ -191,6 +193,43 @@ def measure(args):
     return 0
 
 
+def size_check(args):
+    """--size-check: the timeline of a run of at least 10,000 trace lines stays under 5 MB, and
+    its script is done (drawn, fitted, laid out, self-checked) within 2 s of navigation start."""
+    chromium = find_chromium()
+    if chromium is None:
+        if os.environ.get("REPARTSIM_SKIP_BROWSER") == "1":
+            print("SKIP: chromium is not installed and REPARTSIM_SKIP_BROWSER=1")
+            return SKIP
+        fail("chromium is not installed: run `bash tools/setup.sh` (Debian package chromium)")
+    scenario = os.path.join(args.source_dir, args.size_check)
+    with tempfile.TemporaryDirectory(prefix="repartsim-browser-") as tmp:
+        page = os.path.join(tmp, "big.html")
+        trace = os.path.join(tmp, "big.trace")
+        done = subprocess.run([args.binary, "run", scenario, "--seed", str(args.seed), "--html",
+                               page, "--trace", trace, "--choices",
+                               os.path.join(tmp, "big.choices")], capture_output=True, text=True)
+        if done.returncode not in (0, 1, 2) or not os.path.exists(page):
+            fail("repartsim run exited %d:\n%s" % (done.returncode, done.stdout + done.stderr))
+        with open(trace) as f:
+            lines = sum(1 for _ in f)
+        size = os.path.getsize(page)
+        result, _, stderr, wall_s = dump_dom(chromium, page, os.path.join(tmp, "profile"))
+        errors = console_errors(stderr) + result["errors"]
+        if lines < 10000:
+            fail("the run traced %d lines, fewer than 10,000" % lines)
+        if size >= 5 * 1000 * 1000:
+            fail("the page is %d bytes, not under 5 MB" % size)
+        if errors or result["resources"]:
+            fail("console errors %s, requests %s" % (errors, result["resources"]))
+        if result["load_ms"] >= 2000:
+            fail("the page's script was done %d ms after navigation start, not under 2 s" %
+                 result["load_ms"])
+        print("ok: %d trace lines, %d bytes, page script done at %d ms, chromium run %.2f s" %
+              (lines, size, result["load_ms"], wall_s))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -198,8 +237,12 @@ def main():
     parser.add_argument("--scenario", default="scenarios/greptime/lease_race_new_region_ack.yaml")
     parser.add_argument("--screenshot")
     parser.add_argument("--measure")
+    parser.add_argument("--size-check")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    return measure(args) if args.measure else check(args)
+    if args.measure:
+        return measure(args)
+    return size_check(args) if args.size_check else check(args)
 
 
 if __name__ == "__main__":
