@@ -109,6 +109,32 @@ TEST(HtmlTimelineTest, ALostRowLinksTheWriteThatAcknowledgedItAndTheLoss) {
   EXPECT_NE(page.find("<line class=\"mk wd wd-acked\" x1=\"5.5\""), std::string::npos);
 }
 
+TEST(HtmlTimelineTest, ARowIsFoundInAMultiRowInsertEvenWithParenthesesInAString) {
+  TimelineRun run = SmallRun();
+  run.trace_lines.push_back(
+      "9 13 - op insert id=8 fe=fe1 table=1024 rows=2 values=\"('a), (b', 1, 2, 3), ('h1', 2, 2, "
+      "7)\"");
+  run.trace_lines.push_back("10 14 n3 fe.write_done id=8 acked");
+  run.trace_lines.push_back(
+      "11 15 - op insert id=9 fe=fe1 table=1024 rows=1 values=\"('a', 1, "
+      "2, 3)\"");
+  run.trace_lines.push_back("12 16 n3 fe.write_done id=9 rejected");
+  run.violations[0].rows = {"missing (host='h1', ts=2, v=2, a=7)",
+                            "missing (host='a), (b', ts=1, v=2, a=3)",
+                            "missing (host='zz', ts=1, v=2, a=3)"};
+  const std::string page = RenderTimelineHtml(run);
+  // Written twice (ids 7 and 8), acknowledged twice.
+  EXPECT_NE(page.find("<li class=\"lost\" data-write=\"4 11\" data-ack=\"7 12\" "
+                      "data-loss=\"9\">missing (host=&#39;h1&#39;"),
+            std::string::npos);
+  EXPECT_NE(page.find("<li class=\"lost\" data-write=\"11\" data-ack=\"12\" data-loss=\"\">"
+                      "missing (host=&#39;a), (b&#39;"),
+            std::string::npos);
+  EXPECT_NE(page.find("<li class=\"lost\" data-write=\"\" data-ack=\"\" data-loss=\"\">"
+                      "missing (host=&#39;zz&#39;"),
+            std::string::npos);
+}
+
 TEST(HtmlTimelineTest, TraceTextIsEscapedInTheMarkupAndInTheDataBlock) {
   TimelineRun run = SmallRun();
   run.title = "a <b> & 'c'";

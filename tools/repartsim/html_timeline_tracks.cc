@@ -47,6 +47,25 @@ std::string RowTuple(std::string_view row) {
   return out + ")";
 }
 
+// The row tuples of an `op insert` line's values="(..), (..)" (the quoted value, escapes kept
+// as the trace prints them): each parenthesised group at the top level, quotes respected.
+std::vector<std::string> InsertTuples(std::string_view values) {
+  std::vector<std::string> tuples;
+  int depth = 0;
+  bool quoted = false;
+  size_t start = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const char c = values[i];
+    if (c == '\'') quoted = !quoted;
+    if (quoted) continue;
+    if (c == '(' && depth++ == 0) start = i;
+    if (c == ')' && depth > 0 && --depth == 0) {
+      tuples.emplace_back(values.substr(start, i - start + 1));
+    }
+  }
+  return tuples;
+}
+
 void Push(Series& series, uint64_t step, int64_t value) {
   series.max = std::max(series.max, value);
   if (!series.points.empty() && series.points.back().first == step) {
@@ -144,7 +163,9 @@ void Tracks::OnWrite(const TraceEvent& e) {
   if (e.kind == "op") {
     if (DetailWord(e.detail, 0) != "insert") return;
     writes_[id] = Write{static_cast<int64_t>(Number(DetailField(e.detail, "rows"))), e.line, {}};
-    inserts_.emplace_back(id, e.line);
+    for (std::string& tuple : InsertTuples(DetailField(e.detail, "values"))) {
+      tuple_writes_[std::move(tuple)].push_back(id);
+    }
     Push(in_flight_, e.step, ++in_flight_writes_);
     return;
   }
@@ -185,11 +206,13 @@ ViolationMark Tracks::ToMark(const check::Violation& v, uint64_t step_end) const
     LostRow row;
     row.text = text;
     const std::string tuple = RowTuple(text);
-    for (const auto& [id, line] : inserts_) {
-      if (tuple.size() < 3 || lines_[line].find(tuple) == std::string::npos) continue;
-      row.write_lines.push_back(line);
-      const auto& acks = writes_.at(id).ack_lines;
-      row.ack_lines.insert(row.ack_lines.end(), acks.begin(), acks.end());
+    if (auto it = tuple_writes_.find(tuple); it != tuple_writes_.end()) {
+      for (const uint64_t id : it->second) {
+        const Write& write = writes_.at(id);
+        if (!row.write_lines.empty() && row.write_lines.back() == write.insert_line) continue;
+        row.write_lines.push_back(write.insert_line);
+        row.ack_lines.insert(row.ack_lines.end(), write.ack_lines.begin(), write.ack_lines.end());
+      }
     }
     // The report's note on this row quotes the lines that lost it in backquotes.
     const size_t open = text.find('(');

@@ -41,8 +41,10 @@ class Tracks {
   // Regions ordered by (table, region number, node).
   std::map<std::pair<std::pair<uint64_t, uint64_t>, int>, Row> regions_;
   std::map<int, Row> routes_;
-  std::map<uint64_t, Write> writes_;                  // by History write id
-  std::vector<std::pair<uint64_t, size_t>> inserts_;  // (write id, line) in trace order
+  std::map<uint64_t, Write> writes_;  // by History write id
+  // The write ids of the `op insert` lines holding each row tuple "('h0', 2, 92, 5)", in
+  // trace order.
+  std::map<std::string, std::vector<uint64_t>> tuple_writes_;
   Series acked_{"acked rows", "p-acked", {}, 0};
   Series in_flight_{"writes in flight", "p-flight", {}, 0};
   Series unknown_{"unknown writes", "p-unknown", {}, 0};
