@@ -109,6 +109,7 @@ TEST(HtmlTimelineTest, ALostRowLinksTheWriteThatAcknowledgedItAndTheLoss) {
   EXPECT_NE(page.find("<line class=\"mk wd wd-acked\" x1=\"5.5\""), std::string::npos);
 }
 
+// Also: the query a note names ("query 3 from fe1 ...") is linked from every row.
 TEST(HtmlTimelineTest, ARowIsFoundInAMultiRowInsertEvenWithParenthesesInAString) {
   TimelineRun run = SmallRun();
   run.trace_lines.push_back(
@@ -119,18 +120,24 @@ TEST(HtmlTimelineTest, ARowIsFoundInAMultiRowInsertEvenWithParenthesesInAString)
       "11 15 - op insert id=9 fe=fe1 table=1024 rows=1 values=\"('a', 1, "
       "2, 3)\"");
   run.trace_lines.push_back("12 16 n3 fe.write_done id=9 rejected");
+  run.trace_lines.push_back("13 17 - op query id=3 fe=fe1 table=1024 sql=\"SELECT * FROM cpu\"");
+  run.trace_lines.push_back("14 18 n3 fe.query_done id=3 rows=1");
+  run.violations[0].notes.insert(run.violations[0].notes.begin(),
+                                 "query 3 from fe1 (issued at step 13, completed at step 14)");
   run.violations[0].rows = {"missing (host='h1', ts=2, v=2, a=7)",
                             "missing (host='a), (b', ts=1, v=2, a=3)",
                             "missing (host='zz', ts=1, v=2, a=3)"};
   const std::string page = RenderTimelineHtml(run);
   // Written twice (ids 7 and 8), acknowledged twice.
   EXPECT_NE(page.find("<li class=\"lost\" data-write=\"4 11\" data-ack=\"7 12\" "
-                      "data-loss=\"9\">missing (host=&#39;h1&#39;"),
+                      "data-loss=\"9\" data-query=\"15 16\">missing (host=&#39;h1&#39;"),
             std::string::npos);
-  EXPECT_NE(page.find("<li class=\"lost\" data-write=\"11\" data-ack=\"12\" data-loss=\"\">"
+  EXPECT_NE(page.find("<li class=\"lost\" data-write=\"11\" data-ack=\"12\" data-loss=\"\" "
+                      "data-query=\"15 16\">"
                       "missing (host=&#39;a), (b&#39;"),
             std::string::npos);
-  EXPECT_NE(page.find("<li class=\"lost\" data-write=\"\" data-ack=\"\" data-loss=\"\">"
+  EXPECT_NE(page.find("<li class=\"lost\" data-write=\"\" data-ack=\"\" data-loss=\"\" "
+                      "data-query=\"15 16\">"
                       "missing (host=&#39;zz&#39;"),
             std::string::npos);
 }

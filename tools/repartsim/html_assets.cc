@@ -178,7 +178,7 @@ const char kTimelineScript[] = R"js((function () {
   toggle('show-msg', 'nomsg');
   toggle('show-hb', 'nohb');
   function clearMarks() {
-    document.querySelectorAll('.hl').forEach(function (el) { el.classList.remove('hl', 'hl-ack', 'hl-write', 'hl-loss'); });
+    document.querySelectorAll('.hl').forEach(function (el) { el.classList.remove('hl', 'hl-ack', 'hl-write', 'hl-loss', 'hl-query'); });
     document.querySelectorAll('li.sel').forEach(function (el) { el.classList.remove('sel'); });
   }
   function mark(list, cls) {
@@ -192,10 +192,12 @@ const char kTimelineScript[] = R"js((function () {
     clearMarks();
     li.classList.add('sel');
     var ack = ids(li, 'data-ack'), write = ids(li, 'data-write'), loss = ids(li, 'data-loss');
-    mark(write, 'hl-write'); mark(loss, 'hl-loss'); mark(ack, 'hl-ack');
+    var query = ids(li, 'data-query');
+    mark(write, 'hl-write'); mark(loss, 'hl-loss'); mark(query, 'hl-query'); mark(ack, 'hl-ack');
     detail.textContent = li.textContent + '\nacknowledged by:\n' + (text(ack) || '(no acknowledged write)') +
         '\nwritten by:\n' + (text(write) || '(none found)') +
-        '\nlost by:\n' + (text(loss) || '(not named by the report)');
+        '\nlost by:\n' + (text(loss) || '(not named by the report)') +
+        (query.length ? '\nmissed by the query:\n' + text(query) : '');
     // Zoom to the steps from the acknowledgement to the loss.
     var steps = ack.concat(write, loss).map(stepOf);
     if (steps.length) {

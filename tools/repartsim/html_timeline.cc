@@ -220,8 +220,9 @@ class Page {
       if (!v.rows.empty()) out += "<ul class=\"rows\">\n";
       for (const html::LostRow& row : v.rows) {
         out += "<li class=\"lost\" data-write=\"" + Indices(row.write_lines) + "\" data-ack=\"" +
-               Indices(row.ack_lines) + "\" data-loss=\"" + Indices(row.loss_lines) + "\">" +
-               Escape(row.text) + "</li>\n";
+               Indices(row.ack_lines) + "\" data-loss=\"" + Indices(row.loss_lines) + "\"" +
+               (v.query_lines.empty() ? "" : " data-query=\"" + Indices(v.query_lines) + "\"") +
+               ">" + Escape(row.text) + "</li>\n";
       }
       if (!v.rows.empty()) out += "</ul>\n";
       if (!v.notes.empty()) {

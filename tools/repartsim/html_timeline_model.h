@@ -90,7 +90,8 @@ struct ViolationMark {
   std::vector<LostRow> rows;
   std::vector<std::string> regions;
   std::vector<std::string> notes;
-  std::vector<size_t> lines;  // its trace excerpt, as indices
+  std::vector<size_t> lines;        // its trace excerpt, as indices
+  std::vector<size_t> query_lines;  // `op query` and `fe.query_done` of the query it names
 };
 
 struct TimelineModel {

@@ -117,6 +117,7 @@ void Tracks::OnEvent(const TraceEvent& e) {
   const std::string_view k = e.kind;
   if (k.starts_with("dn.")) return OnRegion(e);
   if (k == "op" || k == "fe.write_done") return OnWrite(e);
+  if (k == "fe.query_done") query_lines_[Number(DetailField(e.detail, "id"))].push_back(e.line);
   if (k == "fe.route_filled") {
     return Open(RouteRow(e.node), e.step, "v" + std::string(DetailField(e.detail, "version")), "rv",
                 e.line);
@@ -161,6 +162,7 @@ void Tracks::OnRegion(const TraceEvent& e) {
 void Tracks::OnWrite(const TraceEvent& e) {
   const uint64_t id = Number(DetailField(e.detail, "id"));
   if (e.kind == "op") {
+    if (DetailWord(e.detail, 0) == "query") query_lines_[id].push_back(e.line);
     if (DetailWord(e.detail, 0) != "insert") return;
     writes_[id] = Write{static_cast<int64_t>(Number(DetailField(e.detail, "rows"))), e.line, {}};
     for (std::string& tuple : InsertTuples(DetailField(e.detail, "values"))) {
@@ -201,6 +203,16 @@ ViolationMark Tracks::ToMark(const check::Violation& v, uint64_t step_end) const
   };
   for (const std::string& line : v.trace) {
     if (auto i = line_index(line)) mark.lines.push_back(*i);
+  }
+  // The report's note "query N from feK ..." names the query that saw the violation.
+  for (const std::string& note : v.notes) {
+    if (!note.starts_with("query ")) continue;
+    const size_t end = note.find(' ', 6);
+    auto it = query_lines_.find(Number(std::string_view(note).substr(6, end - 6)));
+    if (it != query_lines_.end() && note.compare(end, 6, " from ") == 0) {
+      mark.query_lines = it->second;
+    }
+    break;
   }
   for (const std::string& text : v.rows) {
     LostRow row;

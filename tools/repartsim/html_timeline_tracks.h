@@ -41,7 +41,8 @@ class Tracks {
   // Regions ordered by (table, region number, node).
   std::map<std::pair<std::pair<uint64_t, uint64_t>, int>, Row> regions_;
   std::map<int, Row> routes_;
-  std::map<uint64_t, Write> writes_;  // by History write id
+  std::map<uint64_t, Write> writes_;                     // by History write id
+  std::map<uint64_t, std::vector<size_t>> query_lines_;  // by History query id
   // The write ids of the `op insert` lines holding each row tuple "('h0', 2, 92, 5)", in
   // trace order.
   std::map<std::string, std::vector<uint64_t>> tuple_writes_;
