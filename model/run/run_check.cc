@@ -13,6 +13,7 @@
 #include "model/check/structural_check.h"
 #include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
+#include "model/run/run_explain.h"
 #include "sim/assert.h"
 
 namespace repartsim::scenario {
@@ -59,53 +60,6 @@ bool OverlapsDdl(const model::History& history, uint64_t start_step, uint64_t en
     if (d.start_step <= end_step && (!ended || d.end_step >= start_step)) return true;
   }
   return false;
-}
-
-// The last region that accepted each rendered row (History::acceptances, in step order), at
-// or before `step_max`.
-std::map<std::string, const model::Acceptance*> LastHolders(const CheckInput& in,
-                                                            uint64_t step_max) {
-  std::map<std::string, const model::Acceptance*> out;
-  const model::TableSchema& schema = in.scenario->table.schema;
-  for (const model::Acceptance& a : in.cluster->history().acceptances) {
-    if (a.step > step_max) break;
-    if (a.region.table_id() != in.scenario->table_id()) continue;
-    for (const model::Row& row : a.rows) {
-      if (row.size() == schema.columns.size()) out[check::RenderRow(schema, row)] = &a;
-    }
-  }
-  return out;
-}
-
-// The rendered rows of `v` that `text` (a rendered row) appears in.
-bool NamesRow(const Violation& v, const std::string& text) {
-  for (const std::string& row : v.rows) {
-    if (row.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
-
-// INV-NOOMIT and the other query violations: the last region that accepted each row the
-// query got wrong before it ran, whether the query scanned it, and (AttachLossEvents) what
-// happened to that region's data since.
-void ExplainQueryRows(const CheckInput& in, const model::QueryRecord& q, Violation& v) {
-  const std::map<std::string, const model::Acceptance*> holders = LastHolders(in, q.end_step);
-  for (const auto& [text, a] : holders) {
-    if (!NamesRow(v, text)) continue;
-    const bool scanned = std::find(q.regions.begin(), q.regions.end(), a->region) != q.regions.end();
-    v.loss_probes.push_back({text, a->region.ToString(), in.cluster->NodeName(a->node), a->step,
-                             std::string(),
-                             scanned ? ", which the query scanned" : ", which the query did not scan"});
-    // The holder's own events: region ops it handled, its close and lease expiry (not every
-    // line that mentions it, such as a write's error text).
-    const std::string r = a->region.ToString();
-    for (std::string needle : {r + " Ok", "dn.close_region " + r, "dn.lease_expired " + r}) {
-      if (std::find(v.context_needles.begin(), v.context_needles.end(), needle) ==
-          v.context_needles.end()) {
-        v.context_needles.push_back(std::move(needle));
-      }
-    }
-  }
 }
 
 void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Violation>& out) {
@@ -289,103 +243,6 @@ void CheckRejectedDdls(const CheckInput& in, std::vector<Violation>& out) {
     v.message = "scripted DDL `" + d.sql + "` (ddl " + std::to_string(d.id) +
                 ", issued at step " + std::to_string(d.start_step) + ") was rejected: " + d.error;
     out.push_back(std::move(v));
-  }
-}
-
-// For every violation that lists rows (INV-ACK, INV-NOOMIT, ...): the acknowledged or
-// unknown writes that wrote each row, so the report names the operation behind a lost row.
-// An INV-ACK at quiescence also names the region that holds each such row in the final
-// route, so its trace excerpt shows what happened to that region.
-void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
-  constexpr size_t kNotesMax = 8;
-  const model::History& history = in.cluster->history();
-  const model::TableSchema& schema = in.scenario->table.schema;
-  struct Written {
-    std::string text;
-    const model::WriteRecord* write;
-    const model::Row* row;
-  };
-  std::vector<Written> written;
-  for (const model::WriteRecord& w : history.writes) {
-    if (w.table != in.scenario->table_id() || w.status == model::WriteStatus::kRejected) continue;
-    for (const model::Row& row : w.rows) {
-      if (row.size() == schema.columns.size()) {
-        written.push_back({check::RenderRow(schema, row), &w, &row});
-      }
-    }
-  }
-  std::optional<model::TableRoute> route =
-      model::ReadTableRoute(in.cluster->metasrv().kv(), in.scenario->table_id());
-  std::vector<check::ProbeRegion> regions;
-  if (route) {
-    for (const model::RegionRoute& r : route->region_routes) {
-      regions.push_back({r.region_id, r.partition_expr ? &*r.partition_expr : nullptr});
-    }
-  }
-  const std::map<std::string, const model::Acceptance*> last_holders = LastHolders(in, UINT64_MAX);
-  for (Violation& v : out) {
-    if (v.rows.empty() || v.invariant == check::Invariant::kOwn) continue;
-    const bool ack = v.invariant == check::Invariant::kAck;
-    const bool name_regions = ack && v.regions.empty();
-
-    size_t listed = 0, more = 0;
-    std::vector<std::string> holders;
-    for (const Written& w : written) {
-      bool match = false;
-      for (const std::string& row : v.rows) match = match || row.find(w.text) != std::string::npos;
-      if (!match) continue;
-      const check::ProbeRegion* final_holder = check::RegionCovering(regions, schema, *w.row);
-      if (name_regions && final_holder != nullptr) {
-        const std::string id = final_holder->region.ToString();
-        if (std::find(holders.begin(), holders.end(), id) == holders.end()) holders.push_back(id);
-      }
-      const auto last = last_holders.find(w.text);
-      if (ack && last != last_holders.end() &&
-          std::none_of(v.loss_probes.begin(), v.loss_probes.end(),
-                       [&](const Violation::LossProbe& p) { return p.row == w.text; })) {
-        // The lost row's last holder, and its region in the final route, for the events
-        // that lost it (AttachLossEvents).
-        const model::Acceptance& a = *last->second;
-        v.loss_probes.push_back(
-            {w.text, a.region.ToString(), in.cluster->NodeName(a.node), a.step,
-             final_holder != nullptr && final_holder->region != a.region
-                 ? final_holder->region.ToString()
-                 : std::string()});
-      }
-      if (listed == kNotesMax) {
-        ++more;
-        continue;
-      }
-      ++listed;
-      const model::WriteRecord& rec = *w.write;
-      std::string status = model::WriteStatusName(rec.status);
-      std::string into;
-      const auto holder = last_holders.find(w.text);
-      if (holder != last_holders.end()) {
-        into = " into region " + holder->second->region.ToString() + " on " +
-               in.cluster->NodeName(holder->second->node) + " (accepted at step " +
-               std::to_string(holder->second->step) + ")";
-      }
-      v.notes.push_back("write " + std::to_string(rec.id) + " from " +
-                        in.cluster->NodeName(rec.frontend) + " (issued at step " +
-                        std::to_string(rec.start_step) + ", " + status +
-                        (rec.status == model::WriteStatus::kPending
-                             ? ""
-                             : " at step " + std::to_string(rec.end_step)) +
-                        ") wrote " + w.text + into);
-      const std::string id = std::to_string(rec.id);
-      for (std::string needle : {"op insert id=" + id + " ", "fe.write_done id=" + id + " "}) {
-        if (std::find(v.context_needles.begin(), v.context_needles.end(), needle) ==
-            v.context_needles.end()) {
-          v.context_needles.push_back(std::move(needle));
-        }
-      }
-    }
-    if (more > 0) v.notes.push_back("... and " + std::to_string(more) + " more writes of these rows");
-    if (!holders.empty()) {
-      v.regions = holders;
-      v.notes.push_back("the regions listed hold these rows in the final route");
-    }
   }
 }
 
