@@ -29,8 +29,10 @@ Cluster::Cluster(ClusterConfig config, Protocol protocol)
     // Heartbeats are staggered so datanodes do not all report at the same instant.
     next_heartbeat_.push_back(sim::SimTime{0} + sim::Ms(1 + i * 100));
   }
+  FrontendConfig frontend = config_.frontend;
+  frontend.gc_enabled = config_.gc_enabled;
   for (uint32_t i = 0; i < config_.frontend_count; ++i) {
-    frontends_.emplace_back(frontend_id(i), metasrv_id(), config_.frontend);
+    frontends_.emplace_back(frontend_id(i), metasrv_id(), frontend);
   }
   paused_until_.assign(node_count(), sim::SimTime{0});
   network_.RecordLost(true);  // for the trace's net.lost lines
@@ -106,7 +108,6 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
       metasrv_.RunProcedure(id, ctx);
       Flush(ctx, step);
       TraceProcedureState(id, before, status_before, step);
-      UpdateDdlOutcomes(step);
       if (track_states_ && !before.empty()) NoteProcedureStep(id, before, step);
       return;
     }
@@ -114,7 +115,6 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
       NodeContext ctx(metasrv_id(), step, protocol_, history_);
       metasrv_.OnTimer(ctx);
       Flush(ctx, step);
-      UpdateDdlOutcomes(step);  // procedures may just have been recovered
       return;
     }
     case kHeartbeat: {
@@ -211,6 +211,15 @@ void Cluster::CrashNode(NodeId node, sim::StepContext& step) {
   network_.DropNode(node.value);
   TraceLost("crash", step);
   DropHeldMessages(node, step);
+  if (node == metasrv_id()) {
+    // Each frontend's connection to the metasrv breaks: its DDL calls in flight fail.
+    for (Frontend& fe : frontends_) {
+      if (!fe.is_up()) continue;
+      NodeContext ctx(fe.id(), step, protocol_, history_);
+      fe.OnMetasrvLost(ctx);
+      REPARTSIM_ASSERT(ctx.outbox.empty());
+    }
+  }
 }
 
 void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
@@ -227,7 +236,6 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
       d.Add("window_ms", window.ms).Add("recover_at", (step.now + window).ms);
       step.Log(node.value, "ms.leader_start", d.view());
     }
-    UpdateDdlOutcomes(step);
     // Frontends reconnect their heartbeat streams; datanodes do at their next heartbeat.
     for (const Frontend& fe : frontends_) {
       if (fe.is_up()) network_.OpenStream(node.value, fe.id().value);

@@ -168,11 +168,9 @@ class Cluster {
   void RunScheduledOp(size_t index, sim::StepContext& step);
   void ExecuteOp(ScheduledOp& op, sim::StepContext& step);
   void RunStatement(ClientStatement& statement, sim::StepContext& step);
-  // A repartition statement: validated (ValidateRepartition) against the metasrv's current
-  // metadata, then submitted to the metasrv; its DdlRecord is Rejected or Pending.
+  // A repartition statement: its DdlRecord, then the frontend's StartRepartition (or Rejected
+  // when the frontend is down).
   void StartRepartition(const RepartitionOp& op, sim::StepContext& step);
-  // Moves DDL records whose procedure ended (or vanished in a crash) to Done/Failed.
-  void UpdateDdlOutcomes(sim::StepContext& step);
   // ---- delivery, crash and restart (cluster.cc) ------------------------------------------------
   // Sends the outbox through the network and crashes the node if a crash point fired.
   void Flush(NodeContext& ctx, sim::StepContext& step);

@@ -126,15 +126,17 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
     }
     const uint64_t id = record.id;
     NodeContext ctx(fe.id(), step, protocol_, history_);
-    fe.StartQuery(id, query->table, ctx);
+    fe.StartQuery(id, query->table, query->where, ctx);
     Flush(ctx, step);
     return;
   }
   if (auto* create = std::get_if<CreateTableOp>(&op)) {
-    if (!metasrv_.is_up() || !metasrv_.recovered()) return;
-    NodeContext ctx(metasrv_id(), step, protocol_, history_);
-    metasrv_.SubmitCreateTable(create->info, create->route, ctx);
-    REPARTSIM_ASSERT(ctx.outbox.empty());
+    // The scenario's setup statement, through the first frontend; it has no History record.
+    Frontend& fe = frontends_[0];
+    if (!fe.is_up()) return;
+    NodeContext ctx(fe.id(), step, protocol_, history_);
+    fe.StartCreateTable(0, CreateTableTask{create->info, create->route}, ctx);
+    Flush(ctx, step);
     return;
   }
   if (auto* repartition = std::get_if<RepartitionOp>(&op)) {
@@ -144,62 +146,26 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
 }
 
 void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) {
-  DdlRecord record;
-  record.id = history_.ddls.size() + 1;
+  Frontend& fe = frontends_[op.frontend_index];
+  DdlRecord& record = history_.ddls.emplace_back();
+  record.id = history_.ddls.size();
+  record.frontend = fe.id();
   record.sql = op.sql;
   record.start_step = step.step;
   record.start = step.now;
-  auto reject = [&](std::string error) {
+  if (!fe.is_up()) {
     record.status = DdlStatus::kRejected;
-    record.error = std::move(error);
+    record.error = "unavailable";
     record.end_step = step.step;
     record.end = step.now;
-    step.Log(frontend_id(op.frontend_index).value, "fe.ddl_rejected", record.error);
-    history_.ddls.push_back(std::move(record));
-  };
-  // Before procedures are recovered (leader start) the procedure manager takes no DDL.
-  if (!frontends_[op.frontend_index].is_up() || !metasrv_.is_up() || !metasrv_.recovered()) {
-    return reject("unavailable");
+    step.Log(fe.id().value, "fe.ddl_rejected",
+             "repartition table=" + op.table.ToString() +
+                 " status=rejected id=" + std::to_string(record.id) + " error: unavailable");
+    return;
   }
-  // The frontend's validation pipeline (docs/protocol.md section 4), against the current metadata.
-  std::optional<TableInfo> info = ReadTableInfo(metasrv_.kv(), op.table);
-  std::optional<TableRoute> route = ReadTableRoute(metasrv_.kv(), op.table);
-  if (!info.has_value() || !route.has_value()) return reject("Table not found: " + op.alter.table);
-  REPARTSIM_ASSERT(info->table_id == op.table);
-  sim::Result<sql::RepartitionPlan> plan =
-      ValidateRepartition(*info, *route, op.alter, config_.gc_enabled, protocol_);
-  if (!plan.ok()) return reject(plan.error().message);
-  NodeContext ctx(metasrv_id(), step, protocol_, history_);
-  const ProcedureId id = metasrv_.SubmitRepartition(*info, op.alter, plan.value(), ctx);
-  REPARTSIM_ASSERT(ctx.outbox.empty());
-  record.procedure = id.value;
-  record.status = DdlStatus::kPending;
-  history_.ddls.push_back(std::move(record));
-}
-
-void Cluster::UpdateDdlOutcomes(sim::StepContext& step) {
-  for (DdlRecord& ddl : history_.ddls) {
-    if (ddl.status != DdlStatus::kPending || !metasrv_.is_up() || !metasrv_.recovered()) {
-      continue;
-    }
-    const auto* slot = metasrv_.procedures().Find(ProcedureId{ddl.procedure});
-    if (slot == nullptr) {
-      ddl.status = DdlStatus::kFailed;
-      ddl.error = "procedure lost in a metasrv crash";
-    } else if (slot->status == ProcedureStatus::kDone) {
-      ddl.status = DdlStatus::kDone;
-    } else if (slot->status == ProcedureStatus::kFailed) {
-      ddl.status = DdlStatus::kFailed;
-      ddl.error = slot->error;
-    } else {
-      continue;
-    }
-    ddl.end_step = step.step;
-    ddl.end = step.now;
-    step.Log(metasrv_id().value, "ddl_done",
-             "id=" + std::to_string(ddl.id) +
-                 (ddl.status == DdlStatus::kDone ? " done" : " failed: " + ddl.error));
-  }
+  NodeContext ctx(fe.id(), step, protocol_, history_);
+  fe.StartRepartition(record.id, op.table, op.alter, ctx);
+  Flush(ctx, step);
 }
 
 }  // namespace repartsim::model

@@ -19,9 +19,11 @@ void Frontend::StartInsert(uint64_t history_id, TableId table, std::vector<Row> 
   Dispatch(s, ctx);
 }
 
-void Frontend::StartQuery(uint64_t history_id, TableId table, NodeContext& ctx) {
+void Frontend::StartQuery(uint64_t history_id, TableId table, std::optional<Predicate> where,
+                          NodeContext& ctx) {
   REPARTSIM_ASSERT(up_);
   FrontendStatement& s = statements_.Add(StatementKind::kQuery, history_id, table);
+  s.where = std::move(where);
   Dispatch(s, ctx);
 }
 
@@ -66,9 +68,8 @@ void Frontend::DispatchInsert(FrontendStatement& statement, const CachedTable& t
 
 void Frontend::DispatchQuery(FrontendStatement& statement, const CachedTable& table,
                              NodeContext& ctx) {
-  QueryRecord& record = ctx.history.Query(statement.id);
-  record.route_version = table.route.version;
-  QueryPlan plan = PlanQuery(table, statement.table, record.where, ctx.protocol);
+  ctx.history.Query(statement.id).route_version = table.route.version;
+  QueryPlan plan = PlanQuery(table, statement.table, statement.where, ctx.protocol);
   statement.schema = table.info.schema;
   statement.scanned = std::move(plan.regions);
   {
@@ -101,6 +102,7 @@ void Frontend::OnMessage(NodeId from, const Message& message, NodeContext& ctx) 
   if (const auto* m = std::get_if<InvalidateCache>(&message.body)) return OnInvalidate(*m, ctx);
   if (const auto* m = std::get_if<WriteReply>(&message.body)) return OnWriteReply(*m, ctx);
   if (const auto* m = std::get_if<ScanResponse>(&message.body)) return OnScanResponse(*m, ctx);
+  if (const auto* m = std::get_if<DdlReply>(&message.body)) return OnDdlReply(*m, ctx);
   REPARTSIM_ASSERT_MSG(false, "frontend got a message it does not handle");
 }
 
@@ -118,6 +120,7 @@ void Frontend::OnRouteReply(const RouteReply& reply, NodeContext& ctx) {
   ctx.Log("fe.route_filled", "table=" + reply.table.ToString() +
                                  " version=" + std::to_string(reply.route.version) +
                                  (fill.raced ? " raced" : ""));
+  OnDdlRoute(reply.table, reply.found, ctx);
   // Dispatch may finish (and erase) a statement, so look each one up again.
   for (uint64_t key : statements_.WaitingForRoute(reply.table)) {
     FrontendStatement& statement = statements_.At(key);
@@ -192,9 +195,9 @@ void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
   statement.outstanding.erase(reply.corr);
   if (reply.code == ReplyCode::kOk) {
     ++statement.ok_count;
-    const QueryRecord& record = ctx.history.Query(statement.id);
     for (const Row& row : reply.rows) {
-      if (record.where.has_value() && !EvaluatePredicate(*record.where, statement.schema, row)) {
+      if (statement.where.has_value() &&
+          !EvaluatePredicate(*statement.where, statement.schema, row)) {
         continue;
       }
       statement.result_rows.push_back(row);
@@ -246,6 +249,7 @@ void Frontend::OnTimer(NodeContext& ctx) {
 
 void Frontend::Crash(NodeContext& ctx) {
   statements_.CrashAll(ctx);
+  while (!ddls_.empty()) FinishDdl(ddls_.begin()->first, DdlStatus::kUnknown, 0, "frontend crashed", ctx);
   routes_.Clear();
   up_ = false;
 }
@@ -254,6 +258,7 @@ void Frontend::Hash(sim::Hasher& h) const {
   h.Add(id_.value).Add(up_).Add(next_corr_);
   routes_.Hash(h);
   statements_.Hash(h);
+  HashDdls(h);
 }
 
 }  // namespace repartsim::model

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/frontend/partition_view.h"
@@ -19,6 +20,8 @@
 #include "model/meta/ids.h"
 #include "model/node/message.h"
 #include "model/node/node_context.h"
+#include "model/partition/predicate.h"
+#include "model/sql/statement.h"
 #include "sim/fingerprint.h"
 #include "sim/time.h"
 
@@ -27,6 +30,19 @@ namespace repartsim::model {
 struct FrontendConfig {
   sim::Duration request_timeout = sim::Seconds(5);  // write/scan/route round trips
   uint32_t reroute_attempts_max = 3;                // Rule::kRerouteOnVersionMismatch
+  bool gc_enabled = true;  // metasrv GC on: a repartition is refused without it
+};
+
+// A DDL statement in flight on a frontend: waiting for the table's route (a repartition is
+// validated against the cached route and table info), or submitted and waiting for the
+// metasrv's answer. A submitted call waits as long as its procedure runs [inferred: the
+// client's own call timeout is not modelled]; only a crash of either end breaks it.
+struct FrontendDdl {
+  uint64_t history_id = 0;  // 0: no History record (the setup CREATE TABLE)
+  TableId table;
+  std::optional<sql::AlterRepartition> alter;  // a repartition; else `create`
+  std::optional<CreateTableTask> create;
+  bool submitted = false;
 };
 
 class Frontend {
@@ -42,9 +58,17 @@ class Frontend {
   // Client statements. `history_id` names the History record the caller created.
   void StartInsert(uint64_t history_id, TableId table, std::vector<Row> rows, bool bulk,
                    NodeContext& ctx);
-  void StartQuery(uint64_t history_id, TableId table, NodeContext& ctx);
+  void StartQuery(uint64_t history_id, TableId table, std::optional<Predicate> where,
+                  NodeContext& ctx);
+  // DDL statements (frontend_ddl.cc): CREATE TABLE as planned by the client, and ALTER TABLE
+  // ... REPARTITION validated against the cached route and table info, each submitted to the
+  // metasrv as a DdlSubmit call; the DdlReply (or the call's timeout) ends it.
+  void StartCreateTable(uint64_t history_id, CreateTableTask task, NodeContext& ctx);
+  void StartRepartition(uint64_t history_id, TableId table, sql::AlterRepartition alter,
+                        NodeContext& ctx);
 
-  // Handles a RouteReply, InvalidateCache, WriteReply or ScanResponse. REQUIRES: is_up().
+  // Handles a RouteReply, InvalidateCache, WriteReply, ScanResponse or DdlReply.
+  // REQUIRES: is_up().
   void OnMessage(NodeId from, const Message& message, NodeContext& ctx);
   // The earliest request deadline, if any request is outstanding.
   std::optional<sim::SimTime> NextTimer() const;
@@ -57,6 +81,9 @@ class Frontend {
   void SetIgnoreInvalidations(TableId table, bool ignore) {
     routes_.SetIgnoreInvalidations(table, ignore);
   }
+  // The connection to the metasrv broke (the metasrv crashed): every DDL call in flight ends
+  // unknown (its procedure may still run, and finish after recovery).
+  void OnMetasrvLost(NodeContext& ctx);
   // Every statement in flight ends unknown (writes) or in error (queries); the cache is lost.
   void Crash(NodeContext& ctx);
   void Restart() { up_ = true; }
@@ -74,6 +101,16 @@ class Frontend {
   void DispatchQuery(FrontendStatement& statement, const CachedTable& table, NodeContext& ctx);
   void OnWriteReply(const WriteReply& reply, NodeContext& ctx);
   void OnScanResponse(const ScanResponse& reply, NodeContext& ctx);
+  // ---- DDL (frontend_ddl.cc) ----
+  // Validates (a repartition) and submits DDL `key`, or waits for the table's route.
+  void DispatchDdl(uint64_t key, NodeContext& ctx);
+  // Ends DDL `key` with `status` (its History record, if any, and the trace) and forgets it.
+  void FinishDdl(uint64_t key, DdlStatus status, uint64_t procedure, std::string error,
+                 NodeContext& ctx);
+  void OnDdlReply(const DdlReply& reply, NodeContext& ctx);
+  // The DDLs waiting for `table`'s route; `found`: the fill found the table.
+  void OnDdlRoute(TableId table, bool found, NodeContext& ctx);
+  void HashDdls(sim::Hasher& h) const;
   uint64_t NextCorr() { return next_corr_++; }
 
   friend struct sim::FingerprintSeam<Frontend>;
@@ -84,7 +121,8 @@ class Frontend {
   bool up_ = true;
   RouteCache routes_;
   StatementTable statements_;
-  uint64_t next_corr_ = 1;  // correlation ids of route fills and statement requests
+  std::map<uint64_t, FrontendDdl> ddls_;  // by the corr of its DdlSubmit call
+  uint64_t next_corr_ = 1;  // correlation ids of route fills, statement requests and DDL calls
 };
 
 }  // namespace repartsim::model

@@ -170,6 +170,8 @@ void StatementTable::Hash(sim::Hasher& h) const {
       }
     }
     h.Add(s.ok_count).Add(s.error_count).Add(s.unknown_count).Add(s.error);
+    h.Add(s.where.has_value());
+    if (s.where.has_value()) h.Add(s.where->ToSql());
     HashRowList(s.result_rows, h);
     HashSchema(s.schema, h);
     h.Add(static_cast<uint64_t>(s.scanned.size()));

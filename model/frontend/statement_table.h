@@ -16,6 +16,7 @@
 #include "model/meta/ids.h"
 #include "model/node/message.h"
 #include "model/node/node_context.h"
+#include "model/partition/predicate.h"
 #include "model/partition/schema.h"
 #include "sim/fingerprint.h"
 #include "sim/time.h"
@@ -48,7 +49,8 @@ struct FrontendStatement {
   uint32_t error_count = 0;
   uint32_t unknown_count = 0;
   std::string error;
-  std::vector<Row> result_rows;  // queries
+  std::optional<Predicate> where;  // queries: the WHERE clause (applied to scanned rows)
+  std::vector<Row> result_rows;    // queries
   TableSchema schema;            // queries: the schema the query was planned with
   std::vector<RegionId> scanned;
   bool replan = false;

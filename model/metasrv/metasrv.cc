@@ -32,6 +32,12 @@ bool Metasrv::RunProcedure(ProcedureId id, NodeContext& ctx) {
     // The procedure ended: its operating-region guards are dropped with it.
     std::erase_if(operating_regions_, [&](const auto& entry) { return entry.second == id; });
   }
+  if (slot != nullptr && !slot->parent.valid() && !MetaProcedureManager::IsActive(slot->status)) {
+    const bool done = slot->status == ProcedureStatus::kDone;
+    ctx.history.procedure_ends.push_back(ProcedureEnd{id.value, ctx.step.step, ctx.now(), done,
+                                                      done ? std::string() : slot->error});
+  }
+  AnswerEndedDdls(ctx);
   return true;
 }
 
@@ -74,6 +80,7 @@ void Metasrv::OnMessage(NodeId from, const Message& message, NodeContext& ctx) {
   if (const auto* m = std::get_if<RegionResponse>(&message.body)) {
     return OnRegionResponse(*m, ctx);
   }
+  if (const auto* m = std::get_if<DdlSubmit>(&message.body)) return OnDdlSubmit(from, *m, ctx);
   if (const auto* m = std::get_if<InvalidateAck>(&message.body)) {
     auto it = pending_acks_.find({from, m->table});
     if (it != pending_acks_.end() && it->second <= m->epoch) pending_acks_.erase(it);
@@ -186,6 +193,7 @@ void Metasrv::Crash() {
   inboxes_.clear();
   operating_regions_.clear();
   pending_acks_.clear();
+  ddl_waiters_.clear();
 }
 
 sim::Status Metasrv::Restart(sim::SimTime now, sim::Duration window) {
@@ -235,6 +243,10 @@ void Metasrv::Hash(sim::Hasher& h) const {
   }
   h.Add(static_cast<uint64_t>(operating_regions_.size()));
   for (const auto& [region, owner] : operating_regions_) h.Add(region.value).Add(owner.value);
+  h.Add(static_cast<uint64_t>(ddl_waiters_.size()));
+  for (const auto& [procedure, waiter] : ddl_waiters_) {
+    h.Add(procedure.value).Add(waiter.frontend.value).Add(waiter.corr).Add(waiter.ddl);
+  }
   h.Add(static_cast<uint64_t>(pending_acks_.size()));
   for (const auto& [key, epoch] : pending_acks_) {
     h.Add(key.first.value).Add(key.second.value).Add(epoch);

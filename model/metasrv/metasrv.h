@@ -48,12 +48,13 @@ class Metasrv final : private DdlContext {
   // ---- DDL submission (metasrv_ddl.cc); each logs `ms.submit`. REQUIRES: is_up(), recovered().
   // CREATE TABLE: the route's regions become operating regions, the procedure is submitted.
   ProcedureId SubmitCreateTable(const TableInfo& info, const TableRoute& route, NodeContext& ctx);
-  // A repartition of the table `info` describes, as the frontend planned it (`plan` of
-  // `alter`): writes the durable GC requirement marker, fills the procedure's persistent
-  // context (expressions, target columns, timeout) and submits it.
-  ProcedureId SubmitRepartition(const TableInfo& info, const sql::AlterRepartition& alter,
-                                const sql::RepartitionPlan& plan, NodeContext& ctx);
+  // A repartition as the frontend validated it (`task`): writes the durable GC requirement
+  // marker, fills the procedure's persistent context (expressions, target columns, timeout)
+  // and submits it.
+  ProcedureId SubmitRepartition(const RepartitionTask& task, NodeContext& ctx);
   // Runs one step of a procedure; returns false iff a crash point fired (crash the metasrv).
+  // A root procedure that ends is recorded in History::procedure_ends and answers the DDL
+  // call waiting on it, if any.
   bool RunProcedure(ProcedureId id, NodeContext& ctx);
 
   void OnMessage(NodeId from, const Message& message, NodeContext& ctx);
@@ -100,6 +101,12 @@ class Metasrv final : private DdlContext {
   void OnRouteRequest(NodeId from, const RouteRequest& request, NodeContext& ctx);
   void OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& ctx);
   void OnRegionResponse(const RegionResponse& response, NodeContext& ctx);
+  // ---- DDL calls (metasrv_ddl.cc) ----
+  // A frontend's DDL task: submitted, and answered when its procedure ends (AnswerDdl); or
+  // refused as unavailable inside the leader-start window.
+  void OnDdlSubmit(NodeId from, const DdlSubmit& submit, NodeContext& ctx);
+  // Every DDL call whose procedure ended (Done or Failed) gets the outcome.
+  void AnswerEndedDdls(NodeContext& ctx);
   void Broadcast(TableId table, NodeContext& ctx);
   sim::Status RecoverProcedures(sim::SimTime now);
 
@@ -120,6 +127,13 @@ class Metasrv final : private DdlContext {
   std::map<ProcedureId, Inbox> inboxes_;
   std::map<RegionId, ProcedureId> operating_regions_;
   std::map<std::pair<NodeId, TableId>, uint64_t> pending_acks_;  // frontend, table -> epoch
+  // The DDL calls waiting on a root procedure (the procedure watcher of each submission).
+  struct DdlWaiter {
+    NodeId frontend;
+    uint64_t corr = 0;
+    uint64_t ddl = 0;  // History record, 0 for none
+  };
+  std::map<ProcedureId, DdlWaiter> ddl_waiters_;
   sim::SimTime next_resend_;
   std::optional<sim::SimTime> recover_at_;  // inside the leader-start window: recovery time
   // Derived: the last decode of each stored route, keyed by kv key (see DecodeRoute).

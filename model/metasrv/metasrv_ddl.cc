@@ -1,5 +1,7 @@
-// DDL submission on the metasrv (the procedure manager's submit path): CREATE TABLE and the
-// repartition procedure, each filled from what the frontend validated.
+// DDL on the metasrv (GreptimeDB's DdlManager behind the SubmitDdlTask call): CREATE TABLE and
+// the repartition procedure, each filled from what the frontend validated, submitted, and
+// answered when the procedure ends. The waiting call is volatile: a metasrv crash loses it
+// (the client's call breaks), even when the recovered procedure later finishes.
 #include <string>
 #include <utility>
 
@@ -20,25 +22,57 @@ ProcedureId Metasrv::SubmitCreateTable(const TableInfo& info, const TableRoute& 
   return id;
 }
 
-ProcedureId Metasrv::SubmitRepartition(const TableInfo& info, const sql::AlterRepartition& alter,
-                                       const sql::RepartitionPlan& plan, NodeContext& ctx) {
+ProcedureId Metasrv::SubmitRepartition(const RepartitionTask& task, NodeContext& ctx) {
   REPARTSIM_ASSERT(up_);
   REPARTSIM_ASSERT(recovered());
+  REPARTSIM_ASSERT(!task.to.empty());
   // ensure_gc_requirement writes the durable marker before every submission.
   kv_.Put("__requirements/gc/repartition", "repartition");
   RepartitionProcedure::PersistentContext persistent;
-  persistent.table = info.table_id;
-  persistent.table_name = info.name;
-  persistent.from_exprs = plan.from;
-  persistent.to_exprs = plan.to;
-  if (alter.on_columns.has_value()) persistent.target_columns = alter.on_columns;
-  if (alter.kind == sql::AlterRepartition::Kind::kPartitionOn && !persistent.target_columns) {
-    persistent.target_columns = plan.target_columns;
-  }
-  persistent.timeout_ms = plan.timeout_ms;
+  persistent.table = task.info.table_id;
+  persistent.table_name = task.info.name;
+  persistent.from_exprs = task.from;
+  persistent.to_exprs = task.to;
+  persistent.target_columns = task.target_columns;
+  persistent.timeout_ms = task.timeout_ms;
   const ProcedureId id = Submit(RepartitionProcedure(std::move(persistent)), ctx.now());
   ctx.Log("ms.submit", "Repartition procedure=" + std::to_string(id.value));
   return id;
+}
+
+void Metasrv::OnDdlSubmit(NodeId from, const DdlSubmit& submit, NodeContext& ctx) {
+  // Before procedures are recovered (leader start) the procedure manager takes no DDL.
+  if (!recovered()) {
+    ctx.Send(from, DdlReply{submit.corr, DdlOutcome::kUnavailable, 0,
+                            "the procedure manager is not running yet (leader start)"});
+    return;
+  }
+  ProcedureId id;
+  if (const auto* create = std::get_if<CreateTableTask>(&submit.task)) {
+    id = SubmitCreateTable(create->info, create->route, ctx);
+  } else {
+    id = SubmitRepartition(std::get<RepartitionTask>(submit.task), ctx);
+  }
+  REPARTSIM_ASSERT(ddl_waiters_.count(id) == 0);
+  ddl_waiters_[id] = DdlWaiter{from, submit.corr, submit.ddl};
+  if (submit.ddl != 0) ctx.history.Ddl(submit.ddl).procedure = id.value;
+}
+
+void Metasrv::AnswerEndedDdls(NodeContext& ctx) {
+  for (auto waiter = ddl_waiters_.begin(); waiter != ddl_waiters_.end();) {
+    const auto* slot = procedures_.Find(waiter->first);
+    REPARTSIM_ASSERT_MSG(slot != nullptr, "a DDL call waits on a procedure that is gone");
+    if (MetaProcedureManager::IsActive(slot->status)) {
+      ++waiter;
+      continue;
+    }
+    const bool done = slot->status == ProcedureStatus::kDone;
+    const std::string error = done ? std::string() : slot->error;
+    const DdlWaiter& w = waiter->second;
+    ctx.Send(w.frontend, DdlReply{w.corr, done ? DdlOutcome::kDone : DdlOutcome::kFailed,
+                                  waiter->first.value, error});
+    waiter = ddl_waiters_.erase(waiter);
+  }
 }
 
 }  // namespace repartsim::model

@@ -30,6 +30,19 @@ QueryRecord& History::Query(uint64_t id) {
   return queries[id - 1];
 }
 
+DdlRecord& History::Ddl(uint64_t id) {
+  REPARTSIM_ASSERT(id >= 1 && id <= ddls.size());
+  REPARTSIM_ASSERT(ddls[id - 1].id == id);
+  return ddls[id - 1];
+}
+
+const ProcedureEnd* History::EndOf(uint64_t procedure) const {
+  for (const ProcedureEnd& end : procedure_ends) {
+    if (end.procedure == procedure) return &end;
+  }
+  return nullptr;
+}
+
 void History::Hash(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(writes.size()));
   for (const WriteRecord& w : writes) h.Add(static_cast<uint64_t>(w.status));
@@ -38,8 +51,11 @@ void History::Hash(sim::Hasher& h) const {
     h.Add(static_cast<uint64_t>(q.status)).Add(static_cast<uint64_t>(q.rows.size()));
   }
   h.Add(static_cast<uint64_t>(ddls.size()));
-  for (const DdlRecord& d : ddls) h.Add(static_cast<uint64_t>(d.status)).Add(d.procedure);
+  for (const DdlRecord& d : ddls) {
+    h.Add(static_cast<uint64_t>(d.status)).Add(d.procedure);
+  }
   h.Add(static_cast<uint64_t>(ownership_breaches.size()));
+  h.Add(static_cast<uint64_t>(procedure_ends.size()));
 }
 
 }  // namespace repartsim::model

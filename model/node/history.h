@@ -56,12 +56,27 @@ struct QueryRecord {
   std::string error;
 };
 
-enum class DdlStatus : uint8_t { kPending, kDone, kFailed, kRejected };
+enum class DdlStatus : uint8_t { kPending, kDone, kFailed, kRejected, kUnknown };
 
-// A DDL statement (repartition): rejected by frontend validation, or submitted as a procedure
-// that ends Done or Failed (rolled back).
+// A root procedure ended on the metasrv (written by the metasrv as it happens, also for a
+// procedure recovered after a crash, whose client may never learn the outcome).
+struct ProcedureEnd {
+  uint64_t procedure = 0;
+  uint64_t step = 0;
+  sim::SimTime at;
+  bool done = false;  // Done; else Failed with `error`
+  std::string error;
+};
+
+// A DDL statement (repartition), as its client saw it: rejected by the frontend's validation
+// or by an unavailable procedure manager, or submitted and answered Done or Failed by the
+// metasrv when its procedure ended, or Unknown when the call gave up without an answer (the
+// frontend crashed, its connection to the metasrv broke, or no reply came within the DDL's
+// timeout). `procedure` is what the metasrv submitted for it; History::procedure_ends says how
+// that procedure ended.
 struct DdlRecord {
   uint64_t id = 0;
+  NodeId frontend;
   std::string sql;
   uint64_t procedure = 0;  // the parent procedure id, 0 if never submitted
   uint64_t start_step = 0;
@@ -101,9 +116,15 @@ struct History {
   std::vector<DdlRecord> ddls;
   std::vector<OwnershipBreach> ownership_breaches;
   std::vector<Acceptance> acceptances;  // for reports only: not hashed
+  std::vector<ProcedureEnd> procedure_ends;  // root procedures, in end order
+
+  // For the checker and reports (never for model decisions): how root procedure `procedure`
+  // ended, nullptr if it has not (yet).
+  const ProcedureEnd* EndOf(uint64_t procedure) const;
 
   WriteRecord& Write(uint64_t id);
   QueryRecord& Query(uint64_t id);
+  DdlRecord& Ddl(uint64_t id);
   // Outcomes only (not rows): enough to tell histories apart in a fingerprint cheaply.
   void Hash(sim::Hasher& h) const;
 };

@@ -56,7 +56,8 @@ static_assert(std::variant_size_v<RegionOp> == std::size(kRegionOpNames));
 constexpr const char* kMessageKindNames[] = {
     "RouteRequest", "RouteReply",     "InvalidateCache", "InvalidateAck",
     "WriteRequest", "WriteReply",     "ScanRequest",     "ScanResponse",
-    "Heartbeat",    "HeartbeatReply", "RegionRequest",   "RegionResponse"};
+    "Heartbeat",    "HeartbeatReply", "RegionRequest",   "RegionResponse",
+    "DdlSubmit",    "DdlReply"};
 static_assert(std::variant_size_v<MessageBody> == std::size(kMessageKindNames));
 
 }  // namespace
@@ -191,6 +192,29 @@ void HashMessage(sim::Hasher& h, const Message& message) {
             h.Add(m.corr);
             m.region.Hash(h);
             h.Add(static_cast<uint64_t>(m.code)).Add(m.mailbox);
+          },
+          [&](const DdlSubmit& m) {
+            h.Add(m.corr).Add(m.ddl).Add(static_cast<uint64_t>(m.task.index()));
+            if (const auto* t = std::get_if<CreateTableTask>(&m.task)) {
+              t->info.Hash(h);
+              t->route.Hash(h);
+              return;
+            }
+            const auto& t = std::get<RepartitionTask>(m.task);
+            t.info.Hash(h);
+            h.Add(static_cast<uint64_t>(t.kind)).Add(t.target_columns.has_value());
+            if (t.target_columns) {
+              h.Add(static_cast<uint64_t>(t.target_columns->size()));
+              for (const std::string& c : *t.target_columns) h.Add(c);
+            }
+            h.Add(static_cast<uint64_t>(t.from.size()));
+            for (const PartitionExpr& e : t.from) h.Add(ExprVersion(&e));
+            h.Add(static_cast<uint64_t>(t.to.size()));
+            for (const PartitionExpr& e : t.to) h.Add(ExprVersion(&e));
+            h.Add(t.timeout_ms);
+          },
+          [&](const DdlReply& m) {
+            h.Add(m.corr).Add(static_cast<uint64_t>(m.outcome)).Add(m.procedure).Add(m.error);
           },
       },
       message.body);

@@ -1,5 +1,5 @@
 // Messages between cluster nodes (docs/protocol.md section 10.1): frontend <-> metasrv (route
-// fills, cache invalidation), frontend <-> datanode (writes, scans), datanode <-> metasrv
+// fills, cache invalidation, DDL submission), frontend <-> datanode (writes, scans), datanode <-> metasrv
 // (heartbeats with lease replies, region RPCs and mailbox instructions with their replies). Plain
 // data: the sim::Network carries them by value, and Hash() feeds cluster fingerprints. Correlation
 // ids (`corr`) are unique per sender; replies echo them.
@@ -18,6 +18,7 @@
 #include "model/meta/table_info.h"
 #include "model/node/reply.h"
 #include "model/node/staging_info.h"
+#include "model/sql/statement.h"
 #include "model/partition/expr.h"
 #include "model/partition/schema.h"
 #include "sim/fingerprint.h"
@@ -45,6 +46,40 @@ struct InvalidateCache {
 struct InvalidateAck {
   TableId table;
   uint64_t epoch = 0;
+};
+
+// A DDL task a frontend submits to the metasrv (GreptimeDB's SubmitDdlTaskRequest, a unary
+// call): the metasrv submits the procedure and answers when it ends (it waits on the
+// procedure's watcher), so the reply is the DDL's outcome. `ddl` names the History record
+// (0: the scenario's setup CREATE TABLE, which has none).
+struct CreateTableTask {
+  TableInfo info;
+  TableRoute route;  // regions with their leaders (placement decided by the client)
+};
+// What the frontend's validation produced for the repartition procedure's persistent context.
+struct RepartitionTask {
+  TableInfo info;
+  sql::AlterRepartition::Kind kind = sql::AlterRepartition::Kind::kRepartition;
+  std::optional<std::vector<std::string>> target_columns;
+  std::vector<PartitionExpr> from;
+  std::vector<PartitionExpr> to;
+  int64_t timeout_ms = 60000;
+};
+struct DdlSubmit {
+  uint64_t corr = 0;
+  uint64_t ddl = 0;
+  std::variant<CreateTableTask, RepartitionTask> task;
+};
+enum class DdlOutcome : uint8_t {
+  kDone,         // the procedure ended Done
+  kFailed,       // it ended Failed (rolled back or aborted); `error` says why
+  kUnavailable,  // not submitted: the procedure manager is not running (leader start)
+};
+struct DdlReply {
+  uint64_t corr = 0;
+  DdlOutcome outcome = DdlOutcome::kDone;
+  uint64_t procedure = 0;  // 0 when not submitted
+  std::string error;
 };
 
 // ---- frontend <-> datanode ----------------------------------------------------------------
@@ -145,7 +180,7 @@ struct RegionResponse {
 using MessageBody =
     std::variant<RouteRequest, RouteReply, InvalidateCache, InvalidateAck, WriteRequest,
                  WriteReply, ScanRequest, ScanResponse, Heartbeat, HeartbeatReply,
-                 RegionRequest, RegionResponse>;
+                 RegionRequest, RegionResponse, DdlSubmit, DdlReply>;
 
 struct Message {
   MessageBody body;

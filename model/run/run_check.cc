@@ -52,12 +52,16 @@ void CheckAcceptedRows(const CheckInput& in, std::vector<Violation>& out) {
   }
 }
 
-// True iff a repartition DDL was in progress at some point of [start_step, end_step].
+// True iff a repartition procedure was in progress at some point of [start_step, end_step]:
+// from the DDL's issue to its procedure's end as the metasrv saw it (open-ended while the
+// procedure has not ended, e.g. a call a metasrv crash lost); a DDL that never reached a
+// procedure (rejected, or unknown with none submitted) ran nothing.
 bool OverlapsDdl(const model::History& history, uint64_t start_step, uint64_t end_step) {
   for (const model::DdlRecord& d : history.ddls) {
     if (d.status == model::DdlStatus::kRejected) continue;
-    const bool ended = d.status != model::DdlStatus::kPending;
-    if (d.start_step <= end_step && (!ended || d.end_step >= start_step)) return true;
+    if (d.procedure == 0 && d.status != model::DdlStatus::kPending) continue;
+    const model::ProcedureEnd* end = d.procedure == 0 ? nullptr : history.EndOf(d.procedure);
+    if (d.start_step <= end_step && (end == nullptr || end->step >= start_step)) return true;
   }
   return false;
 }
@@ -231,17 +235,21 @@ void CheckNotQuiescent(const CheckInput& in, std::vector<Violation>& out) {
   CheckProbes(in, route ? &*route : nullptr, at, out);
 }
 
-// DDL-REJECTED for every scripted DDL the frontend rejected (an invalid MERGE, a second
-// ALTER while one runs): the scenario then does not test the repartition it describes.
+// DDL-REJECTED for every scripted DDL that never became a procedure: rejected by the frontend
+// (an invalid MERGE, a second ALTER while one runs, an unavailable procedure manager) or a
+// call that gave up before the metasrv took it. The scenario then does not test the
+// repartition it describes.
 void CheckRejectedDdls(const CheckInput& in, std::vector<Violation>& out) {
   for (const model::DdlRecord& d : in.cluster->history().ddls) {
-    if (d.status != model::DdlStatus::kRejected) continue;
+    const bool never_submitted = d.status == model::DdlStatus::kUnknown && d.procedure == 0;
+    if (d.status != model::DdlStatus::kRejected && !never_submitted) continue;
     Violation v;
     v.invariant = check::Invariant::kDdlRejected;
     v.step = d.end_step;
     v.time_ms = d.end.ms;
     v.message = "scripted DDL `" + d.sql + "` (ddl " + std::to_string(d.id) +
-                ", issued at step " + std::to_string(d.start_step) + ") was rejected: " + d.error;
+                ", issued at step " + std::to_string(d.start_step) +
+                (never_submitted ? ") never reached the metasrv: " : ") was rejected: ") + d.error;
     out.push_back(std::move(v));
   }
 }

@@ -111,6 +111,7 @@ nlohmann::json RunReport::ToJson() const {
         {"ddls_done", history.ddls_done},
         {"ddls_failed", history.ddls_failed},
         {"ddls_rejected", history.ddls_rejected},
+        {"ddls_unknown", history.ddls_unknown},
         {"probes", history.probes},
         {"probes_acked", history.probes_acked},
         {"probe_writes", history.probe_writes}}},

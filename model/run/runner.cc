@@ -94,6 +94,7 @@ HistoryCounts CountHistory(const model::History& h) {
     c.ddls_done += d.status == model::DdlStatus::kDone;
     c.ddls_failed += d.status == model::DdlStatus::kFailed;
     c.ddls_rejected += d.status == model::DdlStatus::kRejected;
+    c.ddls_unknown += d.status == model::DdlStatus::kUnknown;
   }
   return c;
 }

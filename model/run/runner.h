@@ -78,7 +78,7 @@ struct RunConfig {
 struct HistoryCounts {
   uint64_t writes = 0, acked = 0, rejected = 0, unknown = 0, pending = 0;
   uint64_t queries = 0, queries_ok = 0, queries_failed = 0;
-  uint64_t ddls = 0, ddls_done = 0, ddls_failed = 0, ddls_rejected = 0;
+  uint64_t ddls = 0, ddls_done = 0, ddls_failed = 0, ddls_rejected = 0, ddls_unknown = 0;
   // Liveness probes: rows probed, of them acknowledged, and write attempts (in `writes` too).
   uint64_t probes = 0, probes_acked = 0, probe_writes = 0;
 };

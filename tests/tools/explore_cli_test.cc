@@ -23,8 +23,8 @@ std::string TempDir() {
 TEST(ExploreCliTest, ReferenceExhausts) {
   const CliOutcome r = RunRepartsim("explore " + kScenario + " --crash-budget 0 --quiet");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("runs=139 (cut at a visited state: 120) states=2278 unique=2158 "
-                          "depth_max=47"),
+  EXPECT_NE(r.output.find("runs=151 (cut at a visited state: 124) states=2941 unique=2817 "
+                          "depth_max=51"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("result: exhausted\n"), std::string::npos) << r.output;

@@ -341,7 +341,8 @@ std::vector<std::string_view> TracePositionalNames(std::string_view kind) {
       {"dn.accepted_outside", {"region"}},
       {"dn.stale_lease_ignored", {"region"}},
       {"fe.write_done", {"status"}},
-      {"ddl_done", {"outcome"}},
+      {"fe.ddl_done", {"ddl"}},
+      {"fe.ddl_rejected", {"ddl"}},
   };
   for (const Names& n : kNames) {
     if (n.kind == kind) return n.names;
@@ -414,14 +415,15 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& s,
   const auto& h = r.history;
   std::fprintf(out,
                "history: writes=%llu acked=%llu rejected=%llu unknown=%llu pending=%llu "
-               "queries=%llu ok=%llu failed=%llu ddls=%llu done=%llu failed=%llu rejected=%llu\n",
+               "queries=%llu ok=%llu failed=%llu ddls=%llu done=%llu failed=%llu rejected=%llu "
+               "unknown=%llu\n",
                (unsigned long long)h.writes, (unsigned long long)h.acked,
                (unsigned long long)h.rejected, (unsigned long long)h.unknown,
                (unsigned long long)h.pending,
                (unsigned long long)h.queries, (unsigned long long)h.queries_ok,
                (unsigned long long)h.queries_failed, (unsigned long long)h.ddls,
                (unsigned long long)h.ddls_done, (unsigned long long)h.ddls_failed,
-               (unsigned long long)h.ddls_rejected);
+               (unsigned long long)h.ddls_rejected, (unsigned long long)h.ddls_unknown);
   std::fprintf(out, "probes: rows=%llu acked=%llu writes=%llu (liveness write probes, in history)\n",
                (unsigned long long)h.probes, (unsigned long long)h.probes_acked,
                (unsigned long long)h.probe_writes);

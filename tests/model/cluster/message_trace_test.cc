@@ -61,14 +61,15 @@ TEST(MessageTraceTest, ARandomDropShowsSendAndDropWithTheSameId) {
   Harness h(Protocol::Greptime(), config);
   h.CreateTable(sim::AtMs(0));
   h.RunUntil(50);
-  // CreateTable's first CreateRegion RPC to dn1 is dropped at the send.
+  // The CREATE TABLE call from fe1 is dropped at the send: no procedure is submitted.
   const std::vector<std::string> sends = h.TraceLines("send id=1 ");
   ASSERT_EQ(sends.size(), 1u) << h.TraceText();
-  EXPECT_EQ(Event(sends[0]), "n0 send id=1 msg=RegionRequest to=dn1");
+  EXPECT_EQ(Event(sends[0]), "n4 send id=1 msg=DdlSubmit to=metasrv");
   const std::vector<std::string> drops = h.TraceLines("net.drop id=1 ");
   ASSERT_EQ(drops.size(), 1u);
-  EXPECT_EQ(Event(drops[0]), "n0 net.drop id=1 msg=RegionRequest from=metasrv to=dn1 cause=fault");
-  EXPECT_EQ(h.TraceCount("recv RegionRequest"), 0u);
+  EXPECT_EQ(Event(drops[0]), "n4 net.drop id=1 msg=DdlSubmit from=fe1 to=metasrv cause=fault");
+  EXPECT_EQ(h.TraceCount("recv DdlSubmit"), 0u);
+  EXPECT_EQ(h.TraceCount("ms.submit"), 0u);
   EXPECT_EQ(h.TraceCount("net.drop "), h.cluster.network().counters().dropped_fault);
 }
 
@@ -81,10 +82,10 @@ TEST(MessageTraceTest, ARandomDelayIsTracedWithItsAmountAndDeliveryTime) {
   h.RunUntil(10);
   const std::vector<std::string> delays = h.TraceLines("net.delay id=1 ");
   ASSERT_EQ(delays.size(), 1u) << h.TraceText();
-  // Sent at 0: latency 1 ms plus the extra 1 ms.
+  // The CREATE TABLE call, sent at 0: latency 1 ms plus the extra 1 ms.
   EXPECT_EQ(Event(delays[0]),
-            "n0 net.delay id=1 msg=RegionRequest from=metasrv to=dn1 extra_ms=1 deliver_at=2");
-  EXPECT_EQ(h.TraceTimes("n1 recv RegionRequest from=metasrv id=1"), std::vector<int64_t>{2});
+            "n4 net.delay id=1 msg=DdlSubmit from=fe1 to=metasrv extra_ms=1 deliver_at=2");
+  EXPECT_EQ(h.TraceTimes("n0 recv DdlSubmit from=fe1 id=1"), std::vector<int64_t>{2});
 }
 
 TEST(MessageTraceTest, ADuplicateIsTracedAndBothCopiesKeepTheId) {
@@ -93,9 +94,9 @@ TEST(MessageTraceTest, ADuplicateIsTracedAndBothCopiesKeepTheId) {
   Harness h(Protocol::Greptime(), config);
   h.CreateTable(sim::AtMs(0));
   h.RunUntil(10);
-  EXPECT_EQ(h.TraceCount("n0 net.duplicate id=1 msg=RegionRequest from=metasrv to=dn1"), 1u)
+  EXPECT_EQ(h.TraceCount("n4 net.duplicate id=1 msg=DdlSubmit from=fe1 to=metasrv"), 1u)
       << h.TraceText();
-  EXPECT_EQ(h.TraceCount("n1 recv RegionRequest from=metasrv id=1"), 2u);
+  EXPECT_EQ(h.TraceCount("n0 recv DdlSubmit from=fe1 id=1"), 2u);
 }
 
 TEST(MessageTraceTest, AMessageInFlightToACrashedNodeIsLostWithItsId) {

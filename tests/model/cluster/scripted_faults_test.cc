@@ -189,7 +189,8 @@ TEST(ScriptedFaultsTest, HoldReleasesInTheStepThatPassesTheStateAfterItsOwnMessa
   EXPECT_EQ(Harness::LineStep(released[0]), Harness::LineStep(passed[0]));
   const int64_t t = Harness::LineTime(passed[0]);
   EXPECT_GT(t, 4500);
-  // Deliveries at t + 1, in send order: the step's two invalidations, then the released write.
+  // Deliveries at t + 1, in send order: the step's two invalidations and the answer to the
+  // CREATE TABLE call, then the released write.
   std::vector<std::string> arrivals;
   for (const std::string& line : h.trace.lines()) {
     if (Harness::LineTime(line) == t + 1 && line.find(" recv ") != std::string::npos) {
@@ -199,6 +200,7 @@ TEST(ScriptedFaultsTest, HoldReleasesInTheStepThatPassesTheStateAfterItsOwnMessa
   }
   EXPECT_EQ(arrivals, (std::vector<std::string>{"n4 recv InvalidateCache from=metasrv",
                                                 "n5 recv InvalidateCache from=metasrv",
+                                                "n4 recv DdlReply from=metasrv",
                                                 "n1 recv WriteRequest from=fe1"}));
   EXPECT_EQ(h.cluster.history().writes[1].status, WriteStatus::kAcked);
   EXPECT_EQ(h.cluster.history().writes[1].end, sim::AtMs(t + 2));

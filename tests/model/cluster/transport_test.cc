@@ -64,10 +64,10 @@ TEST(TransportTest, ADelayedInvalidationHoldsTheLineOfTheFrontendStream) {
   h.RunUntil(8000);
   // The first invalidation to fe1 (n4) is delayed by 2 s; the later ones of the split wait
   // behind it on the same stream, so fe1 sees none of them before 4000 ms.
-  // (The CREATE TABLE invalidation at 3 ms came before the rule.)
+  // (The CREATE TABLE invalidation at 4 ms came before the rule.)
   std::vector<int64_t> times = h.TraceTimes("n4 recv InvalidateCache");
   ASSERT_GE(times.size(), 3u);
-  EXPECT_EQ(times[0], 3);
+  EXPECT_EQ(times[0], 4);
   for (size_t i = 1; i < times.size(); ++i) EXPECT_GE(times[i], 4000) << h.TraceText();
   // fe2 (n5) is another stream: on time.
   times = h.TraceTimes("n5 recv InvalidateCache");
@@ -101,7 +101,8 @@ TEST(TransportTest, AHeldLeaseReplyLetsLaterInstructionsPassAndBlocksTheSession)
   hold.until_state = "RepartitionGroup.ApplyStaging";
   hold.delay = sim::Ms(5);
   AddRule(h, 5999, hold);
-  h.Alter(sim::AtMs(6003), "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
+  // The ALTER call leaves fe1 at 6002 and reaches the metasrv at 6003.
+  h.Alter(sim::AtMs(6002), "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
   h.RunUntil(6500);
   // The reply to dn1's 6001 heartbeat is computed at 6002 from the pre-split route and pushed
   // 5 ms after ApplyStaging passed (6005): behind EnterStaging, which dn1 applied at 6006.
@@ -124,12 +125,13 @@ TEST(TransportTest, VersionedLeasesIgnoreTheHeldReply) {
   hold.until_state = "RepartitionGroup.ApplyStaging";
   hold.delay = sim::Ms(5);
   AddRule(h, 5999, hold);
-  h.Alter(sim::AtMs(6003), "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
+  // The ALTER call leaves fe1 at 6002 and reaches the metasrv at 6003.
+  h.Alter(sim::AtMs(6002), "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
   h.RunUntil(7000);
   EXPECT_EQ(h.TraceTimes("n1 dn.stale_lease_ignored 4398046511104(1024, 0) route_version=0"),
-            (std::vector<int64_t>{6011})) << h.TraceText();
+            (std::vector<int64_t>{6013})) << h.TraceText();
   EXPECT_TRUE(h.TraceHas("n1 dn.region_op RemapManifest 4398046511104(1024, 0) Ok"));
-  EXPECT_EQ(h.TraceCount("ddl_done id=1 done"), 1u);
+  EXPECT_EQ(h.TraceCount("fe.ddl_done repartition table=1024 status=done id=1"), 1u);
 }
 
 TEST(TransportTest, RandomLeaseGapIsAChooserChoiceAndPushesLater) {

@@ -24,6 +24,7 @@ struct FingerprintSeam<model::Frontend> {
   static uint64_t& next_corr(F& f) { return f.next_corr_; }
   static model::RouteCache& routes(F& f) { return f.routes_; }
   static model::StatementTable& statements(F& f) { return f.statements_; }
+  static std::map<uint64_t, model::FrontendDdl>& ddls(F& f) { return f.ddls_; }
 };
 
 }  // namespace repartsim::sim
@@ -104,6 +105,11 @@ TEST(FrontendFingerprintCompletenessTest, EveryNodeFieldChangesTheFingerprint) {
   Frontend base(NodeId{3}, NodeId{0});
   Seam::routes(base) = BaseCache();
   Seam::statements(base) = BaseStatements();
+  FrontendDdl& ddl = Seam::ddls(base)[20];
+  ddl.history_id = 1;
+  ddl.table = kTable;
+  ddl.alter = sql::AlterRepartition{};
+  ddl.submitted = true;
   ExpectEachMutationChangesFingerprint<Frontend>(
       base, HashOf<Frontend>,
       {
@@ -112,6 +118,13 @@ TEST(FrontendFingerprintCompletenessTest, EveryNodeFieldChangesTheFingerprint) {
           {"next_corr_", [](Frontend& f) { ++Seam::next_corr(f); }},
           {"routes_", [](Frontend& f) { f.Invalidate(kTable); }},
           {"statements_", [](Frontend& f) { Seam::statements(f) = StatementTable{}; }},
+          {"ddls_", [](Frontend& f) { Seam::ddls(f).clear(); }},
+          {"ddls_ key", [](Frontend& f) { Seam::ddls(f)[21] = Seam::ddls(f).at(20); Seam::ddls(f).erase(20); }},
+          {"ddls_ history_id", [](Frontend& f) { Seam::ddls(f).at(20).history_id = 2; }},
+          {"ddls_ table", [](Frontend& f) { Seam::ddls(f).at(20).table = kOther; }},
+          {"ddls_ alter", [](Frontend& f) { Seam::ddls(f).at(20).alter.reset(); }},
+          {"ddls_ create", [](Frontend& f) { Seam::ddls(f).at(20).create = CreateTableTask{}; }},
+          {"ddls_ submitted", [](Frontend& f) { Seam::ddls(f).at(20).submitted = false; }},
       });
 }
 
@@ -216,6 +229,10 @@ TEST(FrontendFingerprintCompletenessTest, EveryStatementFieldChangesTheFingerpri
           {"unknown_count", [&](StatementTable& t) { ++insert(t).unknown_count; }},
           {"error", [&](StatementTable& t) { insert(t).error = "request timed out"; }},
           {"result_rows", [&](StatementTable& t) { query(t).result_rows = {MakeRow(1)}; }},
+          {"where",
+           [&](StatementTable& t) {
+             query(t).where = Predicate::Compare("a", CompareOp::kLt, Value::Int(3));
+           }},
           {"schema", [&](StatementTable& t) { query(t).schema.append_mode = true; }},
           {"scanned", [&](StatementTable& t) { query(t).scanned.push_back(kRegion); }},
           {"replan", [&](StatementTable& t) { query(t).replan = true; }},

@@ -33,14 +33,14 @@ TEST(DdlSubmitTest, CreateTableRegistersOperatingRegionsAndSubmits) {
 TEST(DdlSubmitTest, RepartitionWritesTheGcMarkerAndFillsTheContext) {
   Metasrv metasrv = Fresh();
   NodeContextFixture f(NodeId{0});
-  sql::AlterRepartition alter;
-  alter.kind = sql::AlterRepartition::Kind::kPartitionOn;
-  sql::RepartitionPlan plan;
-  plan.to = {FeLt(10), FeGe(10)};
-  plan.target_columns = {"a"};
-  plan.timeout_ms = 1234;
+  RepartitionTask task;
+  task.info = FeInfo();
+  task.kind = sql::AlterRepartition::Kind::kPartitionOn;
+  task.to = {FeLt(10), FeGe(10)};
+  task.target_columns = std::vector<std::string>{"a"};
+  task.timeout_ms = 1234;
   EXPECT_FALSE(metasrv.kv().Get("__requirements/gc/repartition").has_value());
-  const ProcedureId id = metasrv.SubmitRepartition(FeInfo(), alter, plan, f.ctx());
+  const ProcedureId id = metasrv.SubmitRepartition(task, f.ctx());
   EXPECT_EQ(metasrv.kv().Get("__requirements/gc/repartition"), "repartition");
   const auto* slot = metasrv.procedures().Find(id);
   ASSERT_NE(slot, nullptr);
@@ -56,6 +56,62 @@ TEST(DdlSubmitTest, RepartitionWritesTheGcMarkerAndFillsTheContext) {
   EXPECT_EQ(ctx.target_columns, std::vector<std::string>{"a"});
   EXPECT_EQ(ctx.timeout_ms, 1234);
   EXPECT_EQ(f.TraceCount("ms.submit Repartition procedure=" + std::to_string(id.value)), 1u);
+}
+
+// The DdlSubmit call: the procedure is submitted and the call answered when it ends, with the
+// procedure's error; the History record gets the procedure id at submission and its end.
+TEST(DdlSubmitTest, TheCallIsAnsweredWhenItsProcedureEnds) {
+  Metasrv metasrv = Fresh();
+  NodeContextFixture f(NodeId{0});
+  DdlRecord& record = f.history().ddls.emplace_back();
+  record.id = 1;
+  RepartitionTask task;
+  task.info = FeInfo();
+  task.kind = sql::AlterRepartition::Kind::kSplit;
+  task.from = {FeGe(10)};
+  task.to = {FeGe(10)};
+  // No route is stored: RepartitionStart aborts at its first step.
+  metasrv.OnMessage(NodeId{2}, Message{DdlSubmit{5, 1, task}}, f.ctx());
+  ASSERT_EQ(record.procedure, 1u);
+  EXPECT_TRUE(f.ctx().outbox.empty());
+  for (int i = 0; i < 10 && f.ctx().outbox.empty(); ++i) {
+    ASSERT_TRUE(metasrv.RunProcedure(ProcedureId{1}, f.ctx()));
+  }
+  ASSERT_EQ(f.ctx().outbox.size(), 1u);
+  EXPECT_EQ(f.ctx().outbox[0].to, NodeId{2});
+  const auto* reply = std::get_if<DdlReply>(&f.ctx().outbox[0].message.body);
+  ASSERT_NE(reply, nullptr);
+  EXPECT_EQ(reply->corr, 5u);
+  EXPECT_EQ(reply->outcome, DdlOutcome::kFailed);
+  EXPECT_EQ(reply->procedure, 1u);
+  const auto* slot = metasrv.procedures().Find(ProcedureId{1});
+  ASSERT_NE(slot, nullptr);
+  EXPECT_FALSE(slot->error.empty());
+  EXPECT_EQ(reply->error, slot->error);
+  const ProcedureEnd* end = f.history().EndOf(1);
+  ASSERT_NE(end, nullptr);
+  EXPECT_FALSE(end->done);
+  EXPECT_EQ(end->error, slot->error);
+  EXPECT_EQ(f.history().procedure_ends.size(), 1u);
+}
+
+// Inside the leader-start window the procedure manager takes no DDL: the call is answered
+// Unavailable at once and nothing is submitted.
+TEST(DdlSubmitTest, LeaderStartWindowAnswersUnavailable) {
+  Metasrv metasrv = Fresh();
+  metasrv.Crash();
+  ASSERT_TRUE(metasrv.Restart(sim::AtMs(0), sim::Seconds(5)).ok());
+  ASSERT_FALSE(metasrv.recovered());
+  NodeContextFixture f(NodeId{0});
+  CreateTableTask task{FeInfo(), TableRoute::New({FeRoute(0, FeLt(10))})};
+  metasrv.OnMessage(NodeId{2}, Message{DdlSubmit{9, 0, task}}, f.ctx());
+  ASSERT_EQ(f.ctx().outbox.size(), 1u);
+  const auto* reply = std::get_if<DdlReply>(&f.ctx().outbox[0].message.body);
+  ASSERT_NE(reply, nullptr);
+  EXPECT_EQ(reply->corr, 9u);
+  EXPECT_EQ(reply->outcome, DdlOutcome::kUnavailable);
+  EXPECT_EQ(reply->procedure, 0u);
+  EXPECT_EQ(metasrv.procedures().Find(ProcedureId{1}), nullptr);
 }
 
 }  // namespace

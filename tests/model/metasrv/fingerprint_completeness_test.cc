@@ -1,7 +1,8 @@
 // Goal: the metasrv's fingerprint covers every field that affects its future behaviour: id, up,
 // the correlation counter, the kv store, the procedures, invalidation epochs, the request
 // owners and inboxes (every field of a buffered response), the operating regions, pending
-// invalidation acks, the resend time and the leader-start window. The peers and the config are
+// invalidation acks, the resend time, the leader-start window and the DDL calls waiting on
+// their procedures. The peers and the config are
 // construction constants, the same in every state of a run; the route decode cache is derived.
 // Method: one metasrv with an entry in every container (set through sim::FingerprintSeam);
 // change one field at a time on a copy and require the fingerprint to differ.
@@ -27,6 +28,7 @@ struct FingerprintSeam<model::Metasrv> {
   }
   static SimTime& next_resend(M& m) { return m.next_resend_; }
   static std::optional<SimTime>& recover_at(M& m) { return m.recover_at_; }
+  static auto& ddl_waiters(M& m) { return m.ddl_waiters_; }
 };
 
 }  // namespace repartsim::sim
@@ -53,6 +55,7 @@ Metasrv Base() {
   m.operating_regions().emplace(kRegion, kOwner);
   Seam::pending_acks(m)[{NodeId{3}, kTable}] = 2;
   Seam::next_resend(m) = sim::AtMs(1000);
+  Seam::ddl_waiters(m)[kOwner] = {NodeId{3}, 4, 1};
   return m;
 }
 
@@ -83,6 +86,11 @@ TEST(MetasrvFingerprintCompletenessTest, EveryFieldChangesTheFingerprint) {
           {"pending_acks_", [](Metasrv& m) { Seam::pending_acks(m).clear(); }},
           {"next_resend_", [](Metasrv& m) { Seam::next_resend(m) = sim::AtMs(1001); }},
           {"recover_at_", [](Metasrv& m) { Seam::recover_at(m) = sim::AtMs(0); }},
+          {"ddl_waiters_", [](Metasrv& m) { Seam::ddl_waiters(m).clear(); }},
+          {"ddl_waiters_ frontend",
+           [](Metasrv& m) { Seam::ddl_waiters(m).at(kOwner).frontend = NodeId{4}; }},
+          {"ddl_waiters_ corr", [](Metasrv& m) { Seam::ddl_waiters(m).at(kOwner).corr = 5; }},
+          {"ddl_waiters_ ddl", [](Metasrv& m) { Seam::ddl_waiters(m).at(kOwner).ddl = 2; }},
       });
 }
 

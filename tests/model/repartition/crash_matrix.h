@@ -159,7 +159,7 @@ inline CrashRun Run(const Scenario& s, Protocol protocol, const CrashCase* c,
   p.RunUntil(crash_ms + 40000);
   CrashRun r;
   r.route = RouteShape(h);
-  r.ddl = h.cluster.history().ddls.at(0);
+  r.ddl = RunDdl(h);
   r.query = h.cluster.history().queries.at(0);
   r.datanodes_match = DatanodesMatchRoute(h, &r.datanode_mismatch);
   r.records = p.RecordCount();

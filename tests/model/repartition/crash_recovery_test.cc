@@ -202,7 +202,7 @@ TEST(CrashRecoveryTest, CrashAfterTheRegionCreateBeforeTheRouteCommitResumes) {
     p.RunUntil(p.now_ms() + 40000);
     EXPECT_EQ(p.LinesSince(mark, "ms.region_request CreateRegion"),
               std::vector<std::string>{"ms.region_request CreateRegion region=" + R(2) + " to=3"});
-    const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+    const DdlRecord ddl = RunDdl(h, 0);
     EXPECT_EQ(ddl.status, DdlStatus::kDone) << ddl.error;
     EXPECT_EQ(h.RouteExpr(RegionN(2)), "a >= 50 AND a < 100");
     std::string why;

@@ -38,7 +38,7 @@ TEST(DefectP7Test, NullGoesToDifferentRegionsByPathAndIsDroppedAfterTheMerge) {
   const QueryRecord& before = h.cluster.history().queries.at(0);
   ASSERT_EQ(before.status, QueryStatus::kOk) << before.error;
   EXPECT_EQ(AValues(before.rows), (std::vector<int64_t>{-1, -1, 5, 7}));  // one identity twice
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   ASSERT_EQ(ddl.status, DdlStatus::kDone) << ddl.error;
   EXPECT_EQ(h.RouteExpr(RegionN(0)), "a = 5 OR a <> 5");
   const QueryRecord& after = h.cluster.history().queries.at(1);
@@ -64,7 +64,7 @@ TEST(DefectP7Test, UnifiedNullRoutingRefusesRowsNoRegionCanOwn) {
     }
     EXPECT_EQ(run.before_r0, (std::vector<int64_t>{5}));
     EXPECT_EQ(run.before_r1, (std::vector<int64_t>{7}));
-    ASSERT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
+    ASSERT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
     for (const QueryRecord& query : h.cluster.history().queries) {
       ASSERT_EQ(query.status, QueryStatus::kOk) << query.error;
       EXPECT_EQ(AValues(query.rows), (std::vector<int64_t>{5, 7}));

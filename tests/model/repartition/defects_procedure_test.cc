@@ -30,7 +30,7 @@ TEST(DefectP1Test, TwoGroupRepartitionPanicsInDispatchAndAgainAfterRecovery) {
   h.cluster.Schedule(sim::AtMs(7000), RestartNodeOp{h.cluster.metasrv_id()});
   h.Query(9000, 1);
   h.RunUntil(12000);
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
   EXPECT_EQ(ddl.error,
             "panic: index out of bounds: the len is 2 but the index is 2 (build_region_mapping)");
@@ -70,7 +70,7 @@ TEST(DefectP1Test, PerGroupIndicesCompleteBothGroupsWithEveryRow) {
     h.Alter(3000, kTwoGroupSplit);
     h.Query(20000, 1);
     h.RunUntil(25000);
-    const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+    const DdlRecord ddl = RunDdl(h, 0);
     EXPECT_EQ(ddl.status, DdlStatus::kDone) << protocol.base_name() << " " << ddl.error;
     EXPECT_EQ(h.RouteExpr(RegionN(0)), "a < 5");
     EXPECT_EQ(h.RouteExpr(RegionN(1)), "a >= 10 AND a < 20");
@@ -101,7 +101,7 @@ TEST(DefectP12Test, AllocateReexecutedAfterItsRouteCommitFailsTheWalCheckAndRoll
   // does not wake a rolling-back procedure on a reply. Read after that.)
   h.Query(15000, 1);
   h.RunUntil(20000);
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
   EXPECT_EQ(ddl.error,
             "Unexpected: WAL options of region " + RegionN(2).ToString() +
@@ -128,7 +128,7 @@ TEST(DefectP12Test, IdempotentAllocateResumesAfterTheRouteCommit) {
     h.cluster.Schedule(sim::AtMs(4000), RestartNodeOp{h.cluster.metasrv_id()});
     h.Query(20000, 1);
     h.RunUntil(25000);
-    const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+    const DdlRecord ddl = RunDdl(h, 0);
     EXPECT_EQ(ddl.status, DdlStatus::kDone) << protocol.base_name() << " " << ddl.error;
     EXPECT_EQ(h.RouteExpr(RegionN(0)), "a < 50");
     EXPECT_EQ(h.RouteExpr(RegionN(2)), "a >= 50 AND a < 100");
@@ -161,7 +161,7 @@ struct AppliedThenCrashed {
 TEST(DefectP2Test, RedispatchAfterApplyStagingManifestRollsBackMetadataOnlyAndDiverges) {
   AppliedThenCrashed run(Protocol::Greptime());
   RepartitionHarness& h = run.h;
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
   EXPECT_EQ(ddl.error, "Failed to wait for repartition groups: failed plans [0], unknown plans []");
   EXPECT_TRUE(h.TraceHas("PartitionExprMismatch: region " + RegionN(0).ToString() +
@@ -205,7 +205,7 @@ TEST(DefectP2Test, ReferenceRollsForwardAfterRedispatchAndKeepsEveryRow) {
     protocol.Set(Rule::kRollForwardAfterCommit, true);
     AppliedThenCrashed run(protocol);
     RepartitionHarness& h = run.h;
-    const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+    const DdlRecord ddl = RunDdl(h, 0);
     EXPECT_EQ(ddl.status, DdlStatus::kDone) << full_reference << " " << ddl.error;
     EXPECT_EQ(h.RouteExpr(RegionN(0)), "a < 50");
     EXPECT_EQ(h.RouteExpr(RegionN(2)), "a >= 50 AND a < 100");

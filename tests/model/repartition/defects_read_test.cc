@@ -37,7 +37,7 @@ TEST(DefectP6Test, StaleFrontendOmitsTheMovedRowsAfterASplit) {
   StaleReader run(Protocol::Greptime(), "PARTITION ON COLUMNS (a) (a < 100, a >= 100)",
                   {MakeRow(10), MakeRow(60), MakeRow(150)}, kSplit);
   const QueryRecord& query = run.h.cluster.history().queries.at(1);
-  ASSERT_EQ(run.h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
+  ASSERT_EQ(RunDdl(run.h, 0).status, DdlStatus::kDone);
   ASSERT_EQ(query.status, QueryStatus::kOk) << query.error;
   // It never scans R2, and R0 now filters 60 out of its old file.
   EXPECT_EQ(query.regions, (std::vector<RegionId>{RegionN(0), RegionN(1)}));
@@ -48,7 +48,7 @@ TEST(DefectP6Test, StaleFrontendFailsOnTheDroppedRegionAfterAMerge) {
   StaleReader run(Protocol::Greptime(), kThreeRegions, {MakeRow(5), MakeRow(15), MakeRow(25)},
                   kMerge);
   const QueryRecord& query = run.h.cluster.history().queries.at(1);
-  ASSERT_EQ(run.h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
+  ASSERT_EQ(RunDdl(run.h, 0).status, DdlStatus::kDone);
   EXPECT_EQ(query.status, QueryStatus::kError);
   EXPECT_EQ(query.error, "Region " + RegionN(2).ToString() + " not found");
 }
@@ -93,7 +93,7 @@ TEST(DefectP8Test, RollbackOfTheFailedGroupLeavesTheSucceededGroupsMergedAwayReg
   protocol.Set(Rule::kPerGroupIndices, true);  // P1 would panic first with two groups
   PartialSuccess run(protocol);
   RepartitionHarness& h = run.h;
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
   EXPECT_EQ(ddl.error, "Failed to wait for repartition groups: failed plans [1], unknown plans []");
   // Group B restored; group A kept: R0 merged, R1 still routed (IgnoreAllWrites), still open.
@@ -116,7 +116,7 @@ TEST(DefectP8Test, DeallocateMergedAwayDropsItOnRollbackAndReferenceCompletes) {
   partial.Set(Rule::kPerGroupIndices, true);
   partial.Set(Rule::kDeallocateMergedAway, true);
   PartialSuccess rolled_back(partial);
-  EXPECT_EQ(rolled_back.h.cluster.history().ddls.at(0).status, DdlStatus::kFailed);
+  EXPECT_EQ(RunDdl(rolled_back.h, 0).status, DdlStatus::kFailed);
   EXPECT_EQ(rolled_back.h.Route().region_routes.size(), 3u);
   EXPECT_EQ(rolled_back.h.DatanodeRegion(RegionN(1)), nullptr);
   const QueryRecord& q1 = rolled_back.h.cluster.history().queries.at(0);
@@ -124,7 +124,7 @@ TEST(DefectP8Test, DeallocateMergedAwayDropsItOnRollbackAndReferenceCompletes) {
   EXPECT_EQ(AValues(q1.rows), (std::vector<int64_t>{5, 15, 25, 35}));
 
   PartialSuccess reference(Protocol::Reference());
-  const DdlRecord& ddl = reference.h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(reference.h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kDone) << ddl.error;
   EXPECT_EQ(reference.h.Route().region_routes.size(), 2u);
   EXPECT_EQ(reference.h.RouteExpr(RegionN(0)), "a < 20");

@@ -50,7 +50,7 @@ TEST(DefectP3Test, UnpartitionedIntoThreeMisroutesRowsDuringTheAllocateWindow) {
   EXPECT_EQ(run.in_window_r1, (std::vector<int64_t>{25}));  // outside R1's a >= 10 AND a < 20
   EXPECT_EQ(run.in_window_r2, (std::vector<int64_t>{}));
   // The held window ends in the P12 rollback, which drops R1 and with it the acknowledged 25.
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
   EXPECT_EQ(ddl.error, "Unexpected: WAL options of region " + RegionN(1).ToString() +
                            " already exist and cannot be overwritten");
@@ -65,7 +65,7 @@ TEST(DefectP3Test, MisroutedRowStaysInTheWrongRegionAndPrunedQueriesMissIt) {
   UnpartitionedInto3 run(protocol);
   RepartitionHarness& h = run.h;
   EXPECT_EQ(run.in_window_r1, (std::vector<int64_t>{25}));
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kDone) << ddl.error;
   EXPECT_EQ(h.RouteExpr(RegionN(1)), "a >= 10 AND a < 20");
   // R1 flushed 25 under its own expression, so its file is never filtered: visible forever in
@@ -97,7 +97,7 @@ TEST(DefectP3Test, ReferenceRoutesEveryRowToTheExpressionlessSourceDuringTheWind
       EXPECT_EQ(run.in_window_r1, (std::vector<int64_t>{15}));
       EXPECT_EQ(run.in_window_r2, (std::vector<int64_t>{25}));
     }
-    const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+    const DdlRecord ddl = RunDdl(h, 0);
     EXPECT_EQ(ddl.status, DdlStatus::kDone) << ddl.error;
     const QueryRecord& all = h.cluster.history().queries.at(0);
     ASSERT_EQ(all.status, QueryStatus::kOk) << all.error;
@@ -138,7 +138,7 @@ TEST(DefectP4Test, BulkWriteDuplicatedWhileTheRouteOverlaps) {
   ASSERT_EQ(window.status, QueryStatus::kOk) << window.error;
   EXPECT_EQ(AValues(window.rows), (std::vector<int64_t>{10, 60, 70, 70, 150}));
   // The held window ends in the P12 rollback: R2 and its copy are dropped.
-  EXPECT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kFailed);
+  EXPECT_EQ(RunDdl(h, 0).status, DdlStatus::kFailed);
   const QueryRecord& after = h.cluster.history().queries.at(1);
   ASSERT_EQ(after.status, QueryStatus::kOk) << after.error;
   EXPECT_EQ(AValues(after.rows), (std::vector<int64_t>{10, 60, 70, 150}));
@@ -149,7 +149,7 @@ TEST(DefectP4Test, DuplicateSurvivesASuccessfulSplitInAppendMode) {
   protocol.Set(Rule::kIdempotentAllocate, true);
   BulkInAllocateWindow run(protocol);
   RepartitionHarness& h = run.h;
-  EXPECT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
+  EXPECT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
   // After the remap R2 holds R0's file (filtered to [50,100): 60, 70) and its own copy of 70.
   EXPECT_EQ(RegionAValues(h, RegionN(2)), (std::vector<int64_t>{60, 70, 70}));
   const QueryRecord& after = h.cluster.history().queries.at(1);
@@ -168,7 +168,7 @@ TEST(DefectP4Test, FencedAllocatedRegionsTakeNoBulkCopy) {
     const QueryRecord& window = h.cluster.history().queries.at(0);
     ASSERT_EQ(window.status, QueryStatus::kOk) << window.error;
     EXPECT_EQ(AValues(window.rows), (std::vector<int64_t>{10, 60, 70, 150}));
-    EXPECT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
+    EXPECT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
     const QueryRecord& after = h.cluster.history().queries.at(1);
     ASSERT_EQ(after.status, QueryStatus::kOk) << after.error;
     EXPECT_EQ(AValues(after.rows), (std::vector<int64_t>{10, 60, 70, 150}));
@@ -198,7 +198,7 @@ struct StaleWriterAfterSplit {
 TEST(DefectP10Test, UnversionedBulkWriteBypassesTheFenceAndLandsOutsideTheRegion) {
   StaleWriterAfterSplit run(Protocol::Greptime());
   RepartitionHarness& h = run.h;
-  ASSERT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
+  ASSERT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
   const auto& writes = h.cluster.history().writes;
   // The row path carries the stale version of R0 and is fenced...
   EXPECT_EQ(writes.at(1).status, WriteStatus::kRejected);
@@ -222,7 +222,7 @@ TEST(DefectP10Test, UnversionedBulkWriteBypassesTheFenceAndLandsOutsideTheRegion
 TEST(DefectP10Test, ReferenceFencesUnversionedWritesAndReroutesThem) {
   StaleWriterAfterSplit run(Protocol::Reference());
   RepartitionHarness& h = run.h;
-  ASSERT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
+  ASSERT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
   const auto& writes = h.cluster.history().writes;
   EXPECT_EQ(writes.at(1).status, WriteStatus::kAcked) << writes.at(1).error;
   EXPECT_EQ(writes.at(2).status, WriteStatus::kAcked) << writes.at(2).error;

@@ -47,7 +47,7 @@ TEST(DefectP11Test, LeaseLostWhileStagingIsADeadEndUntilTheGroupDeadline) {
   // The group retries "not ready" replies until the group deadline, which is not retryable.
   EXPECT_TRUE(h.TraceHas("error: ExceededDeadline: repartition group 1 exceeded its 60000 ms timeout"))
       << h.TraceText();
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
   EXPECT_EQ(ddl.error, "Failed to wait for repartition groups: failed plans [0], unknown plans []");
   EXPECT_GT(ddl.end.ms, 63000);  // not before the deadline
@@ -71,7 +71,7 @@ TEST(DefectP5Test, RollbackLosesRowsOfTheDroppedRegionAndStagedFlushes) {
             0u)
       << writes[2].error;
   EXPECT_EQ(writes[3].status, WriteStatus::kAcked) << writes[3].error;
-  ASSERT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kFailed);
+  ASSERT_EQ(RunDdl(h, 0).status, DdlStatus::kFailed);
   // 20 was flushed by R0 while staging: the Leader lease after the rollback drops R0's staging
   // info without merging, so the staged file stays hidden (and the WAL was truncated).
   // 160 lived in R2, dropped by the rollback. Both were acknowledged.
@@ -84,7 +84,7 @@ TEST(DefectP5Test, RollbackLosesRowsOfTheDroppedRegionAndStagedFlushes) {
 TEST(DefectP5Test, ReferencePromotesTheDemotedRegionAndKeepsEveryAcknowledgedRow) {
   StuckGroup run(Protocol::Reference());
   RepartitionHarness& h = run.h;
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kDone) << ddl.error << "\n" << h.TraceText();
   EXPECT_EQ(h.RouteExpr(RegionN(0)), "a < 50");
   EXPECT_EQ(h.RouteExpr(RegionN(1)), "a >= 50 AND a < 150");

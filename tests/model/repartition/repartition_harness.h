@@ -99,4 +99,28 @@ struct RepartitionHarness {
   sim::CrashPointStats crash_stats;
 };
 
+// The DDL as the metasrv ran it, whatever its client saw: Done or Failed (with the
+// procedure's error) as the procedure ended, or Failed "procedure lost in a metasrv crash"
+// when the procedure is gone without an end (a crash before anything was persisted). A
+// client's call is lost in a metasrv crash even when the recovered procedure finishes.
+inline DdlRecord AsRun(DdlRecord ddl, const History& history, const Metasrv& metasrv) {
+  // (End step and time are the procedure's end too.)
+  if (const ProcedureEnd* end = ddl.procedure == 0 ? nullptr : history.EndOf(ddl.procedure)) {
+    ddl.status = end->done ? DdlStatus::kDone : DdlStatus::kFailed;
+    ddl.error = end->error;
+    ddl.end_step = end->step;
+    ddl.end = end->at;
+  } else if (ddl.procedure != 0 &&
+             metasrv.procedures().Find(ProcedureId{ddl.procedure}) == nullptr) {
+    ddl.status = DdlStatus::kFailed;
+    ddl.error = "procedure lost in a metasrv crash";
+  }
+  return ddl;
+}
+
+// DDL `index` (0-based) of the run as the metasrv ran it (AsRun).
+inline DdlRecord RunDdl(const RepartitionHarness& h, size_t index = 0) {
+  return AsRun(h.cluster.history().ddls.at(index), h.cluster.history(), h.cluster.metasrv());
+}
+
 }  // namespace repartsim::model::testing

@@ -53,7 +53,7 @@ struct RollbackRun {
     f.route = h.Route();
     for (uint32_t n : {0u, 1u, 2u}) f.datanode_exprs.push_back(DnExpr(h, n));
     f.rows = SortedRows(h.cluster.history().queries.at(0).rows);
-    f.ddl = h.cluster.history().ddls.at(0);
+    f.ddl = RunDdl(h);
     f.drops = p.LinesSince(0, "ms.region_request DropRegion");
     return f;
   }

@@ -280,8 +280,8 @@ TEST(ParentStateTest, DispatchWithPerGroupIndicesSubmitsTwoGroupsUnderReference)
   EXPECT_EQ(p.Group(1)->context().region_mapping,
             (std::map<RegionId, std::vector<RegionId>>{{RegionN(1), {RegionN(1), RegionN(3)}}}));
   p.RunUntil(30000);
-  EXPECT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kDone)
-      << h.cluster.history().ddls.at(0).error;
+  EXPECT_EQ(RunDdl(h, 0).status, DdlStatus::kDone)
+      << RunDdl(h, 0).error;
 }
 
 // ---- P4 Collect -----------------------------------------------------------------------------
@@ -369,7 +369,7 @@ TEST(ParentStateTest, RepartitionEndCommitsThenDeletesEveryRecordOfTheTree) {
   EXPECT_EQ(h.crash_stats.Get("Repartition.RepartitionEnd.after_persist").hits, 1u);  // commit
   EXPECT_EQ(p.RecordCount(), 0u);
   EXPECT_TRUE(p.procedures().locks().empty());
-  EXPECT_EQ(h.cluster.history().ddls.at(0).status, DdlStatus::kDone);
+  EXPECT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
 }
 
 // ---- Rollback (docs/protocol.md section 10.6) ---------------------------------------------------
@@ -398,7 +398,7 @@ TEST(ParentStateTest, RollbackFromCollectRestoresTheRouteAndDropsTheAllocatedReg
   EXPECT_EQ(h.DatanodeRegion(RegionN(2)), nullptr);
   EXPECT_EQ(p.LinesSince(mark, "ms.invalidate").size(), 1u);
   EXPECT_EQ(p.RecordCount(), 0u);
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
   EXPECT_EQ(ddl.error, "Failed to wait for repartition groups: failed plans [0], unknown plans []");
 }

@@ -62,7 +62,7 @@ TEST(TimelineTest, MergeKeepsTheFirstSourceAndDropsTheMergedAwayRegion) {
   h.Alter(3000, "ALTER TABLE t MERGE PARTITION (a >= 10 AND a < 20, a >= 20)");
   h.Query(20000, 1);
   h.RunUntil(25000);
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kDone) << ddl.error << "\n" << h.TraceText();
   TableRoute route = h.Route();
   ASSERT_EQ(route.region_routes.size(), 2u);
@@ -82,7 +82,7 @@ TEST(TimelineTest, PartitioningAnUnpartitionedTableIntoTwoKeepsEveryRow) {
   h.Alter(3000, "ALTER TABLE t PARTITION ON COLUMNS (a) (a < 50, a >= 50)");
   h.Query(20000, 1);
   h.RunUntil(25000);
-  const DdlRecord& ddl = h.cluster.history().ddls.at(0);
+  const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kDone) << ddl.error << "\n" << h.TraceText();
   EXPECT_EQ(h.RouteExpr(RegionN(0)), "a < 50");
   EXPECT_EQ(h.RouteExpr(RegionN(1)), "a >= 50");

@@ -42,14 +42,14 @@ TEST(OnColumnsWindowTest, GreptimeRejectsInsertsInTheWindowWithUndefinedColumn) 
   EXPECT_EQ(r.history.rejected, 3u);
   EXPECT_EQ(Count(r, kRejected), 3u);
   // The scripted insert 50 ms after the column switch is one of them.
-  EXPECT_EQ(Count(r, "4052 n4 fe.write_done id=22 " + std::string(kRejected)), 1u);
+  EXPECT_EQ(Count(r, "4053 n4 fe.write_done id=22 " + std::string(kRejected)), 1u);
 }
 
 TEST(OnColumnsWindowTest, ReferenceAcceptsThemOverTheTableColumns) {
   const RunReport r = RunWindow("reference");
   EXPECT_EQ(r.outcome, Outcome::kPass);
   EXPECT_EQ(Count(r, "Undefined column"), 0u);
-  EXPECT_EQ(Count(r, "4054 n4 fe.write_done id=22 acked"), 1u);
+  EXPECT_EQ(Count(r, "4055 n4 fe.write_done id=22 acked"), 1u);
 }
 
 }  // namespace
