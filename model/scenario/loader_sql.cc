@@ -84,6 +84,10 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, bool bulk, int64_t at_ms
           "unknown table '" + table + "'; the scenario's table is '" + s.table.schema.name + "'");
       return false;
     };
+    if (bulk && !std::holds_alternative<model::sql::Insert>(st.body)) {
+      ctx.FailAt(where, path, "bulk applies to INSERT statements only");
+      return;
+    }
     if (const auto* insert = std::get_if<model::sql::Insert>(&st.body)) {
       if (!table_ok(insert->table)) return;
       auto rows = InsertRows(*insert, node, ctx, s, path);
