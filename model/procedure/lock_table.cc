@@ -7,6 +7,7 @@
 namespace repartsim::model {
 
 bool LockTable::Conflicts(const LockKey& key, ProcedureId owner) const {
+  REPARTSIM_ASSERT(owner.valid());
   auto it = held_.find(key.key);
   if (it == held_.end()) return false;
   const Holders& holders = it->second;
@@ -16,6 +17,7 @@ bool LockTable::Conflicts(const LockKey& key, ProcedureId owner) const {
 }
 
 bool LockTable::TryAcquireAll(ProcedureId owner, const std::vector<LockKey>& keys) {
+  REPARTSIM_ASSERT(owner.valid());
   for (const LockKey& key : keys) {
     if (Conflicts(key, owner)) return false;
   }
@@ -24,11 +26,15 @@ bool LockTable::TryAcquireAll(ProcedureId owner, const std::vector<LockKey>& key
     holders.exclusive = holders.exclusive || key.exclusive;
     auto it = std::lower_bound(holders.owners.begin(), holders.owners.end(), owner);
     if (it == holders.owners.end() || !(*it == owner)) holders.owners.insert(it, owner);
+    // Postconditions: `owner` holds the key, and an exclusive key has no other holder.
+    REPARTSIM_ASSERT(std::binary_search(holders.owners.begin(), holders.owners.end(), owner));
+    REPARTSIM_ASSERT(!holders.exclusive || holders.owners.size() == 1);
   }
   return true;
 }
 
 bool LockTable::ConflictsWith(ProcedureId holder, const std::vector<LockKey>& keys) const {
+  REPARTSIM_ASSERT(holder.valid());
   for (const LockKey& key : keys) {
     auto it = held_.find(key.key);
     if (it == held_.end()) continue;
@@ -40,8 +46,10 @@ bool LockTable::ConflictsWith(ProcedureId holder, const std::vector<LockKey>& ke
 }
 
 void LockTable::ReleaseAll(ProcedureId owner) {
+  REPARTSIM_ASSERT(owner.valid());
   for (auto it = held_.begin(); it != held_.end();) {
     auto& owners = it->second.owners;
+    REPARTSIM_ASSERT(std::is_sorted(owners.begin(), owners.end()));
     std::erase(owners, owner);
     if (owners.empty()) {
       it = held_.erase(it);

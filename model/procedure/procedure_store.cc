@@ -1,6 +1,8 @@
 #include "model/procedure/procedure_store.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "sim/assert.h"
 
@@ -24,16 +26,21 @@ const char* RecordSuffix(RecordKind kind) {
 
 std::string ProcedureStore::Key(ProcedureId root, ProcedureId id, uint32_t step,
                                 RecordKind kind) {
+  REPARTSIM_ASSERT(root.valid() && id.valid());
   char buffer[96];
-  std::snprintf(buffer, sizeof(buffer), "%020llu/%020llu/%010u.%s",
-                static_cast<unsigned long long>(root.value),
-                static_cast<unsigned long long>(id.value), step, RecordSuffix(kind));
+  const int length = std::snprintf(buffer, sizeof(buffer), "%020llu/%020llu/%010u.%s",
+                                   static_cast<unsigned long long>(root.value),
+                                   static_cast<unsigned long long>(id.value), step,
+                                   RecordSuffix(kind));
+  // Fixed-width fields: keys sort by root, then procedure, then step (Latest relies on it).
+  REPARTSIM_ASSERT(length > 53 && static_cast<size_t>(length) < sizeof(buffer));
   return buffer;
 }
 
 void ProcedureStore::Write(const ProcedureRecord& record) {
   REPARTSIM_ASSERT(record.id.valid());
   REPARTSIM_ASSERT(record.root.valid());
+  REPARTSIM_ASSERT(record.root == record.id || record.parent.valid());  // only roots lack one
   records_[Key(record.root, record.id, record.step, record.kind)] = record;
 }
 
@@ -44,11 +51,18 @@ void ProcedureStore::DeleteProcedures(const std::vector<ProcedureId>& ids) {
     }
     return false;
   });
+  for (ProcedureId id : ids) {
+    REPARTSIM_ASSERT(std::none_of(records_.begin(), records_.end(),
+                                  [&](const auto& entry) { return entry.second.id == id; }));
+  }
 }
 
 void ProcedureStore::DeleteCommitRecords() {
   std::erase_if(records_,
                 [](const auto& entry) { return entry.second.kind == RecordKind::kCommit; });
+  REPARTSIM_ASSERT(std::none_of(records_.begin(), records_.end(), [](const auto& entry) {
+    return entry.second.kind == RecordKind::kCommit;
+  }));
 }
 
 std::vector<ProcedureRecord> ProcedureStore::Latest() const {
@@ -65,6 +79,9 @@ std::vector<ProcedureRecord> ProcedureStore::Latest() const {
   std::vector<ProcedureRecord> out;
   out.reserve(latest.size());
   for (const auto& [id, record] : latest) out.push_back(*record);
+  // One record per procedure, in id order.
+  REPARTSIM_ASSERT(out.size() == latest.size());
+  REPARTSIM_ASSERT(records_.empty() == out.empty());
   return out;
 }
 
@@ -73,6 +90,8 @@ std::vector<ProcedureId> ProcedureStore::ProcedureIds() const {
   for (const auto& [key, record] : records_) {
     if (ids.empty() || !(ids.back() == record.id)) ids.push_back(record.id);
   }
+  // A procedure's records are adjacent in key order, so no id repeats.
+  REPARTSIM_ASSERT(std::set<ProcedureId>(ids.begin(), ids.end()).size() == ids.size());
   return ids;
 }
 

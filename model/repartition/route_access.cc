@@ -11,6 +11,9 @@ std::optional<RouteSnapshot> ReadRouteSnapshot(const KvStore& kv, TableId table)
   if (raw == nullptr) return std::nullopt;
   sim::Result<TableRoute> route = DecodeTableRoute(*raw);
   REPARTSIM_ASSERT_MSG(route.ok(), "stored table route does not decode");
+  for (const RegionRoute& r : route.value().region_routes) {
+    REPARTSIM_ASSERT(r.region_id.table_id() == table);  // a table's route lists its regions
+  }
   return RouteSnapshot{*raw, std::move(route).value()};
 }
 
@@ -26,6 +29,7 @@ std::optional<InfoSnapshot> ReadInfoSnapshot(const KvStore& kv, TableId table) {
   if (raw == nullptr) return std::nullopt;
   sim::Result<TableInfo> info = DecodeTableInfo(*raw);
   REPARTSIM_ASSERT_MSG(info.ok(), "stored table info does not decode");
+  REPARTSIM_ASSERT(info.value().table_id == table);
   return InfoSnapshot{*raw, std::move(info).value()};
 }
 
@@ -45,7 +49,9 @@ const RegionRoute* FindRoute(const std::vector<RegionRoute>& routes, RegionId re
 
 NodeId PlaceRegion(RegionId region, const std::vector<NodeId>& datanodes) {
   REPARTSIM_ASSERT(!datanodes.empty());
-  return datanodes[region.region_number().value % datanodes.size()];
+  const NodeId node = datanodes[region.region_number().value % datanodes.size()];
+  REPARTSIM_ASSERT(node.value != 0);  // node 0 is the metasrv, never a region's leader
+  return node;
 }
 
 }  // namespace repartsim::model
