@@ -4,10 +4,10 @@
 set -euo pipefail
 
 # clang-14 and libclang-rt-14-dev (libFuzzer, the sanitizer runtimes) build the sanitizer and
-# fuzz pass of tools/test.sh --sanitize.
+# fuzz pass of tools/test.sh --sanitize; clang-format-14 runs the format lint (lint_format).
 packages=(g++ cmake ninja-build python3 libcli11-dev libyaml-cpp-dev libsqlite3-dev
           libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev git
-          clang-14 libclang-rt-14-dev chromium)
+          clang-14 libclang-rt-14-dev clang-format-14 chromium)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
