@@ -27,9 +27,15 @@ sim::Result<ExploreReport> ExploreScenario(const Scenario& s, const ExploreConfi
     rc.chooser = &chooser;
     rc.after_step = [&](const StepView& v) {
       if (v.healed) return true;
+      // Two runs at the same cluster state have the same future only with the same budgets
+      // left: crashes and faults used, and (under a depth bound) branching decisions taken.
+      const uint64_t depth =
+          config.policy.depth_max == UINT32_MAX ? 0 : uint64_t{chooser.branches().size()};
       const uint64_t key = sim::Hasher()
                                .Add(v.cluster.Fingerprint())
                                .Add(v.crashes)
+                               .Add(chooser.faults_used())
+                               .Add(depth)
                                .Add(static_cast<uint64_t>(v.rule_violations))
                                .Finish();
       return explorer.Visit(key, chooser);
