@@ -141,8 +141,8 @@ Protocol Protocol::Reference() {
 sim::Result<Protocol> Protocol::FromProfileName(std::string_view name) {
   if (name == "greptime") return Greptime();
   if (name == "reference") return Reference();
-  return sim::MakeError({}, "unknown profile '" + std::string(name) +
-                                "' (expected 'greptime' or 'reference')");
+  return sim::MakeError(
+      {}, "unknown profile '" + std::string(name) + "' (expected 'greptime' or 'reference')");
 }
 
 void Protocol::Set(Rule rule, bool on) {
@@ -163,8 +163,8 @@ sim::Status Protocol::SetByName(std::string_view name, bool on) {
     if (!known.empty()) known += ", ";
     known += info.name;
   }
-  return sim::MakeError({}, "unknown rule '" + std::string(name) + "' (known rules: " + known +
-                                ")");
+  return sim::MakeError({},
+                        "unknown rule '" + std::string(name) + "' (known rules: " + known + ")");
 }
 
 sim::Status Protocol::ApplyOverride(std::string_view assignment) {

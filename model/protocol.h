@@ -41,8 +41,8 @@ enum class Rule : uint8_t {
   kApplyStagingChecksFiles,   // an ApplyStagingManifest replay checks the remapped files
   kCloseableAfterRecovery,    // no closeable regions before procedures are recovered
   kFenceNewRegionsUntilCommit,  // an applied new region takes writes only after ExitStaging
-  kDropTombstones,            // a dropped region is not re-created by an older CreateRegion
-  kRouteFencedReads,          // scans carry the route version; a region that saw a newer refuses
+  kDropTombstones,              // a dropped region is not re-created by an older CreateRegion
+  kRouteFencedReads,            // scans carry the route version; a region that saw a newer refuses
   kCount,
 };
 

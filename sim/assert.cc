@@ -19,8 +19,8 @@ void AssertFail(const char* file, int line, const char* condition, const char* m
                  static_cast<unsigned long long>(context.seed),
                  static_cast<unsigned long long>(context.step));
   } else {
-    std::fprintf(stderr, "%s:%d: internal error: assertion failed: %s%s%s\n", file, line,
-                 condition, message ? ": " : "", message ? message : "");
+    std::fprintf(stderr, "%s:%d: internal error: assertion failed: %s%s%s\n", file, line, condition,
+                 message ? ": " : "", message ? message : "");
   }
   std::fflush(stderr);
   std::_Exit(70);

@@ -22,14 +22,14 @@ AssertContext& CurrentAssertContext();
 
 }  // namespace repartsim::sim
 
-#define REPARTSIM_ASSERT(cond)                                                      \
-  do {                                                                              \
-    if (!(cond)) ::repartsim::sim::AssertFail(__FILE__, __LINE__, #cond, nullptr);  \
+#define REPARTSIM_ASSERT(cond)                                                     \
+  do {                                                                             \
+    if (!(cond)) ::repartsim::sim::AssertFail(__FILE__, __LINE__, #cond, nullptr); \
   } while (0)
 
-#define REPARTSIM_ASSERT_MSG(cond, msg)                                             \
-  do {                                                                              \
-    if (!(cond)) ::repartsim::sim::AssertFail(__FILE__, __LINE__, #cond, (msg));    \
+#define REPARTSIM_ASSERT_MSG(cond, msg)                                          \
+  do {                                                                           \
+    if (!(cond)) ::repartsim::sim::AssertFail(__FILE__, __LINE__, #cond, (msg)); \
   } while (0)
 
 #define REPARTSIM_UNREACHABLE() \

@@ -49,8 +49,8 @@ struct FaultProfile {
   Ratio drop = Ratio::Never();       // calls only
   Ratio duplicate = Ratio::Never();  // calls only
   Ratio delay = Ratio::Never();
-  Duration delay_ms_max{0};  // extra delay is uniform in [1, delay_ms_max] ms
-  Duration latency{1};       // base latency of every message
+  Duration delay_ms_max{0};      // extra delay is uniform in [1, delay_ms_max] ms
+  Duration latency{1};           // base latency of every message
   Ratio reset = Ratio::Never();  // streams only: a send resets the stream
 };
 
@@ -91,12 +91,18 @@ enum class SendLoss : uint8_t {
 // "-", "down", "cut", "closed", "fault", "reset".
 constexpr const char* SendLossName(SendLoss loss) {
   switch (loss) {
-    case SendLoss::kNone: return "-";
-    case SendLoss::kDown: return "down";
-    case SendLoss::kCut: return "cut";
-    case SendLoss::kClosed: return "closed";
-    case SendLoss::kFault: return "fault";
-    case SendLoss::kReset: return "reset";
+    case SendLoss::kNone:
+      return "-";
+    case SendLoss::kDown:
+      return "down";
+    case SendLoss::kCut:
+      return "cut";
+    case SendLoss::kClosed:
+      return "closed";
+    case SendLoss::kFault:
+      return "fault";
+    case SendLoss::kReset:
+      return "reset";
   }
   return "?";
 }
@@ -106,9 +112,9 @@ struct SendNote {
   uint64_t id = 0;
   SendLoss loss = SendLoss::kNone;
   bool duplicated = false;
-  uint32_t copies = 0;         // copies queued: 0, 1 or 2
-  Duration extra_delay[2]{};   // net.delay extra of each copy (0: not delayed)
-  SimTime deliver_at[2]{};     // delivery time of each copy
+  uint32_t copies = 0;        // copies queued: 0, 1 or 2
+  Duration extra_delay[2]{};  // net.delay extra of each copy (0: not delayed)
+  SimTime deliver_at[2]{};    // delivery time of each copy
 };
 
 enum class SendResult : uint8_t {

@@ -17,8 +17,8 @@ Violation Live(CheckAt at, std::string message) {
 
 }  // namespace
 
-std::vector<Violation> CheckLiveness(const model::TableSchema& schema,
-                                     const LivenessState& state, CheckAt at) {
+std::vector<Violation> CheckLiveness(const model::TableSchema& schema, const LivenessState& state,
+                                     CheckAt at) {
   REPARTSIM_ASSERT(at.step >= state.heal_step);
   std::string since = std::to_string(at.step - state.heal_step) +
                       " steps after faults healed at step " + std::to_string(state.heal_step);
@@ -42,8 +42,7 @@ std::vector<Violation> CheckLiveness(const model::TableSchema& schema,
   for (const WriteProbe& probe : state.probes) {
     if (probe.accepted) continue;
     Violation v = Live(at, "row of region " + probe.region.ToString() + " is not writable " +
-                               since + ": its last write attempt was rejected: " +
-                               probe.rejection);
+                               since + ": its last write attempt was rejected: " + probe.rejection);
     v.regions = {probe.region.ToString()};
     v.rows = {RenderRow(schema, probe.row)};
     out.push_back(std::move(v));

@@ -20,18 +20,18 @@ enum class ProcedureOutcome { kRunning, kDone, kFailed };
 
 struct ProcedureStatus {
   std::string procedure_id;
-  std::string kind;                 // e.g. "repartition", "repartition-group"
+  std::string kind;  // e.g. "repartition", "repartition-group"
   ProcedureOutcome outcome = ProcedureOutcome::kRunning;
-  bool rollback_complete = false;   // meaningful for kFailed
-  std::string state;                // current state name, e.g. "EnterStagingRegion"
-  std::string waiting_for;          // e.g. "region 4398046511105(1024, 1) to enter staging"
+  bool rollback_complete = false;  // meaningful for kFailed
+  std::string state;               // current state name, e.g. "EnterStagingRegion"
+  std::string waiting_for;         // e.g. "region 4398046511105(1024, 1) to enter staging"
 };
 
 struct WriteProbe {
   model::Row row;
   model::RegionId region;  // where the frontend routed it
   bool accepted = false;
-  std::string rejection;   // the reply when not accepted, e.g. "RegionNotFound"
+  std::string rejection;  // the reply when not accepted, e.g. "RegionNotFound"
 };
 
 struct LivenessState {
@@ -51,7 +51,7 @@ struct LivenessState {
 //    attempt was rejected: Z" (R covers the row in the final route; Z names the region that
 //    rejected it, which a stale route may have picked)
 // (", waiting for W" is omitted when W is empty).
-std::vector<Violation> CheckLiveness(const model::TableSchema& schema,
-                                     const LivenessState& state, CheckAt at);
+std::vector<Violation> CheckLiveness(const model::TableSchema& schema, const LivenessState& state,
+                                     CheckAt at);
 
 }  // namespace repartsim::check

@@ -16,10 +16,14 @@ constexpr size_t kPredicateCacheMax = 256;
 
 std::string_view WriteStateName(WriteState state) {
   switch (state) {
-    case WriteState::kInFlight: return "in-flight";
-    case WriteState::kAcknowledged: return "acknowledged";
-    case WriteState::kRejected: return "rejected";
-    case WriteState::kUnknown: return "unknown";
+    case WriteState::kInFlight:
+      return "in-flight";
+    case WriteState::kAcknowledged:
+      return "acknowledged";
+    case WriteState::kRejected:
+      return "rejected";
+    case WriteState::kUnknown:
+      return "unknown";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -209,8 +213,8 @@ Result<SqliteStatement*> Oracle::PredicateStatement(const QuerySpec& spec) {
   Result<SqliteStatement> stmt =
       db_->Prepare("SELECT vid FROM versions WHERE (" + spec.where_sql + ")");
   if (!stmt.ok()) {
-    return sim::MakeError(spec.location, "oracle: " + stmt.error().message + " in WHERE " +
-                                             spec.where_sql);
+    return sim::MakeError(spec.location,
+                          "oracle: " + stmt.error().message + " in WHERE " + spec.where_sql);
   }
   if (predicates_.size() >= kPredicateCacheMax) predicates_.clear();
   it = predicates_.emplace(spec.where_sql, std::move(stmt).value()).first;

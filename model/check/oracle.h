@@ -30,10 +30,10 @@ enum class WriteState { kInFlight, kAcknowledged, kRejected, kUnknown };
 std::string_view WriteStateName(WriteState state);
 
 struct QuerySpec {
-  std::string where_sql;          // SQLite boolean expression, without WHERE; "" = all rows
-  uint64_t start_step = 0;        // rows acknowledged before this step are required
-  uint64_t end_step = 0;          // writes issued up to this step may be visible; >= start
-  sim::SourceLocation location;   // where the query's SQL sits in the scenario, for errors
+  std::string where_sql;         // SQLite boolean expression, without WHERE; "" = all rows
+  uint64_t start_step = 0;       // rows acknowledged before this step are required
+  uint64_t end_step = 0;         // writes issued up to this step may be visible; >= start
+  sim::SourceLocation location;  // where the query's SQL sits in the scenario, for errors
 };
 
 // Inclusive bounds of a count(*) result.
@@ -106,14 +106,14 @@ class Oracle {
     WriteState state = WriteState::kInFlight;
   };
   struct Version {
-    uint32_t write = 0;     // index into writes_
-    uint32_t identity = 0;  // index into identities_
+    uint32_t write = 0;                 // index into writes_
+    uint32_t identity = 0;              // index into identities_
     bool overwritten_in_write = false;  // a later row of the same write has this identity
     model::Row row;
   };
   static constexpr uint32_t kNoIdentity = 0xffffffffu;
   struct Identity {
-    std::vector<uint32_t> versions;  // in registration order; never empty
+    std::vector<uint32_t> versions;         // in registration order; never empty
     uint32_t next_same_hash = kNoIdentity;  // collision chain of identity_heads_
   };
   enum class Visibility { kNone, kRequired, kOptional, kStale, kAfterEnd, kRejected };
@@ -128,8 +128,7 @@ class Oracle {
   int32_t FindIdentity(const model::Row& row) const;
   Result<SqliteStatement*> PredicateStatement(const QuerySpec& spec);
   sim::Status MarkMatches(const QuerySpec& spec);
-  std::optional<uint64_t> MaxAckedIssueStep(const Identity& identity,
-                                            const QuerySpec& spec) const;
+  std::optional<uint64_t> MaxAckedIssueStep(const Identity& identity, const QuerySpec& spec) const;
   Visibility VisibilityOf(uint32_t version, std::optional<uint64_t> max_acked_issue,
                           const QuerySpec& spec) const;
   void AddLwwSlot(uint32_t identity_index, const QuerySpec& spec, Expectation& out) const;

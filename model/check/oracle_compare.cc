@@ -16,8 +16,7 @@ void SortEntries(std::vector<DiffEntry>& entries) {
 
 }  // namespace
 
-DiffEntry Oracle::Unexpected(const model::Row& row, int32_t identity,
-                             const QuerySpec& spec) const {
+DiffEntry Oracle::Unexpected(const model::Row& row, int32_t identity, const QuerySpec& spec) const {
   DiffEntry entry;
   entry.kind = DiffKind::kPhantom;
   entry.row = row;
@@ -37,11 +36,20 @@ DiffEntry Oracle::Unexpected(const model::Row& row, int32_t identity,
     int rank = 0;
     switch (VisibilityOf(version, max_issue, spec)) {
       case Visibility::kRequired:
-      case Visibility::kOptional: rank = 3; break;
-      case Visibility::kStale: rank = 2; break;
-      case Visibility::kAfterEnd: rank = 1; break;
-      case Visibility::kRejected: rejected = true; break;
-      case Visibility::kNone: break;
+      case Visibility::kOptional:
+        rank = 3;
+        break;
+      case Visibility::kStale:
+        rank = 2;
+        break;
+      case Visibility::kAfterEnd:
+        rank = 1;
+        break;
+      case Visibility::kRejected:
+        rejected = true;
+        break;
+      case Visibility::kNone:
+        break;
     }
     rank_best = std::max(rank_best, rank);
   }

@@ -51,8 +51,7 @@ std::optional<uint64_t> Oracle::MaxAckedIssueStep(const Identity& identity,
   return out;
 }
 
-Oracle::Visibility Oracle::VisibilityOf(uint32_t version,
-                                        std::optional<uint64_t> max_acked_issue,
+Oracle::Visibility Oracle::VisibilityOf(uint32_t version, std::optional<uint64_t> max_acked_issue,
                                         const QuerySpec& spec) const {
   const Version& v = versions_[version];
   const WriteRecord& write = writes_[v.write];
@@ -67,8 +66,7 @@ Oracle::Visibility Oracle::VisibilityOf(uint32_t version,
   return Visibility::kOptional;
 }
 
-void Oracle::AddLwwSlot(uint32_t identity_index, const QuerySpec& spec,
-                        Expectation& out) const {
+void Oracle::AddLwwSlot(uint32_t identity_index, const QuerySpec& spec, Expectation& out) const {
   const Identity& identity = identities_[identity_index];
   std::optional<uint64_t> max_issue = MaxAckedIssueStep(identity, spec);
   ExpectedSlot slot;
@@ -98,10 +96,9 @@ void Oracle::AddAppendSlots(uint32_t identity_index, const QuerySpec& spec,
     Visibility visibility = VisibilityOf(version, std::nullopt, spec);
     if (visibility != Visibility::kRequired && visibility != Visibility::kOptional) continue;
     const model::Row& row = versions_[version].row;
-    auto same = std::find_if(out.slots.begin() + static_cast<std::ptrdiff_t>(first),
-                             out.slots.end(), [&](const ExpectedSlot& slot) {
-                               return versions_[slot.versions.front()].row == row;
-                             });
+    auto same = std::find_if(
+        out.slots.begin() + static_cast<std::ptrdiff_t>(first), out.slots.end(),
+        [&](const ExpectedSlot& slot) { return versions_[slot.versions.front()].row == row; });
     if (same == out.slots.end()) {
       out.slots.push_back(ExpectedSlot{identity_index, {}, 0, 0});
       same = out.slots.end() - 1;

@@ -21,10 +21,14 @@ void AppendKey(const model::Value& value, std::string& key) {
 
 std::optional<int64_t> TimeIndexOf(const model::Value& value) {
   switch (value.type()) {
-    case model::ValueType::kTimestamp: return value.as_timestamp_ms();
-    case model::ValueType::kInt64: return value.as_int();
-    case model::ValueType::kUInt64: return static_cast<int64_t>(value.as_uint());
-    default: return std::nullopt;
+    case model::ValueType::kTimestamp:
+      return value.as_timestamp_ms();
+    case model::ValueType::kInt64:
+      return value.as_int();
+    case model::ValueType::kUInt64:
+      return static_cast<int64_t>(value.as_uint());
+    default:
+      return std::nullopt;
   }
 }
 
@@ -39,8 +43,7 @@ const ProbeRegion* RegionCovering(const std::vector<ProbeRegion>& regions,
 std::vector<model::Row> ChooseProbeRows(const model::TableSchema& schema,
                                         const std::vector<std::string>& partition_columns,
                                         const std::vector<const model::Row*>& written,
-                                        const std::vector<ProbeRegion>& regions,
-                                        size_t cap) {
+                                        const std::vector<ProbeRegion>& regions, size_t cap) {
   std::vector<size_t> columns;
   for (const std::string& name : partition_columns) {
     if (auto index = schema.FindColumn(name)) columns.push_back(*index);
@@ -87,12 +90,17 @@ model::Row WithTimeIndex(const model::TableSchema& schema, model::Row row, int64
   REPARTSIM_ASSERT(schema.time_index < row.size());
   const model::ColumnType type = schema.columns[schema.time_index].type;
   switch (model::StorageType(type)) {
-    case model::ValueType::kTimestamp: row[schema.time_index] = model::Value::Timestamp(value); break;
+    case model::ValueType::kTimestamp:
+      row[schema.time_index] = model::Value::Timestamp(value);
+      break;
     case model::ValueType::kUInt64:
       row[schema.time_index] = model::Value::UInt(static_cast<uint64_t>(value));
       break;
-    case model::ValueType::kInt64: row[schema.time_index] = model::Value::Int(value); break;
-    default: REPARTSIM_ASSERT_MSG(false, "time index column is not a timestamp or an integer");
+    case model::ValueType::kInt64:
+      row[schema.time_index] = model::Value::Int(value);
+      break;
+    default:
+      REPARTSIM_ASSERT_MSG(false, "time index column is not a timestamp or an integer");
   }
   return row;
 }

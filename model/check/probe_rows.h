@@ -35,8 +35,7 @@ const ProbeRegion* RegionCovering(const std::vector<ProbeRegion>& regions,
 std::vector<model::Row> ChooseProbeRows(const model::TableSchema& schema,
                                         const std::vector<std::string>& partition_columns,
                                         const std::vector<const model::Row*>& written,
-                                        const std::vector<ProbeRegion>& regions,
-                                        size_t cap);
+                                        const std::vector<ProbeRegion>& regions, size_t cap);
 
 // 1 + the largest time index among `written` (0 when there is none or all are NULL); the
 // time index column stores timestamps or integers.

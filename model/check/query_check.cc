@@ -24,9 +24,12 @@ std::string QueryMessage(Invariant invariant, size_t count, const std::string& q
     case Invariant::kNoOmit:
       return prefix + "omitted " + Plural(count, "row") + " acknowledged before step " +
              std::to_string(start_step);
-    case Invariant::kNoDup: return prefix + "returned " + Plural(count, "duplicated row");
-    case Invariant::kNoPhantom: return prefix + "returned " + Plural(count, "phantom row");
-    default: break;
+    case Invariant::kNoDup:
+      return prefix + "returned " + Plural(count, "duplicated row");
+    case Invariant::kNoPhantom:
+      return prefix + "returned " + Plural(count, "phantom row");
+    default:
+      break;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -40,19 +43,20 @@ bool Tolerated(Invariant invariant, const QueryCheckContext& context) {
 
 Invariant QueryInvariantOf(const DiffEntry& entry) {
   switch (entry.kind) {
-    case DiffKind::kMissing: return Invariant::kNoOmit;
-    case DiffKind::kDuplicated: return Invariant::kNoDup;
-    case DiffKind::kPhantom: return Invariant::kNoPhantom;
+    case DiffKind::kMissing:
+      return Invariant::kNoOmit;
+    case DiffKind::kDuplicated:
+      return Invariant::kNoDup;
+    case DiffKind::kPhantom:
+      return Invariant::kNoPhantom;
     case DiffKind::kWrongValue:
-      return entry.reason == DiffReason::kStaleValue ? Invariant::kNoOmit
-                                                     : Invariant::kNoPhantom;
+      return entry.reason == DiffReason::kStaleValue ? Invariant::kNoOmit : Invariant::kNoPhantom;
   }
   REPARTSIM_UNREACHABLE();
 }
 
 std::vector<Violation> QueryViolations(const model::TableSchema& schema, const QueryDiff& diff,
-                                       const QuerySpec& spec,
-                                       const QueryCheckContext& context) {
+                                       const QuerySpec& spec, const QueryCheckContext& context) {
   constexpr std::array<Invariant, 3> kOrder = {Invariant::kNoOmit, Invariant::kNoDup,
                                                Invariant::kNoPhantom};
   std::vector<Violation> out;
@@ -65,8 +69,7 @@ std::vector<Violation> QueryViolations(const model::TableSchema& schema, const Q
     std::string message = QueryMessage(invariant, rows.size(), context.query, spec.start_step);
     Invariant reported = invariant;
     if (Tolerated(invariant, context)) {
-      message = std::string(InvariantName(invariant)) + " tolerated during a procedure: " +
-                message;
+      message = std::string(InvariantName(invariant)) + " tolerated during a procedure: " + message;
       reported = Invariant::kReadAnomaly;
     }
     Violation v = Make(reported, context.at, context.regions, std::move(message));
@@ -95,13 +98,12 @@ Result<std::optional<Violation>> CheckCountQuery(Oracle& oracle, const QuerySpec
   }
   bool low = actual_count < expected.min;
   Invariant invariant = low ? Invariant::kNoOmit : Invariant::kNoDup;
-  std::string message = "query `" + context.query + "` counted " +
-                        Plural(actual_count, "row") + ", expected " +
+  std::string message = "query `" + context.query + "` counted " + Plural(actual_count, "row") +
+                        ", expected " +
                         (low ? "at least " + std::to_string(expected.min)
                              : "at most " + std::to_string(expected.max));
   if (Tolerated(invariant, context)) {
-    message = std::string(InvariantName(invariant)) + " tolerated during a procedure: " +
-              message;
+    message = std::string(InvariantName(invariant)) + " tolerated during a procedure: " + message;
     invariant = Invariant::kReadAnomaly;
   }
   return std::optional<Violation>(Make(invariant, context.at, context.regions, message));
@@ -136,8 +138,8 @@ std::vector<Violation> CheckAckAtQuiescence(Oracle& oracle, const std::vector<mo
   for (Group& group : groups) {
     if (group.rows.empty()) continue;
     size_t n = group.rows.size();
-    std::string message = Plural(n, group.noun) + (n == 1 ? group.verb_one : group.verb_many) +
-                          " at quiescence";
+    std::string message =
+        Plural(n, group.noun) + (n == 1 ? group.verb_one : group.verb_many) + " at quiescence";
     Violation v = Make(group.invariant, at, {}, std::move(message));
     v.rows = std::move(group.rows);
     out.push_back(std::move(v));

@@ -7,23 +7,34 @@ namespace repartsim::check {
 
 std::string_view DiffKindName(DiffKind kind) {
   switch (kind) {
-    case DiffKind::kMissing: return "missing";
-    case DiffKind::kDuplicated: return "duplicated";
-    case DiffKind::kPhantom: return "phantom";
-    case DiffKind::kWrongValue: return "wrong value";
+    case DiffKind::kMissing:
+      return "missing";
+    case DiffKind::kDuplicated:
+      return "duplicated";
+    case DiffKind::kPhantom:
+      return "phantom";
+    case DiffKind::kWrongValue:
+      return "wrong value";
   }
   REPARTSIM_UNREACHABLE();
 }
 
 std::string_view DiffReasonText(DiffReason reason) {
   switch (reason) {
-    case DiffReason::kNone: return "";
-    case DiffReason::kIdentityNeverWritten: return "identity never written";
-    case DiffReason::kValueNeverWritten: return "value never written";
-    case DiffReason::kValueRejected: return "value written only by rejected writes";
-    case DiffReason::kStaleValue: return "stale value superseded before the query started";
-    case DiffReason::kNotMatchingQuery: return "row does not match the query";
-    case DiffReason::kWrittenAfterQuery: return "value written after the query ended";
+    case DiffReason::kNone:
+      return "";
+    case DiffReason::kIdentityNeverWritten:
+      return "identity never written";
+    case DiffReason::kValueNeverWritten:
+      return "value never written";
+    case DiffReason::kValueRejected:
+      return "value written only by rejected writes";
+    case DiffReason::kStaleValue:
+      return "stale value superseded before the query started";
+    case DiffReason::kNotMatchingQuery:
+      return "row does not match the query";
+    case DiffReason::kWrittenAfterQuery:
+      return "value written after the query ended";
   }
   REPARTSIM_UNREACHABLE();
 }

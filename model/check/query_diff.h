@@ -37,8 +37,8 @@ std::string_view DiffReasonText(DiffReason reason);
 struct DiffEntry {
   DiffKind kind = DiffKind::kMissing;
   DiffReason reason = DiffReason::kNone;
-  model::Row row;                    // the returned row; for kMissing the expected row
-  std::vector<model::Row> allowed;   // values the identity may show in this query
+  model::Row row;                   // the returned row; for kMissing the expected row
+  std::vector<model::Row> allowed;  // values the identity may show in this query
   uint32_t count_returned = 0;
   uint32_t count_min = 0;
   uint32_t count_max = 0;

@@ -26,9 +26,15 @@ void SqliteStatement::BindValue(int index, const model::Value& value) {
   REPARTSIM_ASSERT(stmt_ != nullptr);
   int rc = SQLITE_OK;
   switch (value.type()) {
-    case model::ValueType::kNull: rc = sqlite3_bind_null(stmt_, index); break;
-    case model::ValueType::kBool: rc = sqlite3_bind_int64(stmt_, index, value.as_bool()); break;
-    case model::ValueType::kInt64: rc = sqlite3_bind_int64(stmt_, index, value.as_int()); break;
+    case model::ValueType::kNull:
+      rc = sqlite3_bind_null(stmt_, index);
+      break;
+    case model::ValueType::kBool:
+      rc = sqlite3_bind_int64(stmt_, index, value.as_bool());
+      break;
+    case model::ValueType::kInt64:
+      rc = sqlite3_bind_int64(stmt_, index, value.as_int());
+      break;
     case model::ValueType::kUInt64: {
       uint64_t u = value.as_uint();
       // SQLite integers are signed 64-bit; larger values keep their order as REAL.
@@ -44,8 +50,7 @@ void SqliteStatement::BindValue(int index, const model::Value& value) {
       break;
     case model::ValueType::kString: {
       const std::string& s = value.as_string();
-      rc = sqlite3_bind_text(stmt_, index, s.data(), static_cast<int>(s.size()),
-                             SQLITE_TRANSIENT);
+      rc = sqlite3_bind_text(stmt_, index, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
       break;
     }
     case model::ValueType::kTimestamp:
@@ -84,8 +89,8 @@ Result<std::unique_ptr<SqliteDb>> SqliteDb::Open(const std::string& path) {
   const char* name = path.empty() ? ":memory:" : path.c_str();
   int rc = sqlite3_open_v2(name, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
-    std::string message = "cannot open oracle database '" + path + "': " +
-                          (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    std::string message = "cannot open oracle database '" + path +
+                          "': " + (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     sqlite3_close(db);
     return sim::MakeError(sim::SourceLocation{path, 0, 0}, std::move(message));
   }
@@ -150,9 +155,12 @@ std::string QuoteIdentifier(std::string_view name) {
 
 std::string_view SqliteColumnType(model::ColumnType type) {
   switch (model::StorageType(type)) {
-    case model::ValueType::kDouble: return "REAL";
-    case model::ValueType::kString: return "TEXT";
-    default: return "INTEGER";
+    case model::ValueType::kDouble:
+      return "REAL";
+    case model::ValueType::kString:
+      return "TEXT";
+    default:
+      return "INTEGER";
   }
 }
 

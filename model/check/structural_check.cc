@@ -29,9 +29,8 @@ Violation OwnViolation(const OwnershipChecker& checker, model::RegionId region,
 }  // namespace
 
 std::optional<Violation> CheckPublishedRule(const model::PartitionRule& rule,
-                                            const model::TableSchema& schema,
-                                            model::TableId table, model::CheckMode mode,
-                                            CheckAt at) {
+                                            const model::TableSchema& schema, model::TableId table,
+                                            model::CheckMode mode, CheckAt at) {
   REPARTSIM_ASSERT(rule.regions.size() == rule.exprs.size());
   std::optional<std::string> error = model::CheckRule(rule, schema, mode);
   if (!error.has_value()) return std::nullopt;
@@ -42,21 +41,18 @@ std::optional<Violation> CheckPublishedRule(const model::PartitionRule& rule,
   for (uint32_t number : rule.regions) {
     v.regions.push_back(model::RegionId::Of(table, model::RegionNumber{number}).ToString());
   }
-  v.message = "published rule of table " + schema.name + " is not complete and disjoint: " +
-              *error;
+  v.message = "published rule of table " + schema.name + " is not complete and disjoint: " + *error;
   return v;
 }
 
-std::optional<Violation> CheckRegionOwnership(OwnershipChecker& checker,
-                                              model::RegionId region,
+std::optional<Violation> CheckRegionOwnership(OwnershipChecker& checker, model::RegionId region,
                                               const model::PartitionExpr* expr,
                                               const std::vector<model::Row>& rows, CheckAt at) {
   if (expr == nullptr || rows.empty()) return std::nullopt;
   std::vector<size_t> outside = Outside(checker, *expr, rows);
   if (outside.empty()) return std::nullopt;
   std::string message = "region " + region.ToString() + " exposes " +
-                        Plural(outside.size(), "row") + " outside its expression " +
-                        expr->ToSql();
+                        Plural(outside.size(), "row") + " outside its expression " + expr->ToSql();
   return OwnViolation(checker, region, rows, outside, std::move(message), at);
 }
 

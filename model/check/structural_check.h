@@ -20,15 +20,13 @@ namespace repartsim::check {
 // Message: "published rule of table t is not complete and disjoint: <checker text>";
 // regions: every region of the rule, in rule order.
 std::optional<Violation> CheckPublishedRule(const model::PartitionRule& rule,
-                                            const model::TableSchema& schema,
-                                            model::TableId table, model::CheckMode mode,
-                                            CheckAt at);
+                                            const model::TableSchema& schema, model::TableId table,
+                                            model::CheckMode mode, CheckAt at);
 
 // `expr` nullptr means the region owns every row (an unpartitioned table).
 // Message: "region 4398046511105(1024, 1) exposes 2 rows outside its expression host < 'm'".
 // REQUIRES: `expr` names only columns of the checker's schema (validated by the parser).
-std::optional<Violation> CheckRegionOwnership(OwnershipChecker& checker,
-                                              model::RegionId region,
+std::optional<Violation> CheckRegionOwnership(OwnershipChecker& checker, model::RegionId region,
                                               const model::PartitionExpr* expr,
                                               const std::vector<model::Row>& rows, CheckAt at);
 

@@ -10,25 +10,35 @@ namespace repartsim::check {
 namespace {
 
 constexpr Invariant kAllInvariants[] = {
-    Invariant::kRule,  Invariant::kOwn, Invariant::kNoOmit,
-    Invariant::kNoDup, Invariant::kNoPhantom, Invariant::kAck,
-    Invariant::kMeta,  Invariant::kLive, Invariant::kReadAnomaly, Invariant::kDdlRejected};
+    Invariant::kRule,        Invariant::kOwn,        Invariant::kNoOmit, Invariant::kNoDup,
+    Invariant::kNoPhantom,   Invariant::kAck,        Invariant::kMeta,   Invariant::kLive,
+    Invariant::kReadAnomaly, Invariant::kDdlRejected};
 
 // Report order: the state that is wrong at rest first (lost acknowledged rows, ownership,
 // rule, metadata), then wrong query results, then a rejected scripted DDL, liveness, and the
 // tolerated read anomalies last.
 int DecisiveRank(Invariant invariant) {
   switch (invariant) {
-    case Invariant::kAck: return 0;
-    case Invariant::kOwn: return 1;
-    case Invariant::kRule: return 2;
-    case Invariant::kMeta: return 3;
-    case Invariant::kNoPhantom: return 4;
-    case Invariant::kNoDup: return 5;
-    case Invariant::kNoOmit: return 6;
-    case Invariant::kDdlRejected: return 7;
-    case Invariant::kLive: return 8;
-    case Invariant::kReadAnomaly: return 9;
+    case Invariant::kAck:
+      return 0;
+    case Invariant::kOwn:
+      return 1;
+    case Invariant::kRule:
+      return 2;
+    case Invariant::kMeta:
+      return 3;
+    case Invariant::kNoPhantom:
+      return 4;
+    case Invariant::kNoDup:
+      return 5;
+    case Invariant::kNoOmit:
+      return 6;
+    case Invariant::kDdlRejected:
+      return 7;
+    case Invariant::kLive:
+      return 8;
+    case Invariant::kReadAnomaly:
+      return 9;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -49,16 +59,26 @@ std::optional<uint64_t> LeadingStep(const std::string& line) {
 
 std::string_view InvariantName(Invariant invariant) {
   switch (invariant) {
-    case Invariant::kRule: return "INV-RULE";
-    case Invariant::kOwn: return "INV-OWN";
-    case Invariant::kNoOmit: return "INV-NOOMIT";
-    case Invariant::kNoDup: return "INV-NODUP";
-    case Invariant::kNoPhantom: return "INV-NOPHANTOM";
-    case Invariant::kAck: return "INV-ACK";
-    case Invariant::kMeta: return "INV-META";
-    case Invariant::kLive: return "INV-LIVE";
-    case Invariant::kReadAnomaly: return "READ-ANOMALY";
-    case Invariant::kDdlRejected: return "DDL-REJECTED";
+    case Invariant::kRule:
+      return "INV-RULE";
+    case Invariant::kOwn:
+      return "INV-OWN";
+    case Invariant::kNoOmit:
+      return "INV-NOOMIT";
+    case Invariant::kNoDup:
+      return "INV-NODUP";
+    case Invariant::kNoPhantom:
+      return "INV-NOPHANTOM";
+    case Invariant::kAck:
+      return "INV-ACK";
+    case Invariant::kMeta:
+      return "INV-META";
+    case Invariant::kLive:
+      return "INV-LIVE";
+    case Invariant::kReadAnomaly:
+      return "READ-ANOMALY";
+    case Invariant::kDdlRejected:
+      return "DDL-REJECTED";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -152,12 +172,13 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
   for (const Violation::LossProbe& probe : violation.loss_probes) {
     if (explained == probes_max) break;
     ++explained;
-    std::string note = "row " + probe.row + ": last accepted by region " + probe.region +
-                       " on " + probe.node + " at step " + std::to_string(probe.after_step) +
-                       probe.remark;
+    std::string note = "row " + probe.row + ": last accepted by region " + probe.region + " on " +
+                       probe.node + " at step " + std::to_string(probe.after_step) + probe.remark;
     if (const std::string* found = first_loss(probe.region, probe.node, probe.after_step)) {
-      note += "; the first event after that which dropped, replaced or lost that region's "
-              "data: `" + *found + "`";
+      note +=
+          "; the first event after that which dropped, replaced or lost that region's "
+          "data: `" +
+          *found + "`";
       add_needle(*found);
     } else {
       note += "; no event after that dropped, replaced or lost that region's data";
@@ -174,7 +195,8 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
     violation.notes.push_back(std::move(note));
   }
   if (violation.loss_probes.size() > explained) {
-    violation.notes.push_back("... and " + std::to_string(violation.loss_probes.size() - explained) +
+    violation.notes.push_back("... and " +
+                              std::to_string(violation.loss_probes.size() - explained) +
                               " more rows whose loss the report does not trace");
   }
 }
@@ -210,7 +232,10 @@ std::vector<Violation> Report::Sorted() const {
   for (const Violation& v : violations_) {
     const int rank = DecisiveRank(v.invariant);
     // Tolerated read anomalies always come last.
-    keyed.emplace_back(v.invariant == Invariant::kReadAnomaly ? 20 : seen[rank] ? 10 + rank : rank, &v);
+    keyed.emplace_back(v.invariant == Invariant::kReadAnomaly ? 20
+                       : seen[rank]                           ? 10 + rank
+                                                              : rank,
+                       &v);
     seen[rank] = true;
   }
   std::stable_sort(keyed.begin(), keyed.end(),

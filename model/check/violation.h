@@ -11,17 +11,25 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 namespace repartsim::check {
 
 enum class Invariant {
-  kRule, kOwn, kNoOmit, kNoDup, kNoPhantom, kAck, kMeta, kLive, kReadAnomaly, kDdlRejected
+  kRule,
+  kOwn,
+  kNoOmit,
+  kNoDup,
+  kNoPhantom,
+  kAck,
+  kMeta,
+  kLive,
+  kReadAnomaly,
+  kDdlRejected
 };
 
 // "INV-RULE", "INV-OWN", "INV-NOOMIT", "INV-NODUP", "INV-NOPHANTOM", "INV-ACK", "INV-META",

@@ -61,7 +61,7 @@ struct ClusterConfig {
   // the metasrv is FIFO (a delay holds its head of line) and loses messages only by a reset.
   sim::FaultProfile faults;
   NodeFaults node_faults;
-  bool gc_enabled = true;    // repartition is refused when metasrv GC is disabled
+  bool gc_enabled = true;  // repartition is refused when metasrv GC is disabled
   MetasrvConfig metasrv;
   FrontendConfig frontend;
 };
@@ -99,8 +99,7 @@ class Cluster {
   void ScheduleAfterState(std::string state, uint32_t occurrence, sim::Duration delay,
                           ScheduledOp op);
   // Round-robin placement of `rule`'s regions (region i on datanode i mod D) for CREATE TABLE.
-  CreateTableOp PlanCreateTable(TableId table, const TableSchema& schema,
-                                const PartitionRule& rule,
+  CreateTableOp PlanCreateTable(TableId table, const TableSchema& schema, const PartitionRule& rule,
                                 const std::vector<uint32_t>& placement = {}) const;
 
   // ---- node ids ---------------------------------------------------------------------------
@@ -225,9 +224,9 @@ class Cluster {
   struct HeldMessage {
     NodeId from;
     Outgoing out;
-    std::string until_state;  // kHold until it passed; empty for a reorder or a due release
-    size_t rule = 0;          // index into message_rules_ (kNoRule: a random lease gap)
-    sim::Duration release_delay{0};         // kHold: released this long after the state
+    std::string until_state;         // kHold until it passed; empty for a reorder or a due release
+    size_t rule = 0;                 // index into message_rules_ (kNoRule: a random lease gap)
+    sim::Duration release_delay{0};  // kHold: released this long after the state
     std::optional<sim::SimTime> release_at;  // set: released at this time
     // Head of line: a stream message held in the network; later messages of its directed
     // stream are held behind it (false: kept back by the sender, e.g. a lease reply in the

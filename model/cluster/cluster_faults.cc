@@ -110,7 +110,9 @@ void Cluster::TraceProcedureState(ProcedureId id, const std::string& before, int
   const int status_after = slot == nullptr ? -1 : static_cast<int>(slot->status);
   // A step that only waits (Running <-> Waiting) is not a transition.
   auto waits = [](int s) {
-    return s == static_cast<int>(ProcedureStatus::kWaiting) ? static_cast<int>(ProcedureStatus::kRunning) : s;
+    return s == static_cast<int>(ProcedureStatus::kWaiting)
+               ? static_cast<int>(ProcedureStatus::kRunning)
+               : s;
   };
   if (after == before && waits(status_after) == waits(status_before)) return;
   sim::Detail d;
@@ -118,7 +120,8 @@ void Cluster::TraceProcedureState(ProcedureId id, const std::string& before, int
   if (slot != nullptr) d.Add("type", slot->body.type());
   auto state_of = [](const std::string& name) {
     const size_t dot = name.find('.');
-    return dot == std::string::npos ? std::string_view("-") : std::string_view(name).substr(dot + 1);
+    return dot == std::string::npos ? std::string_view("-")
+                                    : std::string_view(name).substr(dot + 1);
   };
   d.Add("from", state_of(before)).Add("to", state_of(after));
   d.Add("status", slot == nullptr ? "gone" : ProcedureStatusName(slot->status));
@@ -134,8 +137,7 @@ std::string Cluster::ProcedureStateName(ProcedureId id) const {
   return name;
 }
 
-void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before,
-                                sim::StepContext& step) {
+void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before, sim::StepContext& step) {
   if (!metasrv_.is_up()) return;  // crashed mid-step: the state did not pass
   const auto* slot = metasrv_.procedures().Find(id);
   const bool ended = slot == nullptr || !MetaProcedureManager::IsActive(slot->status);

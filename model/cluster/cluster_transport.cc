@@ -42,9 +42,9 @@ void Cluster::Transmit(NodeId from, Outgoing out, sim::Duration extra, sim::Step
   sim::FaultProfile profile = config_.faults;
   profile.latency += extra;
   const char* kind = MessageKindName(out.message);
-  const sim::SendResult result = network_.Send(step.now, from.value, to.value,
-                                               std::move(out.message), step.chooser, profile,
-                                               channel, out.id);
+  const sim::SendResult result =
+      network_.Send(step.now, from.value, to.value, std::move(out.message), step.chooser, profile,
+                    channel, out.id);
   TraceSend(from, to, kind, step);
   if (result == sim::SendResult::kReset) OnStreamReset(from, to, step);
 }
@@ -128,7 +128,12 @@ bool Cluster::MaybeLeaseGap(NodeId from, Outgoing& out, sim::StepContext& step) 
   d.Add("id", out.id).Add("msg", "HeartbeatReply").Add("to", NodeName(out.to));
   d.Add("gap_ms", 1 + int64_t{extra}).Add("push_at", push_at.ms);
   step.Log(from.value, "net.lease_gap", d.view());
-  HeldMessage held{from, std::move(out), std::string(), kNoRule, sim::Duration{0}, push_at,
+  HeldMessage held{from,
+                   std::move(out),
+                   std::string(),
+                   kNoRule,
+                   sim::Duration{0},
+                   push_at,
                    /*head_of_line=*/false};
   held_.push_back(std::move(held));
   return true;

@@ -148,8 +148,8 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     const SstFile* file = store.File(file_id);
     if (file == nullptr) {
       reply.code = ReplyCode::kUnexpected;
-      reply.message = "Failed to read SST file " + std::to_string(file_id.value) +
-                      " of region " + region_id.ToString() + ": not found";
+      reply.message = "Failed to read SST file " + std::to_string(file_id.value) + " of region " +
+                      region_id.ToString() + ": not found";
       return false;
     }
     // build_partition_filter: only files written under a different expression are filtered,
@@ -225,8 +225,8 @@ std::optional<StagingInfo> StagingInfoFromActions(const std::vector<StagingActio
 
 Reply Datanode::HandleCreateRegion(RegionId region_id, const TableSchema& schema,
                                    std::optional<PartitionExpr> expr, ObjectStore& store,
-                                   CrashHook& crash, bool awaiting_apply,
-                                   const Protocol& protocol, uint64_t route_version) {
+                                   CrashHook& crash, bool awaiting_apply, const Protocol& protocol,
+                                   uint64_t route_version) {
   REPARTSIM_ASSERT(up_);
   if (regions_.count(region_id) != 0) return Reply::Ok();
   if (protocol.On(Rule::kDropTombstones)) {
@@ -302,7 +302,8 @@ Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& c
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
-  if (!region->is_flushable()) return RegionNotReadyReply(region_id, RegionStateName(region->state()));
+  if (!region->is_flushable())
+    return RegionNotReadyReply(region_id, RegionStateName(region->state()));
   if (!FlushMemtable(*region, store, &crash)) return Reply::Crashed();
   return Reply::Ok();
 }

@@ -60,14 +60,10 @@ namespace repartsim::model {
 
 // Every crash site of the datanode, for registration with sim::CrashPointStats.
 inline constexpr std::string_view kDatanodeCrashSites[] = {
-    "datanode.write.after_wal",
-    "datanode.create.after_manifest",
-    "datanode.flush.after_sst",
-    "datanode.flush.after_manifest",
-    "datanode.drop.after_manifest",
-    "datanode.enter_staging.after_clear",
-    "datanode.remap.after_blob",
-    "datanode.apply_staging.after_edit",
+    "datanode.write.after_wal",     "datanode.create.after_manifest",
+    "datanode.flush.after_sst",     "datanode.flush.after_manifest",
+    "datanode.drop.after_manifest", "datanode.enter_staging.after_clear",
+    "datanode.remap.after_blob",    "datanode.apply_staging.after_edit",
 };
 
 // Watches the region writes a datanode acknowledges; the cluster's INV-OWN probe is one. It is
@@ -131,8 +127,8 @@ class Datanode {
   // Under Rule::kDropTombstones a request sent under a route version older than the region's
   // drop tombstone is refused (kUnexpected) and creates nothing.
   Reply HandleCreateRegion(RegionId region, const TableSchema& schema,
-                           std::optional<PartitionExpr> expr, ObjectStore& store,
-                           CrashHook& crash, bool awaiting_apply = false,
+                           std::optional<PartitionExpr> expr, ObjectStore& store, CrashHook& crash,
+                           bool awaiting_apply = false,
                            const Protocol& protocol = Protocol::Greptime(),
                            uint64_t route_version = 0);
   // Opens a region from its manifest as a Follower, replaying the WAL. Idempotent. Under
@@ -154,8 +150,8 @@ class Datanode {
 
   // ---- staging (docs/protocol.md section 10.5) --------------------------------------------------
   // Under Rule::kDurableStaging a RejectAllWrites directive is also recorded durably.
-  Reply HandleEnterStaging(RegionId region, const StagingInfo& directive,
-                           const Protocol& protocol, ObjectStore& store, CrashHook& crash);
+  Reply HandleEnterStaging(RegionId region, const StagingInfo& directive, const Protocol& protocol,
+                           ObjectStore& store, CrashHook& crash);
   // The greptime form.
   Reply HandleEnterStaging(RegionId region, const StagingInfo& directive, ObjectStore& store,
                            CrashHook& crash);
@@ -169,8 +165,8 @@ class Datanode {
   // without looking at files; under Rule::kApplyStagingChecksFiles the remapped files the
   // central region holds for this region are attached if some are missing.
   Reply HandleApplyStagingManifest(RegionId region, const std::optional<PartitionExpr>& expr,
-                                   RegionId central, const Protocol& protocol,
-                                   ObjectStore& store, CrashHook& crash);
+                                   RegionId central, const Protocol& protocol, ObjectStore& store,
+                                   CrashHook& crash);
   // The greptime form.
   Reply HandleApplyStagingManifest(RegionId region, const std::optional<PartitionExpr>& expr,
                                    RegionId central, ObjectStore& store, CrashHook& crash);
@@ -183,8 +179,8 @@ class Datanode {
   // `route_version` is the version of the route the lease was computed from: under
   // Rule::kVersionedLeases a lease older than what the region has seen is ignored (returns
   // false, nothing changes).
-  bool ApplyLease(RegionId region, RegionRole role, sim::SimTime deadline,
-                  const Protocol& protocol, ObjectStore& store, uint64_t route_version = 0);
+  bool ApplyLease(RegionId region, RegionRole role, sim::SimTime deadline, const Protocol& protocol,
+                  ObjectStore& store, uint64_t route_version = 0);
   // An instruction sent under `route_version` reached `region` (no-op when it is not open).
   void NoteRouteVersion(RegionId region, uint64_t route_version);
   // The form without the store: REQUIRES that it does not have to merge staged flushes (it

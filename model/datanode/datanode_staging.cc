@@ -20,7 +20,9 @@ Reply StagingMismatch(RegionId region, const std::string& current, const std::st
                0};
 }
 
-Reply Unexpected(std::string message) { return Reply{ReplyCode::kUnexpected, std::move(message), 0}; }
+Reply Unexpected(std::string message) {
+  return Reply{ReplyCode::kUnexpected, std::move(message), 0};
+}
 
 std::string DirectiveText(const StagingInfo& info) {
   if (info.directive == StagingDirective::kRejectAllWrites) return "RejectAllWrites";
@@ -35,8 +37,7 @@ Reply Datanode::HandleEnterStaging(RegionId region_id, const StagingInfo& direct
 }
 
 Reply Datanode::HandleEnterStaging(RegionId region_id, const StagingInfo& directive,
-                                   const Protocol& protocol, ObjectStore& store,
-                                   CrashHook& crash) {
+                                   const Protocol& protocol, ObjectStore& store, CrashHook& crash) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
@@ -110,7 +111,8 @@ Reply Datanode::HandleRemapManifest(
     if (source == sources.end()) return Unexpected("Region " + src.ToString() + " is not an input");
     for (RegionId dst : dsts) {
       auto target = results.find(dst);
-      if (target == results.end()) return Unexpected("Region " + dst.ToString() + " is not a target");
+      if (target == results.end())
+        return Unexpected("Region " + dst.ToString() + " is not a target");
       // Every file meta of src is copied into dst; the union dedups by file id.
       target->second.files.insert(source->second->files.begin(), source->second->files.end());
       placed.insert(source->second->files.begin(), source->second->files.end());
@@ -131,8 +133,7 @@ Reply Datanode::HandleRemapManifest(
 
 Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
                                            const std::optional<PartitionExpr>& expr,
-                                           RegionId central, ObjectStore& store,
-                                           CrashHook& crash) {
+                                           RegionId central, ObjectStore& store, CrashHook& crash) {
   return HandleApplyStagingManifest(region_id, expr, central, Protocol::Greptime(), store, crash);
 }
 
@@ -172,7 +173,8 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
     return Reply::Ok();
   }
   const StagingInfo& staging = *region->staging();
-  if (staging.directive != StagingDirective::kUpdatePartitionExpr || staging.partition_expr != expr) {
+  if (staging.directive != StagingDirective::kUpdatePartitionExpr ||
+      staging.partition_expr != expr) {
     return StagingMismatch(region_id, DirectiveText(staging), request);
   }
   const RegionManifest* blob = store.RemapBlob(central, region_id);

@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "model/meta/table_info.h"
 #include "model/datanode/write_batch.h"
+#include "model/meta/table_info.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -35,10 +35,10 @@ struct SstRow {
 
 struct SstFile {
   FileId id;
-  RegionId writer;           // the region that flushed it
-  std::string expr_text;     // canonical text of the expression it was written under; "" = none
-  uint64_t expr_version = 0; // ExprVersion of that expression
-  std::vector<SstRow> rows;  // sorted by (key, sequence desc); deduped unless append mode
+  RegionId writer;            // the region that flushed it
+  std::string expr_text;      // canonical text of the expression it was written under; "" = none
+  uint64_t expr_version = 0;  // ExprVersion of that expression
+  std::vector<SstRow> rows;   // sorted by (key, sequence desc); deduped unless append mode
   uint64_t content_hash = 0;
 };
 

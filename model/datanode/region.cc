@@ -8,11 +8,16 @@ namespace repartsim::model {
 
 std::string_view RegionStateName(RegionState state) {
   switch (state) {
-    case RegionState::kFollower: return "Follower";
-    case RegionState::kWritable: return "Leader(Writable)";
-    case RegionState::kDowngrading: return "Leader(Downgrading)";
-    case RegionState::kEnteringStaging: return "Leader(EnteringStaging)";
-    case RegionState::kStaging: return "Leader(Staging)";
+    case RegionState::kFollower:
+      return "Follower";
+    case RegionState::kWritable:
+      return "Leader(Writable)";
+    case RegionState::kDowngrading:
+      return "Leader(Downgrading)";
+    case RegionState::kEnteringStaging:
+      return "Leader(EnteringStaging)";
+    case RegionState::kStaging:
+      return "Leader(Staging)";
   }
   REPARTSIM_UNREACHABLE();
 }

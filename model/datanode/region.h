@@ -41,7 +41,9 @@ class Region {
   bool is_writable_or_staging() const {
     return state_ == RegionState::kWritable || state_ == RegionState::kStaging;
   }
-  bool is_flushable() const { return is_writable_or_staging() || state_ == RegionState::kDowngrading; }
+  bool is_flushable() const {
+    return is_writable_or_staging() || state_ == RegionState::kDowngrading;
+  }
 
   // The committed version: equal to the normal manifest in the object store.
   const RegionManifest& version() const { return version_; }

@@ -72,8 +72,8 @@ Step CreateTableProcedure::CreateRegions(MetasrvEnv& env) {
   if (!sent_) {
     for (const RegionRoute& r : route_.region_routes) {
       REPARTSIM_ASSERT(r.leader.has_value());
-      uint64_t corr =
-          env.SendRegionRequest(*r.leader, r.region_id, CreateRegionOp{info_.schema, r.partition_expr});
+      uint64_t corr = env.SendRegionRequest(*r.leader, r.region_id,
+                                            CreateRegionOp{info_.schema, r.partition_expr});
       outstanding_[corr] = r.region_id;
     }
     sent_ = true;

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "model/ddl/metasrv_env.h"
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
-#include "model/ddl/metasrv_env.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
 #include "sim/result.h"

@@ -28,8 +28,7 @@ class DdlContext {
  public:
   virtual KvStore& mutable_kv() = 0;
   // The cached decode of the route stored at `key`, whose bytes are `bytes`.
-  virtual const TableRoute& DecodeRoute(const std::string& key,
-                                        const std::string& bytes) const = 0;
+  virtual const TableRoute& DecodeRoute(const std::string& key, const std::string& bytes) const = 0;
   // A fresh correlation id whose reply is routed to `owner`'s inbox.
   virtual uint64_t RegisterRequest(ProcedureId owner) = 0;
   virtual Inbox& InboxOf(ProcedureId owner) = 0;

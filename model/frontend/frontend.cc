@@ -77,17 +77,16 @@ void Frontend::DispatchQuery(FrontendStatement& statement, const CachedTable& ta
     for (RegionId region : statement.scanned) {
       numbers += (numbers.empty() ? "" : ",") + std::to_string(region.region_number().value);
     }
-    ctx.Log("fe.query_plan", "id=" + std::to_string(statement.id) + " table=" +
-                                 statement.table.ToString() + " version=" +
-                                 std::to_string(table.route.version) +
+    ctx.Log("fe.query_plan", "id=" + std::to_string(statement.id) +
+                                 " table=" + statement.table.ToString() +
+                                 " version=" + std::to_string(table.route.version) +
                                  " regions=" + (numbers.empty() ? "-" : numbers));
   }
   statement.result_rows.clear();
   statement.error_count += plan.error_count;
   if (!plan.error.empty()) statement.error = std::move(plan.error);
   // Rule::kRouteFencedReads: every scan names the route version it was planned with.
-  const uint64_t route_version =
-      ctx.protocol.On(Rule::kRouteFencedReads) ? table.route.version : 0;
+  const uint64_t route_version = ctx.protocol.On(Rule::kRouteFencedReads) ? table.route.version : 0;
   for (const RegionScan& scan : plan.scans) {
     const uint64_t corr = NextCorr();
     ctx.Send(scan.leader, ScanRequest{corr, scan.region, scan.planned_version, route_version});
@@ -249,7 +248,8 @@ void Frontend::OnTimer(NodeContext& ctx) {
 
 void Frontend::Crash(NodeContext& ctx) {
   statements_.CrashAll(ctx);
-  while (!ddls_.empty()) FinishDdl(ddls_.begin()->first, DdlStatus::kUnknown, 0, "frontend crashed", ctx);
+  while (!ddls_.empty())
+    FinishDdl(ddls_.begin()->first, DdlStatus::kUnknown, 0, "frontend crashed", ctx);
   routes_.Clear();
   up_ = false;
 }

@@ -51,7 +51,7 @@ struct FrontendStatement {
   std::string error;
   std::optional<Predicate> where;  // queries: the WHERE clause (applied to scanned rows)
   std::vector<Row> result_rows;    // queries
-  TableSchema schema;            // queries: the schema the query was planned with
+  TableSchema schema;              // queries: the schema the query was planned with
   std::vector<RegionId> scanned;
   bool replan = false;
 };

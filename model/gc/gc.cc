@@ -25,8 +25,7 @@ bool ManifestReferences(const ObjectStore& store, RegionId region, FileId file) 
 
 // greptime (gc/dropped.rs + the cross-region reference check): the writer's normal manifest,
 // then the normal manifests of the writer's destinations in table_repart.
-bool GreptimeReferenced(const ObjectStore& store, const TableRepart& repart,
-                        const SstFile& file) {
+bool GreptimeReferenced(const ObjectStore& store, const TableRepart& repart, const SstFile& file) {
   if (ManifestReferences(store, file.writer, file.id)) return true;
   auto dsts = repart.src_to_dst.find(file.writer);
   if (dsts == repart.src_to_dst.end()) return false;
@@ -43,7 +42,8 @@ std::set<FileId> AllReferences(const ObjectStore& store) {
     refs.insert(manifest.files.begin(), manifest.files.end());
   }
   for (const auto& [region, actions] : store.staging()) {
-    for (const StagingAction& a : actions) refs.insert(a.files_to_add.begin(), a.files_to_add.end());
+    for (const StagingAction& a : actions)
+      refs.insert(a.files_to_add.begin(), a.files_to_add.end());
   }
   for (const auto& [central, blobs] : store.remap_blobs()) {
     for (const auto& [target, manifest] : blobs) {

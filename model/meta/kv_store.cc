@@ -27,8 +27,7 @@ bool KvStore::Delete(std::string_view key) {
 }
 
 KvCasResult KvStore::CompareAndPut(const std::string& key,
-                                   const std::optional<std::string>& expected,
-                                   std::string value) {
+                                   const std::optional<std::string>& expected, std::string value) {
   KvCasResult result;
   result.previous = Get(key);
   result.succeeded = result.previous == expected;

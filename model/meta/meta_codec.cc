@@ -226,7 +226,8 @@ sim::Result<TableRepart> DecodeTableRepart(std::string_view bytes) {
     }
     std::set<RegionId>& dsts = repart.src_to_dst[RegionId{entry[0].get<uint64_t>()}];
     for (const Json& d : entry[1]) {
-      if (!d.is_number_unsigned()) return DecodeError("malformed table repart entry: " + entry.dump());
+      if (!d.is_number_unsigned())
+        return DecodeError("malformed table repart entry: " + entry.dump());
       dsts.insert(RegionId{d.get<uint64_t>()});
     }
   }

@@ -8,27 +8,36 @@ namespace repartsim::model {
 
 std::string_view LeaderStateName(LeaderState state) {
   switch (state) {
-    case LeaderState::kNone: return "None";
-    case LeaderState::kStaging: return "Staging";
-    case LeaderState::kDowngrading: return "Downgrading";
+    case LeaderState::kNone:
+      return "None";
+    case LeaderState::kStaging:
+      return "Staging";
+    case LeaderState::kDowngrading:
+      return "Downgrading";
   }
   REPARTSIM_UNREACHABLE();
 }
 
 std::string_view WritePolicyName(WritePolicy policy) {
   switch (policy) {
-    case WritePolicy::kNormal: return "Normal";
-    case WritePolicy::kIgnoreAllWrites: return "IgnoreAllWrites";
+    case WritePolicy::kNormal:
+      return "Normal";
+    case WritePolicy::kIgnoreAllWrites:
+      return "IgnoreAllWrites";
   }
   REPARTSIM_UNREACHABLE();
 }
 
 std::string_view RegionRoleName(RegionRole role) {
   switch (role) {
-    case RegionRole::kLeader: return "Leader";
-    case RegionRole::kFollower: return "Follower";
-    case RegionRole::kDowngradingLeader: return "DowngradingLeader";
-    case RegionRole::kStagingLeader: return "StagingLeader";
+    case RegionRole::kLeader:
+      return "Leader";
+    case RegionRole::kFollower:
+      return "Follower";
+    case RegionRole::kDowngradingLeader:
+      return "DowngradingLeader";
+    case RegionRole::kStagingLeader:
+      return "StagingLeader";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -57,9 +66,12 @@ void RegionRoute::Hash(sim::Hasher& h) const {
 
 RegionRole LeaderRegionRole(const RegionRoute& route) {
   switch (route.leader_state) {
-    case LeaderState::kStaging: return RegionRole::kStagingLeader;
-    case LeaderState::kDowngrading: return RegionRole::kDowngradingLeader;
-    case LeaderState::kNone: return RegionRole::kLeader;
+    case LeaderState::kStaging:
+      return RegionRole::kStagingLeader;
+    case LeaderState::kDowngrading:
+      return RegionRole::kDowngradingLeader;
+    case LeaderState::kNone:
+      return RegionRole::kLeader;
   }
   REPARTSIM_UNREACHABLE();
 }

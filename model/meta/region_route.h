@@ -23,9 +23,9 @@ enum class WritePolicy : uint8_t { kNormal, kIgnoreAllWrites };
 // The role a region lease grants on a datanode (store-api RegionRole plus StagingLeader).
 enum class RegionRole : uint8_t { kLeader, kFollower, kDowngradingLeader, kStagingLeader };
 
-std::string_view LeaderStateName(LeaderState state);    // "None", "Staging", "Downgrading"
-std::string_view WritePolicyName(WritePolicy policy);   // "Normal", "IgnoreAllWrites"
-std::string_view RegionRoleName(RegionRole role);       // "Leader", "Follower", ...
+std::string_view LeaderStateName(LeaderState state);   // "None", "Staging", "Downgrading"
+std::string_view WritePolicyName(WritePolicy policy);  // "Normal", "IgnoreAllWrites"
+std::string_view RegionRoleName(RegionRole role);      // "Leader", "Follower", ...
 
 struct RegionRoute {
   RegionId region_id;

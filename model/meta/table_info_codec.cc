@@ -11,9 +11,9 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr ColumnType kAllColumnTypes[] = {
-    ColumnType::kBool,   ColumnType::kInt8,    ColumnType::kInt16,   ColumnType::kInt32,
-    ColumnType::kInt64,  ColumnType::kUInt8,   ColumnType::kUInt16,  ColumnType::kUInt32,
-    ColumnType::kUInt64, ColumnType::kFloat32, ColumnType::kFloat64, ColumnType::kString,
+    ColumnType::kBool,     ColumnType::kInt8,    ColumnType::kInt16,   ColumnType::kInt32,
+    ColumnType::kInt64,    ColumnType::kUInt8,   ColumnType::kUInt16,  ColumnType::kUInt32,
+    ColumnType::kUInt64,   ColumnType::kFloat32, ColumnType::kFloat64, ColumnType::kString,
     ColumnType::kTimestamp};
 
 std::optional<ColumnType> ColumnTypeFromName(std::string_view name) {
@@ -39,8 +39,8 @@ bool ReadIndices(const Json& j, std::vector<size_t>& out) {
 
 bool ReadSchema(const Json& j, TableSchema& schema) {
   if (!j.is_object() || !j.contains("name") || !j.contains("columns") ||
-      !j.contains("primary_key") || !j.contains("time_index") ||
-      !j.contains("partition_columns") || !j.contains("append_mode")) {
+      !j.contains("primary_key") || !j.contains("time_index") || !j.contains("partition_columns") ||
+      !j.contains("append_mode")) {
     return false;
   }
   if (!j["name"].is_string() || !j["columns"].is_array() || !j["time_index"].is_number_unsigned() ||
@@ -55,7 +55,8 @@ bool ReadSchema(const Json& j, TableSchema& schema) {
     }
     std::optional<ColumnType> type = ColumnTypeFromName(c["type"].get<std::string>());
     if (!type) return false;
-    schema.columns.push_back(Column{c["name"].get<std::string>(), *type, c["nullable"].get<bool>()});
+    schema.columns.push_back(
+        Column{c["name"].get<std::string>(), *type, c["nullable"].get<bool>()});
   }
   if (!ReadIndices(j["primary_key"], schema.primary_key)) return false;
   schema.time_index = j["time_index"].get<size_t>();
@@ -72,8 +73,8 @@ bool ReadSchema(const Json& j, TableSchema& schema) {
 std::string EncodeTableInfo(const TableInfo& info) {
   Json columns = Json::array();
   for (const Column& c : info.schema.columns) {
-    columns.push_back(
-        Json{{"name", c.name}, {"type", std::string(ColumnTypeName(c.type))}, {"nullable", c.nullable}});
+    columns.push_back(Json{
+        {"name", c.name}, {"type", std::string(ColumnTypeName(c.type))}, {"nullable", c.nullable}});
   }
   Json schema{{"name", info.schema.name},
               {"columns", std::move(columns)},
@@ -81,20 +82,17 @@ std::string EncodeTableInfo(const TableInfo& info) {
               {"time_index", info.schema.time_index},
               {"partition_columns", info.schema.partition_columns},
               {"append_mode", info.schema.append_mode}};
-  Json j{{"table_id", info.table_id.value},
-         {"name", info.name},
-         {"schema", std::move(schema)},
-         {"partition_key_indices", info.partition_key_indices},
-         {"engine", info.engine},
-         {"options", info.options}};
+  Json j{{"table_id", info.table_id.value}, {"name", info.name},
+         {"schema", std::move(schema)},     {"partition_key_indices", info.partition_key_indices},
+         {"engine", info.engine},           {"options", info.options}};
   return j.dump();
 }
 
 sim::Result<TableInfo> DecodeTableInfo(std::string_view bytes) {
   Json j = Json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return DecodeError(bytes);
-  for (const char* key : {"table_id", "name", "schema", "partition_key_indices", "engine",
-                          "options"}) {
+  for (const char* key :
+       {"table_id", "name", "schema", "partition_key_indices", "engine", "options"}) {
     if (!j.contains(key)) return DecodeError(bytes);
   }
   TableInfo info;
@@ -105,7 +103,8 @@ sim::Result<TableInfo> DecodeTableInfo(std::string_view bytes) {
   info.table_id = TableId{j["table_id"].get<uint32_t>()};
   info.name = j["name"].get<std::string>();
   if (!ReadSchema(j["schema"], info.schema)) return DecodeError(bytes);
-  if (!ReadIndices(j["partition_key_indices"], info.partition_key_indices)) return DecodeError(bytes);
+  if (!ReadIndices(j["partition_key_indices"], info.partition_key_indices))
+    return DecodeError(bytes);
   info.engine = j["engine"].get<std::string>();
   for (const auto& [key, value] : j["options"].items()) {
     if (!value.is_string()) return DecodeError(bytes);

@@ -34,8 +34,8 @@ bool Metasrv::RunProcedure(ProcedureId id, NodeContext& ctx) {
   }
   if (slot != nullptr && !slot->parent.valid() && !MetaProcedureManager::IsActive(slot->status)) {
     const bool done = slot->status == ProcedureStatus::kDone;
-    ctx.history.procedure_ends.push_back(ProcedureEnd{id.value, ctx.step.step, ctx.now(), done,
-                                                      done ? std::string() : slot->error});
+    ctx.history.procedure_ends.push_back(
+        ProcedureEnd{id.value, ctx.step.step, ctx.now(), done, done ? std::string() : slot->error});
   }
   AnswerEndedDdls(ctx);
   return true;

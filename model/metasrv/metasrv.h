@@ -13,11 +13,11 @@
 #include <set>
 #include <vector>
 
+#include "model/ddl/ddl_context.h"
+#include "model/ddl/metasrv_env.h"
 #include "model/meta/kv_store.h"
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
-#include "model/ddl/ddl_context.h"
-#include "model/ddl/metasrv_env.h"
 #include "model/metasrv/meta_procedure.h"
 #include "model/node/message.h"
 #include "model/node/node_context.h"
@@ -29,9 +29,9 @@
 namespace repartsim::model {
 
 struct MetasrvConfig {
-  sim::Duration region_lease = sim::Seconds(10);         // 3 x heartbeat + 1 s
-  sim::Duration request_timeout = sim::Seconds(5);       // mailbox / region RPC timeout
-  sim::Duration invalidation_retry = sim::Seconds(1);    // Rule::kAckedInvalidation
+  sim::Duration region_lease = sim::Seconds(10);       // 3 x heartbeat + 1 s
+  sim::Duration request_timeout = sim::Seconds(5);     // mailbox / region RPC timeout
+  sim::Duration invalidation_retry = sim::Seconds(1);  // Rule::kAckedInvalidation
   ProcedureConfig procedure;
 };
 
@@ -119,7 +119,7 @@ class Metasrv final : private DdlContext {
   bool up_ = true;
   // Durable.
   KvStore kv_;
-  MetaProcedureManager procedures_;  // its ProcedureStore is durable, the rest volatile
+  MetaProcedureManager procedures_;     // its ProcedureStore is durable, the rest volatile
   std::map<TableId, uint64_t> epochs_;  // invalidation epochs; only grow
   uint64_t next_corr_ = 1;
   // Volatile.

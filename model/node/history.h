@@ -50,7 +50,7 @@ struct QueryRecord {
   QueryStatus status = QueryStatus::kPending;
   uint64_t end_step = 0;
   sim::SimTime end;
-  std::vector<Row> rows;  // the merged result rows (for count(*) too: rows counted)
+  std::vector<Row> rows;          // the merged result rows (for count(*) too: rows counted)
   std::vector<RegionId> regions;  // regions scanned
   uint64_t route_version = 0;     // the version of the cached route it was (last) planned with
   std::string error;
@@ -115,7 +115,7 @@ struct History {
   std::vector<QueryRecord> queries;
   std::vector<DdlRecord> ddls;
   std::vector<OwnershipBreach> ownership_breaches;
-  std::vector<Acceptance> acceptances;  // for reports only: not hashed
+  std::vector<Acceptance> acceptances;       // for reports only: not hashed
   std::vector<ProcedureEnd> procedure_ends;  // root procedures, in end order
 
   // For the checker and reports (never for model decisions): how root procedure `procedure`

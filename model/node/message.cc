@@ -48,16 +48,14 @@ void HashRegionOp(sim::Hasher& h, const RegionOp& op) {
              op);
 }
 
-constexpr const char* kRegionOpNames[] = {"CreateRegion",  "DropRegion",
-                                          "FlushRegion",   "EnterStaging",
-                                          "RemapManifest", "ApplyStagingManifest"};
+constexpr const char* kRegionOpNames[] = {"CreateRegion", "DropRegion",    "FlushRegion",
+                                          "EnterStaging", "RemapManifest", "ApplyStagingManifest"};
 static_assert(std::variant_size_v<RegionOp> == std::size(kRegionOpNames));
 
 constexpr const char* kMessageKindNames[] = {
-    "RouteRequest", "RouteReply",     "InvalidateCache", "InvalidateAck",
-    "WriteRequest", "WriteReply",     "ScanRequest",     "ScanResponse",
-    "Heartbeat",    "HeartbeatReply", "RegionRequest",   "RegionResponse",
-    "DdlSubmit",    "DdlReply"};
+    "RouteRequest",  "RouteReply",     "InvalidateCache", "InvalidateAck", "WriteRequest",
+    "WriteReply",    "ScanRequest",    "ScanResponse",    "Heartbeat",     "HeartbeatReply",
+    "RegionRequest", "RegionResponse", "DdlSubmit",       "DdlReply"};
 static_assert(std::variant_size_v<MessageBody> == std::size(kMessageKindNames));
 
 }  // namespace
@@ -69,27 +67,26 @@ bool IsMailboxOp(const RegionOp& op) {
 }
 
 sim::Channel ChannelOf(const Message& message) {
-  return std::visit(
-      Overloaded{
-          [](const Heartbeat&) { return sim::Channel::kStream; },
-          [](const HeartbeatReply&) { return sim::Channel::kStream; },
-          [](const InvalidateCache&) { return sim::Channel::kStream; },
-          [](const InvalidateAck&) { return sim::Channel::kStream; },
-          [](const RegionRequest& m) {
-            return IsMailboxOp(m.op) ? sim::Channel::kStream : sim::Channel::kCall;
-          },
-          [](const RegionResponse& m) {
-            return m.mailbox ? sim::Channel::kStream : sim::Channel::kCall;
-          },
-          [](const auto&) { return sim::Channel::kCall; },
-      },
-      message.body);
+  return std::visit(Overloaded{
+                        [](const Heartbeat&) { return sim::Channel::kStream; },
+                        [](const HeartbeatReply&) { return sim::Channel::kStream; },
+                        [](const InvalidateCache&) { return sim::Channel::kStream; },
+                        [](const InvalidateAck&) { return sim::Channel::kStream; },
+                        [](const RegionRequest& m) {
+                          return IsMailboxOp(m.op) ? sim::Channel::kStream : sim::Channel::kCall;
+                        },
+                        [](const RegionResponse& m) {
+                          return m.mailbox ? sim::Channel::kStream : sim::Channel::kCall;
+                        },
+                        [](const auto&) { return sim::Channel::kCall; },
+                    },
+                    message.body);
 }
 
 bool IsStreamKind(std::string_view kind) {
-  for (std::string_view k : {"Heartbeat", "HeartbeatReply", "InvalidateCache", "InvalidateAck",
-                             "FlushRegion", "EnterStaging", "RemapManifest",
-                             "ApplyStagingManifest"}) {
+  for (std::string_view k :
+       {"Heartbeat", "HeartbeatReply", "InvalidateCache", "InvalidateAck", "FlushRegion",
+        "EnterStaging", "RemapManifest", "ApplyStagingManifest"}) {
     if (kind == k) return true;
   }
   return false;

@@ -1,8 +1,8 @@
 // Messages between cluster nodes (docs/protocol.md section 10.1): frontend <-> metasrv (route
-// fills, cache invalidation, DDL submission), frontend <-> datanode (writes, scans), datanode <-> metasrv
-// (heartbeats with lease replies, region RPCs and mailbox instructions with their replies). Plain
-// data: the sim::Network carries them by value, and Hash() feeds cluster fingerprints. Correlation
-// ids (`corr`) are unique per sender; replies echo them.
+// fills, cache invalidation, DDL submission), frontend <-> datanode (writes, scans), datanode <->
+// metasrv (heartbeats with lease replies, region RPCs and mailbox instructions with their replies).
+// Plain data: the sim::Network carries them by value, and Hash() feeds cluster fingerprints.
+// Correlation ids (`corr`) are unique per sender; replies echo them.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +18,9 @@
 #include "model/meta/table_info.h"
 #include "model/node/reply.h"
 #include "model/node/staging_info.h"
-#include "model/sql/statement.h"
 #include "model/partition/expr.h"
 #include "model/partition/schema.h"
+#include "model/sql/statement.h"
 #include "sim/fingerprint.h"
 #include "sim/network.h"
 
@@ -129,9 +129,9 @@ struct RegionLease {
   uint64_t route_version = 0;
 };
 struct HeartbeatReply {
-  sim::SimTime lease_deadline;       // heartbeat send time + region lease
-  std::vector<RegionLease> leases;   // regions the datanode may keep, with their role
-  std::vector<RegionId> closeable;   // regions no route or operation knows: close them
+  sim::SimTime lease_deadline;      // heartbeat send time + region lease
+  std::vector<RegionLease> leases;  // regions the datanode may keep, with their role
+  std::vector<RegionId> closeable;  // regions no route or operation knows: close them
 };
 
 // Metasrv -> datanode region requests (direct RPCs and mailbox instructions).
@@ -178,9 +178,9 @@ struct RegionResponse {
 };
 
 using MessageBody =
-    std::variant<RouteRequest, RouteReply, InvalidateCache, InvalidateAck, WriteRequest,
-                 WriteReply, ScanRequest, ScanResponse, Heartbeat, HeartbeatReply,
-                 RegionRequest, RegionResponse, DdlSubmit, DdlReply>;
+    std::variant<RouteRequest, RouteReply, InvalidateCache, InvalidateAck, WriteRequest, WriteReply,
+                 ScanRequest, ScanResponse, Heartbeat, HeartbeatReply, RegionRequest,
+                 RegionResponse, DdlSubmit, DdlReply>;
 
 struct Message {
   MessageBody body;

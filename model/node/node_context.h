@@ -30,7 +30,9 @@ struct NodeContext final : public CrashHook {
       : self(self), step(step), protocol(protocol), history(history) {}
 
   sim::SimTime now() const { return step.now; }
-  void Send(NodeId to, MessageBody body) { outbox.push_back(Outgoing{to, Message{std::move(body)}}); }
+  void Send(NodeId to, MessageBody body) {
+    outbox.push_back(Outgoing{to, Message{std::move(body)}});
+  }
   void Log(std::string_view kind, std::string_view detail = {}) {
     step.Log(self.value, kind, detail);
   }

@@ -6,28 +6,44 @@ namespace repartsim::model {
 
 uint32_t StatusCode(ReplyCode code) {
   switch (code) {
-    case ReplyCode::kOk: return 0;
-    case ReplyCode::kRegionNotFound: return 4005;
-    case ReplyCode::kRegionNotReady: return 4008;
-    case ReplyCode::kRejectWrite: return 5000;
-    case ReplyCode::kPartitionExprVersionMismatch: return 1004;
-    case ReplyCode::kStagingPartitionExprMismatch: return 1002;
-    case ReplyCode::kUnexpected: return 1002;
-    case ReplyCode::kCrashed: return 0;
+    case ReplyCode::kOk:
+      return 0;
+    case ReplyCode::kRegionNotFound:
+      return 4005;
+    case ReplyCode::kRegionNotReady:
+      return 4008;
+    case ReplyCode::kRejectWrite:
+      return 5000;
+    case ReplyCode::kPartitionExprVersionMismatch:
+      return 1004;
+    case ReplyCode::kStagingPartitionExprMismatch:
+      return 1002;
+    case ReplyCode::kUnexpected:
+      return 1002;
+    case ReplyCode::kCrashed:
+      return 0;
   }
   REPARTSIM_UNREACHABLE();
 }
 
 std::string_view ReplyCodeName(ReplyCode code) {
   switch (code) {
-    case ReplyCode::kOk: return "Ok";
-    case ReplyCode::kRegionNotFound: return "RegionNotFound";
-    case ReplyCode::kRegionNotReady: return "RegionNotReady";
-    case ReplyCode::kRejectWrite: return "RejectWrite";
-    case ReplyCode::kPartitionExprVersionMismatch: return "PartitionExprVersionMismatch";
-    case ReplyCode::kStagingPartitionExprMismatch: return "StagingPartitionExprMismatch";
-    case ReplyCode::kUnexpected: return "Unexpected";
-    case ReplyCode::kCrashed: return "Crashed";
+    case ReplyCode::kOk:
+      return "Ok";
+    case ReplyCode::kRegionNotFound:
+      return "RegionNotFound";
+    case ReplyCode::kRegionNotReady:
+      return "RegionNotReady";
+    case ReplyCode::kRejectWrite:
+      return "RejectWrite";
+    case ReplyCode::kPartitionExprVersionMismatch:
+      return "PartitionExprVersionMismatch";
+    case ReplyCode::kStagingPartitionExprMismatch:
+      return "StagingPartitionExprMismatch";
+    case ReplyCode::kUnexpected:
+      return "Unexpected";
+    case ReplyCode::kCrashed:
+      return "Crashed";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -49,10 +65,9 @@ Reply RegionNotReadyReply(RegionId region, std::string_view state_name, std::str
 }
 
 Reply RejectWriteReply(RegionId region) {
-  return Reply{ReplyCode::kRejectWrite,
-               "Engine write buffer is full, rejecting write requests of region " +
-                   region.ToString(),
-               0};
+  return Reply{
+      ReplyCode::kRejectWrite,
+      "Engine write buffer is full, rejecting write requests of region " + region.ToString(), 0};
 }
 
 Reply VersionMismatchReply(RegionId region, uint64_t request, uint64_t expected) {

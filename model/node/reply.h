@@ -17,13 +17,13 @@ namespace repartsim::model {
 
 enum class ReplyCode : uint8_t {
   kOk,
-  kRegionNotFound,                 // 4005 RegionNotFound
-  kRegionNotReady,                 // 4008: mito RegionState error (follower, downgrading, ...)
-  kRejectWrite,                    // 5000 StorageUnavailable: staging with RejectAllWrites
-  kPartitionExprVersionMismatch,   // 1004 InvalidArguments
-  kStagingPartitionExprMismatch,   // 1002 Unexpected
-  kUnexpected,                     // 1002 Unexpected (remap/apply consistency errors)
-  kCrashed,                        // a crash point fired; not a wire reply
+  kRegionNotFound,                // 4005 RegionNotFound
+  kRegionNotReady,                // 4008: mito RegionState error (follower, downgrading, ...)
+  kRejectWrite,                   // 5000 StorageUnavailable: staging with RejectAllWrites
+  kPartitionExprVersionMismatch,  // 1004 InvalidArguments
+  kStagingPartitionExprMismatch,  // 1002 Unexpected
+  kUnexpected,                    // 1002 Unexpected (remap/apply consistency errors)
+  kCrashed,                       // a crash point fired; not a wire reply
 };
 
 // The real status code: 0, 4005, 4008, 5000, 1004, 1002, 1002; kCrashed -> 0.

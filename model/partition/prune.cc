@@ -102,8 +102,8 @@ struct Converter {
           }
         }
         if (leaves.empty()) return std::nullopt;
-        return Balanced(leaves, 0, leaves.size(), in ? PartitionExpr::Kind::kOr
-                                                     : PartitionExpr::Kind::kAnd);
+        return Balanced(leaves, 0, leaves.size(),
+                        in ? PartitionExpr::Kind::kOr : PartitionExpr::Kind::kAnd);
       }
       case K::kBetween: {
         bool in = p.negated == negated;

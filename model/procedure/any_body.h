@@ -83,9 +83,7 @@ class AnyBody {
   std::string state_name() const { return Get().state_name(); }
   std::string Dump() const { return Get().Dump(); }
   Step Execute(ProcedureEnv& env, const ProcedureView& view) { return Get().Execute(env, view); }
-  Step Rollback(ProcedureEnv& env, const ProcedureView& view) {
-    return Get().Rollback(env, view);
-  }
+  Step Rollback(ProcedureEnv& env, const ProcedureView& view) { return Get().Rollback(env, view); }
   bool rollback_supported() const { return Get().rollback_supported(); }
   std::vector<LockKey> lock_keys() const { return Get().lock_keys(); }
   void Fingerprint(sim::Hasher& h) const { Get().Fingerprint(h); }

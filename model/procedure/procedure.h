@@ -50,9 +50,9 @@ struct Step {
     kPanic,       // the step panicked: Failed without rollback, records kept (ProcedureGuard)
   };
   Kind kind = Kind::kExecuting;
-  bool persist = false;          // kExecuting/kSuspend: store the new state first
-  sim::SimTime wait_until;       // kWait
-  std::string message;           // kRetryLater/kError
+  bool persist = false;             // kExecuting/kSuspend: store the new state first
+  sim::SimTime wait_until;          // kWait
+  std::string message;              // kRetryLater/kError
   std::vector<ChildSpec> children;  // kSuspend
 
   static Step Next(bool persist) { return Step{Kind::kExecuting, persist, {}, {}, {}}; }

@@ -118,8 +118,18 @@ ProcedureRunner::Slot ProcedureRunner::MakeSlot(ProcedureId id, ProcedureId root
                                                 ProcedureId parent, AnyBody body) {
   REPARTSIM_ASSERT(id.valid());
   REPARTSIM_ASSERT(root.valid());
-  Slot slot{id, root, parent, std::move(body), ProcedureStatus::kRunning, 0, 0, false, false,
-            sim::SimTime{}, std::string(), {}};
+  Slot slot{id,
+            root,
+            parent,
+            std::move(body),
+            ProcedureStatus::kRunning,
+            0,
+            0,
+            false,
+            false,
+            sim::SimTime{},
+            std::string(),
+            {}};
   return slot;
 }
 

@@ -30,8 +30,8 @@
 namespace repartsim::model {
 
 struct ProcedureConfig {
-  uint32_t max_retry_times = 12;               // metasrv's setting (ManagerConfig default 3)
-  sim::Duration retry_delay = sim::Ms(500);    // first backoff, doubling
+  uint32_t max_retry_times = 12;             // metasrv's setting (ManagerConfig default 3)
+  sim::Duration retry_delay = sim::Ms(500);  // first backoff, doubling
   sim::Duration retry_delay_max = sim::Seconds(60);
 };
 
@@ -129,8 +129,8 @@ class ProcedureRunner {
   Loader loader_;
   std::map<ProcedureId, Slot> slots_;
   LockTable locks_;
-  ProcedureStore store_;   // durable
-  uint64_t next_id_ = 1;   // durable: procedure ids are never reused (the real ones are UUIDs)
+  ProcedureStore store_;  // durable
+  uint64_t next_id_ = 1;  // durable: procedure ids are never reused (the real ones are UUIDs)
 };
 
 // The runner for one Body type stepping in one Env type (concepts in any_body.h).

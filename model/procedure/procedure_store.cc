@@ -24,14 +24,13 @@ const char* RecordSuffix(RecordKind kind) {
 
 }  // namespace
 
-std::string ProcedureStore::Key(ProcedureId root, ProcedureId id, uint32_t step,
-                                RecordKind kind) {
+std::string ProcedureStore::Key(ProcedureId root, ProcedureId id, uint32_t step, RecordKind kind) {
   REPARTSIM_ASSERT(root.valid() && id.valid());
   char buffer[96];
-  const int length = std::snprintf(buffer, sizeof(buffer), "%020llu/%020llu/%010u.%s",
-                                   static_cast<unsigned long long>(root.value),
-                                   static_cast<unsigned long long>(id.value), step,
-                                   RecordSuffix(kind));
+  const int length =
+      std::snprintf(buffer, sizeof(buffer), "%020llu/%020llu/%010u.%s",
+                    static_cast<unsigned long long>(root.value),
+                    static_cast<unsigned long long>(id.value), step, RecordSuffix(kind));
   // Fixed-width fields: keys sort by root, then procedure, then step (Latest relies on it).
   REPARTSIM_ASSERT(length > 53 && static_cast<size_t>(length) < sizeof(buffer));
   return buffer;

@@ -20,9 +20,9 @@ Step RepartitionProcedure::AllocateRegionBuild(MetasrvEnv& env) {
   for (PlanEntry& plan : ctx_.plans) {
     std::vector<RegionId> sources;
     for (const SourceDescriptor& source : plan.sources) sources.push_back(source.region);
-    GroupRegions<RegionId> regions =
-        AssignGroupRegions(sources, plan.target_exprs.size(),
-                           [&] { return RegionId::Of(ctx_.table, RegionNumber{next++}); });
+    GroupRegions<RegionId> regions = AssignGroupRegions(sources, plan.target_exprs.size(), [&] {
+      return RegionId::Of(ctx_.table, RegionNumber{next++});
+    });
     plan.targets.clear();
     plan.allocated.clear();
     plan.pending_deallocate.clear();

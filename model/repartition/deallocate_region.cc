@@ -40,14 +40,13 @@ Step RepartitionProcedure::DeallocateRegion(MetasrvEnv& env) {
   return Step::Next(/*persist=*/true);
 }
 
-std::optional<Step> RepartitionProcedure::DropRegionsRound(MetasrvEnv& env,
-                                                          const TableRoute& route,
-                                                          const std::vector<RegionId>& regions,
-                                                          PendingRequests::Outcome& outcome) {
-  REPARTSIM_ASSERT(state_ == State::kDeallocateRegion || state_ == State::kUpdatePartitionMetadata ||
-                   state_ == State::kAllocateRegionBuild ||
-                   state_ == State::kAllocateRegionExecute || state_ == State::kDispatch ||
-                   state_ == State::kCollect);
+std::optional<Step> RepartitionProcedure::DropRegionsRound(MetasrvEnv& env, const TableRoute& route,
+                                                           const std::vector<RegionId>& regions,
+                                                           PendingRequests::Outcome& outcome) {
+  REPARTSIM_ASSERT(
+      state_ == State::kDeallocateRegion || state_ == State::kUpdatePartitionMetadata ||
+      state_ == State::kAllocateRegionBuild || state_ == State::kAllocateRegionExecute ||
+      state_ == State::kDispatch || state_ == State::kCollect);
   if (!requests_.sent()) {
     for (RegionId region : regions) {
       const RegionRoute* r = route.Find(region);

@@ -37,9 +37,8 @@ Step RepartitionProcedure::Dispatch(MetasrvEnv& env) {
     group.pending_deallocate = plan.pending_deallocate;
     group.timeout_ms = ctx_.timeout_ms;
     group.created_at_ms = env.Now().ms;
-    children.push_back(
-        ChildSpec{std::string(RepartitionGroupProcedure::kType),
-                  RepartitionGroupProcedure(std::move(group)).Dump()});
+    children.push_back(ChildSpec{std::string(RepartitionGroupProcedure::kType),
+                                 RepartitionGroupProcedure(std::move(group)).Dump()});
   }
   REPARTSIM_ASSERT(children.size() == ctx_.dispatch_plans.size());
   state_ = State::kCollect;

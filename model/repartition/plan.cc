@@ -92,8 +92,8 @@ sim::Result<PlanEntry> PlanFromJson(const nlohmann::json& j) {
   for (const auto& t : j["targets"]) {
     sim::Result<PartitionExpr> expr = DecodePartitionExpr(t["expr"].get<std::string>());
     if (!expr.ok()) return expr.error();
-    plan.targets.push_back(TargetDescriptor{RegionId{t["region"].get<uint64_t>()},
-                                            std::move(expr).value()});
+    plan.targets.push_back(
+        TargetDescriptor{RegionId{t["region"].get<uint64_t>()}, std::move(expr).value()});
   }
   plan.allocated = RegionIdsFrom(j["allocated"]);
   plan.pending_deallocate = RegionIdsFrom(j["pending_deallocate"]);

@@ -7,11 +7,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "model/meta/ids.h"
 #include "model/meta/region_route.h"
@@ -42,8 +41,8 @@ struct PlanEntry {
   std::vector<std::vector<size_t>> transition_map;  // per source: target indices
   // Set by AllocateRegion::Build.
   std::vector<TargetDescriptor> targets;
-  std::vector<RegionId> allocated;            // new regions (extra targets)
-  std::vector<RegionId> pending_deallocate;   // merged-away sources (extra sources)
+  std::vector<RegionId> allocated;                  // new regions (extra targets)
+  std::vector<RegionId> pending_deallocate;         // merged-away sources (extra sources)
   std::vector<RegionRoute> original_target_routes;  // reused targets, for rollback
   bool built = false;
 

@@ -53,9 +53,9 @@ std::string RepartitionProcedure::Dump() const {
 sim::Result<RepartitionProcedure> RepartitionProcedure::Load(std::string_view dump) {
   nlohmann::json j = nlohmann::json::parse(dump, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Corrupt("not JSON");
-  for (const char* key : {"state", "table", "table_name", "from", "to", "target_columns",
-                          "metadata_update", "plans", "failed", "unknown", "succeeded",
-                          "dispatch", "timeout_ms", "next_group_id"}) {
+  for (const char* key :
+       {"state", "table", "table_name", "from", "to", "target_columns", "metadata_update", "plans",
+        "failed", "unknown", "succeeded", "dispatch", "timeout_ms", "next_group_id"}) {
     if (!j.contains(key)) return Corrupt(key);
   }
   PersistentContext ctx;
@@ -72,9 +72,9 @@ sim::Result<RepartitionProcedure> RepartitionProcedure::Load(std::string_view du
     ctx.target_columns = j["target_columns"].get<std::vector<std::string>>();
   }
   if (!j["metadata_update"].is_null()) {
-    ctx.metadata_update = PartitionMetadataUpdate{
-        j["metadata_update"]["original"].get<std::vector<size_t>>(),
-        j["metadata_update"]["target"].get<std::vector<size_t>>()};
+    ctx.metadata_update =
+        PartitionMetadataUpdate{j["metadata_update"]["original"].get<std::vector<size_t>>(),
+                                j["metadata_update"]["target"].get<std::vector<size_t>>()};
   }
   for (const auto& p : j["plans"]) {
     sim::Result<PlanEntry> plan = PlanFromJson(p);

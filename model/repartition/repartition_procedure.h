@@ -15,11 +15,11 @@
 #include <string_view>
 #include <vector>
 
-#include "model/meta/ids.h"
 #include "model/ddl/metasrv_env.h"
+#include "model/ddl/pending_requests.h"
+#include "model/meta/ids.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
-#include "model/ddl/pending_requests.h"
 #include "model/repartition/plan.h"
 #include "sim/result.h"
 
@@ -40,10 +40,14 @@ class RepartitionProcedure {
   static constexpr std::string_view kType = "Repartition";
   // GreptimeDB's state names, by State: the one list that crash sites, `after:` steps and
   // the crash-matrix generator are built from (static_assert below the class).
-  static constexpr std::array<std::string_view, 8> kStateNames = {
-      "RepartitionStart",       "UpdatePartitionMetadata", "AllocateRegion.Build",
-      "AllocateRegion.Execute", "Dispatch",                "Collect",
-      "DeallocateRegion",       "RepartitionEnd"};
+  static constexpr std::array<std::string_view, 8> kStateNames = {"RepartitionStart",
+                                                                  "UpdatePartitionMetadata",
+                                                                  "AllocateRegion.Build",
+                                                                  "AllocateRegion.Execute",
+                                                                  "Dispatch",
+                                                                  "Collect",
+                                                                  "DeallocateRegion",
+                                                                  "RepartitionEnd"};
 
   struct PersistentContext {
     TableId table;

@@ -42,7 +42,8 @@ Step RepartitionProcedure::RepartitionStart(MetasrvEnv& env) {
     if (!ctx_.target_columns.has_value() || ctx_.target_columns->empty()) {
       return Step::Error("Invalid arguments: partition columns are required");
     }
-    std::optional<std::vector<size_t>> target = ColumnIndices(info->info.schema, *ctx_.target_columns);
+    std::optional<std::vector<size_t>> target =
+        ColumnIndices(info->info.schema, *ctx_.target_columns);
     if (!target.has_value()) return Step::Error("Invalid arguments: unknown partition column");
     if (routes.size() != 1 || routes[0].partition_expr.has_value()) {
       return Step::Error("Unexpected: an unpartitioned table must have one expression-less region");
@@ -82,21 +83,24 @@ Step RepartitionProcedure::RepartitionStart(MetasrvEnv& env) {
       rule.columns = ctx_.target_columns.value_or(info->info.PartitionColumnNames());
       for (const RegionRoute& r : routes) {
         if (!r.partition_expr.has_value()) continue;
-        bool is_source = std::any_of(sources.begin(), sources.end(), [&](const SourceDescriptor& s) {
-          return s.region == r.region_id;
-        });
+        bool is_source =
+            std::any_of(sources.begin(), sources.end(),
+                        [&](const SourceDescriptor& s) { return s.region == r.region_id; });
         if (!is_source) rule.exprs.push_back(*r.partition_expr);
       }
       rule.exprs.insert(rule.exprs.end(), ctx_.to_exprs.begin(), ctx_.to_exprs.end());
-      for (size_t i = 0; i < rule.exprs.size(); ++i) rule.regions.push_back(static_cast<uint32_t>(i));
-      if (std::optional<std::string> error = CheckRule(rule, info->info.schema, CheckMode::kExact)) {
+      for (size_t i = 0; i < rule.exprs.size(); ++i)
+        rule.regions.push_back(static_cast<uint32_t>(i));
+      if (std::optional<std::string> error =
+              CheckRule(rule, info->info.schema, CheckMode::kExact)) {
         return Step::Error("Invalid partition rule: " + *error);
       }
     }
     SubtaskOptions options;
     options.global_transition_indices = !env.protocol().On(Rule::kPerGroupIndices);
     options.exact_overlap = env.protocol().On(Rule::kExactRuleChecker);
-    for (const RepartitionSubtask& subtask : CreateSubtasks(ctx_.from_exprs, ctx_.to_exprs, options)) {
+    for (const RepartitionSubtask& subtask :
+         CreateSubtasks(ctx_.from_exprs, ctx_.to_exprs, options)) {
       PlanEntry plan;
       plan.group_id = ctx_.next_group_id++;
       for (size_t i : subtask.from_expr_indices) plan.sources.push_back(sources[i]);

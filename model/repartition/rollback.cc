@@ -32,9 +32,9 @@ bool RepartitionProcedure::PastCommitPoint(MetasrvEnv& env) const {
       if (route == nullptr) continue;
       if (route->is_staging()) return true;
       bool reused = i < plan.original_target_routes.size();
-      bool changed = reused ? plan.original_target_routes[i].ExprText() != route->ExprText()
-                            : !route->ignores_writes() &&
-                                  env.protocol().On(Rule::kFenceAllocatedRegions);
+      bool changed =
+          reused ? plan.original_target_routes[i].ExprText() != route->ExprText()
+                 : !route->ignores_writes() && env.protocol().On(Rule::kFenceAllocatedRegions);
       if (changed && route->ExprText() == plan.targets[i].expr.CanonicalText()) return true;
     }
   }
@@ -74,8 +74,8 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
     return *wait;
   }
   if (outcome != PendingRequests::Outcome::kOk) {
-    env.TraceProcedure(env.current(), "rollback: dropping regions failed (warned): " +
-                                          requests_.message());
+    env.TraceProcedure(env.current(),
+                       "rollback: dropping regions failed (warned): " + requests_.message());
   }
   // Partition key indices.
   if (ctx_.metadata_update.has_value()) {

@@ -5,11 +5,11 @@
 #include <optional>
 #include <string>
 
+#include "model/ddl/metasrv_env.h"
 #include "model/meta/kv_store.h"
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
 #include "model/meta/table_metadata.h"
-#include "model/ddl/metasrv_env.h"
 
 namespace repartsim::model {
 

@@ -30,8 +30,8 @@ bool LivenessProbes::Start(const Scenario& s, model::Cluster& cluster, sim::SimT
   for (const model::RegionRoute& r : route->region_routes) {
     regions.push_back({r.region_id, r.partition_expr ? &*r.partition_expr : nullptr});
   }
-  std::vector<model::Row> rows = check::ChooseProbeRows(schema, info->PartitionColumnNames(),
-                                                        acked, regions, kProbesMax);
+  std::vector<model::Row> rows =
+      check::ChooseProbeRows(schema, info->PartitionColumnNames(), acked, regions, kProbesMax);
   if (rows.empty()) return false;
   base_ = check::FreshTimeIndex(schema, written);
   first_write_id_ = cluster.history().writes.size() + 1;
@@ -66,7 +66,8 @@ void LivenessProbes::AfterStep(model::Cluster& cluster, sim::SimTime now) {
     const model::WriteRecord& w = writes[next_unseen_ - 1];
     REPARTSIM_ASSERT_MSG(w.rows.size() == 1, "only probes write once the probes started");
     std::optional<int64_t> ts = check::TimeIndexOf(w.rows[0][time_index]);
-    REPARTSIM_ASSERT(ts && *ts >= base_ && *ts - base_ < static_cast<int64_t>(attempt_probe_.size()));
+    REPARTSIM_ASSERT(ts && *ts >= base_ &&
+                     *ts - base_ < static_cast<int64_t>(attempt_probe_.size()));
     in_flight_[attempt_probe_[static_cast<size_t>(*ts - base_)]] = w.id;
   }
   for (size_t i = 0; i < probes_.size(); ++i) {

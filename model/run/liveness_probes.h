@@ -18,12 +18,12 @@
 namespace repartsim::scenario {
 
 struct ProbeResult {
-  model::Row row;          // the last attempt's row
+  model::Row row;  // the last attempt's row
   uint32_t frontend_index = 0;
-  uint32_t attempts = 0;   // attempts issued
-  bool finished = false;   // acknowledged, or the last attempt ended unacknowledged
+  uint32_t attempts = 0;  // attempts issued
+  bool finished = false;  // acknowledged, or the last attempt ended unacknowledged
   bool acked = false;
-  std::string error;       // the last unacknowledged attempt's error text
+  std::string error;  // the last unacknowledged attempt's error text
 };
 
 class LivenessProbes {
@@ -52,11 +52,11 @@ class LivenessProbes {
 
   const Scenario* s_ = nullptr;
   std::vector<ProbeResult> probes_;
-  std::vector<uint64_t> in_flight_;      // per probe: the attempt's write id, 0 if none yet
-  std::vector<size_t> attempt_probe_;    // per attempt (time index - base_): its probe
-  int64_t base_ = 0;                     // the first attempt's time index
+  std::vector<uint64_t> in_flight_;    // per probe: the attempt's write id, 0 if none yet
+  std::vector<size_t> attempt_probe_;  // per attempt (time index - base_): its probe
+  int64_t base_ = 0;                   // the first attempt's time index
   uint64_t first_write_id_ = 0;
-  uint64_t next_unseen_ = 0;             // the next write id to map to its attempt
+  uint64_t next_unseen_ = 0;  // the next write id to map to its attempt
   size_t unfinished_ = 0;
 };
 

@@ -27,10 +27,17 @@ void FeedOracle(const model::History& history, model::TableId table, check::Orac
     if (w.table != table) continue;
     oracle.RegisterWrite(w.id, w.start_step, w.rows);
     switch (w.status) {
-      case model::WriteStatus::kAcked: oracle.Acknowledge(w.id, w.end_step); break;
-      case model::WriteStatus::kRejected: oracle.Reject(w.id, w.end_step); break;
-      case model::WriteStatus::kUnknown: oracle.MarkUnknown(w.id, w.end_step); break;
-      case model::WriteStatus::kPending: break;  // still in flight: a maybe row
+      case model::WriteStatus::kAcked:
+        oracle.Acknowledge(w.id, w.end_step);
+        break;
+      case model::WriteStatus::kRejected:
+        oracle.Reject(w.id, w.end_step);
+        break;
+      case model::WriteStatus::kUnknown:
+        oracle.MarkUnknown(w.id, w.end_step);
+        break;
+      case model::WriteStatus::kPending:
+        break;  // still in flight: a maybe row
     }
   }
 }
@@ -85,13 +92,12 @@ void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Viola
     for (model::RegionId r : q.regions) {
       scanned += (scanned.empty() ? "" : ", ") + std::to_string(r.region_number().value);
     }
-    const std::string note = "query " + std::to_string(q.id) + " from " +
-                             in.cluster->NodeName(q.frontend) + " (issued at step " +
-                             std::to_string(q.start_step) + ", completed at step " +
-                             std::to_string(q.end_step) + ") planned with route version " +
-                             std::to_string(q.route_version) + " and scanned " +
-                             std::to_string(q.regions.size()) + " regions (numbers " +
-                             (scanned.empty() ? "none" : scanned) + ", listed above)";
+    const std::string note =
+        "query " + std::to_string(q.id) + " from " + in.cluster->NodeName(q.frontend) +
+        " (issued at step " + std::to_string(q.start_step) + ", completed at step " +
+        std::to_string(q.end_step) + ") planned with route version " +
+        std::to_string(q.route_version) + " and scanned " + std::to_string(q.regions.size()) +
+        " regions (numbers " + (scanned.empty() ? "none" : scanned) + ", listed above)";
     const std::string id = std::to_string(q.id);
     std::vector<Violation> found;
     if (q.count_star) {
@@ -177,8 +183,8 @@ void CheckQuiescent(const CheckInput& in, check::Oracle& oracle, std::vector<Vio
         dn.HandleScan(r.region_id, std::nullopt, cluster.protocol(), cluster.object_store());
     if (!scan.ok()) continue;
     const auto& expr = region->version().partition_expr;
-    auto own = check::CheckRegionOwnership(ownership, r.region_id, expr ? &*expr : nullptr,
-                                           scan.rows, at);
+    auto own =
+        check::CheckRegionOwnership(ownership, r.region_id, expr ? &*expr : nullptr, scan.rows, at);
     if (own) out.push_back(*own);
     all_rows.insert(all_rows.end(), scan.rows.begin(), scan.rows.end());
   }
@@ -247,8 +253,8 @@ void CheckRejectedDdls(const CheckInput& in, std::vector<Violation>& out) {
     v.invariant = check::Invariant::kDdlRejected;
     v.step = d.end_step;
     v.time_ms = d.end.ms;
-    v.message = "scripted DDL `" + d.sql + "` (ddl " + std::to_string(d.id) +
-                ", issued at step " + std::to_string(d.start_step) +
+    v.message = "scripted DDL `" + d.sql + "` (ddl " + std::to_string(d.id) + ", issued at step " +
+                std::to_string(d.start_step) +
                 (never_submitted ? ") never reached the metasrv: " : ") was rejected: ") + d.error;
     out.push_back(std::move(v));
   }
@@ -293,8 +299,8 @@ void PublishedRuleWatch::AfterStep(const model::Cluster& cluster, check::CheckAt
     text += std::to_string(rule->regions[i]) + '=' + rule->exprs[i].CanonicalText() + ';';
   }
   if (!checked_.insert(std::move(text)).second) return;
-  std::optional<Violation> v = check::CheckPublishedRule(
-      *rule, s_->table.schema, s_->table_id(), model::CheckMode::kExact, at);
+  std::optional<Violation> v = check::CheckPublishedRule(*rule, s_->table.schema, s_->table_id(),
+                                                         model::CheckMode::kExact, at);
   if (v) violations_.push_back(std::move(*v));
 }
 

@@ -31,9 +31,9 @@ struct CheckInput {
   int64_t end_time_ms = 0;
   uint64_t heal_step = 0;
   bool quiescent = false;
-  std::string not_quiescent_reason;  // e.g. "steps_max reached"
+  std::string not_quiescent_reason;               // e.g. "steps_max reached"
   std::vector<check::Violation> step_violations;  // found during the run (PublishedRuleWatch)
-  std::vector<ProbeResult> probes;               // liveness probes (LivenessProbes)
+  std::vector<ProbeResult> probes;                // liveness probes (LivenessProbes)
 };
 
 // The table's published rule from its route: nullopt when the scenario's rule has no columns
@@ -54,8 +54,8 @@ class PublishedRuleWatch {
  private:
   const Scenario* s_;
   std::string route_key_;
-  std::string route_bytes_;  // the last seen stored route
-  bool changed_ = false;     // changed since the last check
+  std::string route_bytes_;        // the last seen stored route
+  bool changed_ = false;           // changed since the last check
   std::set<std::string> checked_;  // canonical text of each rule checked
   std::vector<check::Violation> violations_;
 };

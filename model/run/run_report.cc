@@ -9,10 +9,14 @@ namespace repartsim::scenario {
 
 const char* OutcomeName(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kPass: return "pass";
-    case Outcome::kSafety: return "safety";
-    case Outcome::kLiveness: return "liveness";
-    case Outcome::kNondeterminism: return "nondeterminism";
+    case Outcome::kPass:
+      return "pass";
+    case Outcome::kSafety:
+      return "safety";
+    case Outcome::kLiveness:
+      return "liveness";
+    case Outcome::kNondeterminism:
+      return "nondeterminism";
   }
   return "?";
 }
@@ -63,7 +67,8 @@ bool RunReport::Meets(const Expectation& expectation) const {
 
 nlohmann::json RunReport::ToJson() const {
   char hash[24];
-  std::snprintf(hash, sizeof(hash), "0x%016llx", static_cast<unsigned long long>(summary.trace_hash));
+  std::snprintf(hash, sizeof(hash), "0x%016llx",
+                static_cast<unsigned long long>(summary.trace_hash));
   nlohmann::json violations_json = nlohmann::json::array();
   for (const check::Violation& v : violations) violations_json.push_back(v.ToJson());
   nlohmann::json crash = nlohmann::json::object();

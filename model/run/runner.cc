@@ -5,11 +5,11 @@
 
 #include "model/cluster/cluster.h"
 #include "model/protocol.h"
-#include "model/scenario/crash_sites.h"
 #include "model/run/phase_chooser.h"
 #include "model/run/run_check.h"
 #include "model/run/script.h"
 #include "model/run/workload.h"
+#include "model/scenario/crash_sites.h"
 #include "sim/simulation.h"
 
 namespace repartsim::scenario {
@@ -40,7 +40,8 @@ std::string FaultsText(const Faults& f) {
   std::string out = "drop=" + f.drop.ToString() + " delay=" + f.delay.ToString() +
                     " reset=" + f.reset.ToString() + " pause=" + f.pause.ToString() +
                     " lease_gap=" + f.lease_gap.ToString() + " crash=" + f.crash.ToString();
-  if (f.leader_start_ms_max > 0) out += " leader_start_ms_max=" + std::to_string(f.leader_start_ms_max);
+  if (f.leader_start_ms_max > 0)
+    out += " leader_start_ms_max=" + std::to_string(f.leader_start_ms_max);
   if (f.swarm) out += " swarm";
   return out;
 }
@@ -102,12 +103,17 @@ HistoryCounts CountHistory(const model::History& h) {
 // The two phases of a run over one Simulation (so step numbers stay global).
 class PhasedRun {
  public:
-  PhasedRun(const Scenario& s, model::Cluster& cluster, PhaseChooser& chooser,
-            sim::Trace& trace, sim::CrashPlan& plan, sim::CrashPointStats& stats,
-            const Faults& faults, uint64_t seed,
+  PhasedRun(const Scenario& s, model::Cluster& cluster, PhaseChooser& chooser, sim::Trace& trace,
+            sim::CrashPlan& plan, sim::CrashPointStats& stats, const Faults& faults, uint64_t seed,
             const std::function<bool(const StepView&)>& after_step)
-      : s_(s), cluster_(cluster), rule_watch_(s), chooser_(chooser), plan_(plan), stats_(stats),
-        faults_(faults), after_step_(after_step),
+      : s_(s),
+        cluster_(cluster),
+        rule_watch_(s),
+        chooser_(chooser),
+        plan_(plan),
+        stats_(stats),
+        faults_(faults),
+        after_step_(after_step),
         sim_(cluster, chooser, trace, plan, stats,
              sim::RunOptions{sim::DriverKind::kTimed, s.limits.steps_max,
                              s.limits.time_ms_max + s.limits.liveness_ms, seed}),
@@ -130,9 +136,8 @@ class PhasedRun {
           RestartLater();
         }
       }
-      if (after_step_ &&
-          !after_step_(StepView{cluster_, sim_.steps() - 1, sim_.now().ms, healed_, crashes,
-                                rule_watch_.violations().size()})) {
+      if (after_step_ && !after_step_(StepView{cluster_, sim_.steps() - 1, sim_.now().ms, healed_,
+                                               crashes, rule_watch_.violations().size()})) {
         report.cut = true;
         report.end_reason = "cut";
         break;
@@ -166,8 +171,8 @@ class PhasedRun {
           report.end_reason = "steps_max (" + std::to_string(s_.limits.steps_max) + ") reached";
           break;
         case sim::RunOutcome::kTimeMax:
-          report.end_reason = "liveness budget (" + std::to_string(s_.limits.liveness_ms) +
-                              " ms) spent";
+          report.end_reason =
+              "liveness budget (" + std::to_string(s_.limits.liveness_ms) + " ms) spent";
           break;
         default:
           report.end_reason = sim::ToString(result.outcome);
@@ -293,8 +298,14 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
     return report;
   }
 
-  CheckInput input{&s, &cluster, report.summary.steps, report.time_ms, report.heal_step,
-                   report.quiescent, report.end_reason, run.rule_watch().violations(),
+  CheckInput input{&s,
+                   &cluster,
+                   report.summary.steps,
+                   report.time_ms,
+                   report.heal_step,
+                   report.quiescent,
+                   report.end_reason,
+                   run.rule_watch().violations(),
                    run.probes().results()};
   report.violations = CheckRun(input);
   if (config.keep_trace) {

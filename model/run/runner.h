@@ -24,11 +24,10 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "model/check/violation.h"
 #include "model/scenario/scenario.h"
@@ -49,9 +48,9 @@ struct StepView {
   model::Cluster& cluster;  // mutable only for test seams (a planted nondeterminism)
   uint64_t step = 0;        // index of the step just taken
   int64_t now_ms = 0;
-  bool healed = false;             // the liveness phase has begun
-  uint64_t crashes = 0;            // crash points fired so far
-  size_t rule_violations = 0;      // INV-RULE findings so far (PublishedRuleWatch)
+  bool healed = false;         // the liveness phase has begun
+  uint64_t crashes = 0;        // crash points fired so far
+  size_t rule_violations = 0;  // INV-RULE findings so far (PublishedRuleWatch)
 };
 
 enum class Outcome : uint8_t { kPass, kSafety, kLiveness, kNondeterminism };
@@ -60,10 +59,10 @@ const char* OutcomeName(Outcome outcome);
 
 struct RunConfig {
   uint64_t seed = 0;
-  std::optional<std::string> profile;                // overrides the scenario's profile
-  std::vector<std::pair<std::string, bool>> rules;   // applied after the scenario's rules
-  const sim::ChoiceList* replay = nullptr;           // replay these choices (seed still
-                                                     // drives the workload and swarm mix)
+  std::optional<std::string> profile;               // overrides the scenario's profile
+  std::vector<std::pair<std::string, bool>> rules;  // applied after the scenario's rules
+  const sim::ChoiceList* replay = nullptr;          // replay these choices (seed still
+                                                    // drives the workload and swarm mix)
   bool keep_trace = false;         // keep every trace line (excerpts, divergence, jsonl)
   std::FILE* trace_out = nullptr;  // also stream text trace lines here
   size_t excerpt_lines_max = 12;   // trace lines attached to each violation
@@ -86,14 +85,14 @@ struct HistoryCounts {
 struct RunReport {
   std::string scenario;  // name
   std::string path;
-  std::string profile;   // base profile name
-  std::string rules;     // overrides vs the base profile, "name=on,..."
-  std::string faults;    // the effective fault mix (after swarm)
+  std::string profile;  // base profile name
+  std::string rules;    // overrides vs the base profile, "name=on,..."
+  std::string faults;   // the effective fault mix (after swarm)
   Outcome outcome = Outcome::kPass;
   std::vector<check::Violation> violations;  // decisive first; READ-ANOMALY included, last
   sim::RunSummary summary;
-  int64_t time_ms = 0;         // virtual time at the end
-  int64_t heal_time_ms = -1;   // when the liveness phase began, -1 if never
+  int64_t time_ms = 0;        // virtual time at the end
+  int64_t heal_time_ms = -1;  // when the liveness phase began, -1 if never
   uint64_t heal_step = 0;
   bool quiescent = false;
   bool cut = false;            // RunConfig::after_step ended the run (nothing checked)
@@ -102,9 +101,9 @@ struct RunReport {
   std::map<std::string, sim::CrashPointStats::Counts> crash_points;
   sim::NetworkCounters network;
   HistoryCounts history;
-  uint64_t probe_write_first = 0;       // History write ids >= this are probes (0: none)
-  sim::ChoiceList choices;              // recorded (random runs) for replay
-  std::vector<std::string> trace_lines; // when RunConfig::keep_trace
+  uint64_t probe_write_first = 0;        // History write ids >= this are probes (0: none)
+  sim::ChoiceList choices;               // recorded (random runs) for replay
+  std::vector<std::string> trace_lines;  // when RunConfig::keep_trace
 
   // "seed=.. steps=.. prng_draws=.. trace_hash=0x.. outcome=.."
   std::string SummaryLine() const;

@@ -3,8 +3,8 @@
 namespace repartsim::scenario {
 
 void ScheduleScript(const Scenario& s, model::Cluster& cluster) {
-  cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(s.table_id(), s.table.schema,
-                                                         s.table.rule, s.placement));
+  cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(s.table_id(), s.table.schema, s.table.rule,
+                                                         s.placement));
   for (const ScriptedStep& step : s.setup) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
   for (const ScriptedStep& step : s.steps) {
     if (step.after_state.empty()) {

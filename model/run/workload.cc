@@ -7,14 +7,13 @@ namespace repartsim::scenario {
 namespace {
 
 const ColumnDomain& DomainOf(const Scenario& s, const model::Column& column) {
-  static const ColumnDomain kDefault{0, 99, {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"},
-                                     sim::Ratio::Never()};
+  static const ColumnDomain kDefault{
+      0, 99, {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"}, sim::Ratio::Never()};
   auto it = s.workload.columns.find(column.name);
   return it == s.workload.columns.end() ? kDefault : it->second;
 }
 
-model::Value RandomValue(const model::Column& column, const ColumnDomain& domain,
-                         sim::Prng& prng) {
+model::Value RandomValue(const model::Column& column, const ColumnDomain& domain, sim::Prng& prng) {
   if (column.nullable && prng.Chance(domain.null)) return model::Value::Null();
   switch (column.type) {
     case model::ColumnType::kString: {
@@ -65,9 +64,9 @@ model::QueryOp RandomQuery(const Scenario& s, uint32_t frontend, sim::Prng& prng
       model::Value a = RandomValue(column, domain, prng);
       model::Value b = RandomValue(column, domain, prng);
       if (model::TotalOrder(b, a) < 0) std::swap(a, b);
-      op.where = model::Predicate::And(
-          model::Predicate::Compare(column.name, model::CompareOp::kGtEq, a),
-          model::Predicate::Compare(column.name, model::CompareOp::kLtEq, b));
+      op.where =
+          model::Predicate::And(model::Predicate::Compare(column.name, model::CompareOp::kGtEq, a),
+                                model::Predicate::Compare(column.name, model::CompareOp::kLtEq, b));
       break;
     }
   }

@@ -28,8 +28,7 @@ struct WorkloadOp {
 std::vector<WorkloadOp> DrawWorkload(const Scenario& scenario, sim::Prng& prng);
 
 // Schedules the whole workload on `cluster` up front (DrawWorkload, then Schedule each).
-WorkloadCounts ScheduleWorkload(const Scenario& scenario, sim::Prng& prng,
-                                model::Cluster& cluster);
+WorkloadCounts ScheduleWorkload(const Scenario& scenario, sim::Prng& prng, model::Cluster& cluster);
 
 // One random row of the scenario's table (exposed for tests).
 model::Row RandomRow(const Scenario& scenario, sim::Prng& prng);

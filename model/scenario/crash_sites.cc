@@ -27,10 +27,10 @@ bool SortedContains(const std::vector<std::string>& sorted, std::string_view ite
 
 std::vector<std::string> BuildSites() {
   std::vector<std::string> sites = {
-      "datanode.write.after_wal",         "datanode.create.after_manifest",
-      "datanode.drop.after_manifest",     "datanode.flush.after_sst",
-      "datanode.flush.after_manifest",    "datanode.enter_staging.after_clear",
-      "datanode.remap.after_blob",        "datanode.apply_staging.after_edit",
+      "datanode.write.after_wal",      "datanode.create.after_manifest",
+      "datanode.drop.after_manifest",  "datanode.flush.after_sst",
+      "datanode.flush.after_manifest", "datanode.enter_staging.after_clear",
+      "datanode.remap.after_blob",     "datanode.apply_staging.after_edit",
   };
   for (const std::string& state : BuildStates()) {
     for (const char* suffix : {"before_persist", "after_persist"}) {

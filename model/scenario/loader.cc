@@ -15,9 +15,9 @@ namespace repartsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {
-    "name",  "description", "tags",  "profile",  "rules",  "cluster", "table",
-    "setup", "steps",       "workload", "faults", "limits", "seeds",  "expect"};
+const std::vector<std::string> kTopKeys = {"name",    "description", "tags",  "profile", "rules",
+                                           "cluster", "table",       "setup", "steps",   "workload",
+                                           "faults",  "limits",      "seeds", "expect"};
 
 void ReadRules(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   if (!node.IsMap()) {
@@ -61,8 +61,8 @@ void ReadCluster(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
           std::optional<model::NodeId> id = ReadNode(list[i], ctx, scenario, path);
           if (id) scenario.placement.push_back(id->value - 1);
         } else {
-          scenario.placement.push_back(static_cast<uint32_t>(
-              ReadInt(list[i], ctx, path, 0, scenario.datanode_count - 1)));
+          scenario.placement.push_back(
+              static_cast<uint32_t>(ReadInt(list[i], ctx, path, 0, scenario.datanode_count - 1)));
         }
       }
     }
@@ -99,9 +99,9 @@ void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
 void CheckRegionCount(const YAML::Node& table, LoadContext& ctx, const Scenario& s) {
   size_t regions = std::max<size_t>(1, s.table.rule.exprs.size());
   if (regions > kScenarioRegionsMax) {
-    ctx.Fail(table, "table", "the table has " + std::to_string(regions) +
-                                 " regions, more than the limit of " +
-                                 std::to_string(kScenarioRegionsMax));
+    ctx.Fail(table, "table",
+             "the table has " + std::to_string(regions) + " regions, more than the limit of " +
+                 std::to_string(kScenarioRegionsMax));
     return;
   }
   for (const std::vector<ScriptedStep>* list : {&s.setup, &s.steps}) {
@@ -137,17 +137,18 @@ void CheckRunSize(const YAML::Node& root, LoadContext& ctx, const Scenario& s) {
   }
   const Workload& w = s.workload;
   // Copies only (assigning a YAML::Node would rewrite the document).
-  const YAML::Node where = w.enabled           ? root["workload"]
-                           : root["steps"]     ? root["steps"]
-                                               : root["setup"];
+  const YAML::Node where = w.enabled       ? root["workload"]
+                           : root["steps"] ? root["steps"]
+                                           : root["setup"];
   if (w.enabled) {
     const uint64_t span_ms = static_cast<uint64_t>(std::max<int64_t>(0, w.end_ms - w.start_ms));
     auto per_client = [&](int64_t interval_ms) {
       return span_ms * (interval_ms == 1 ? 2 : 1) /
-                 static_cast<uint64_t>(std::max<int64_t>(1, interval_ms / 2)) + 1;
+                 static_cast<uint64_t>(std::max<int64_t>(1, interval_ms / 2)) +
+             1;
     };
-    const uint64_t writes = uint64_t{s.frontend_count} * w.writers_per_frontend *
-                            per_client(w.write_interval_ms);
+    const uint64_t writes =
+        uint64_t{s.frontend_count} * w.writers_per_frontend * per_client(w.write_interval_ms);
     const uint64_t reads =
         uint64_t{s.frontend_count} * w.readers_per_frontend * per_client(w.read_interval_ms);
     if (writes + reads > kWorkloadOpsMax) {
@@ -233,8 +234,9 @@ void ReadExpect(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
         }
         for (size_t i = 0; !ctx.failed() && i < list.size(); ++i) {
           std::string name = ReadInvariantName(list[i], ctx, path + ".tolerate");
-          if (!ctx.failed() && (name == e.invariant || std::find(e.tolerate.begin(), e.tolerate.end(),
-                                                                  name) != e.tolerate.end())) {
+          if (!ctx.failed() &&
+              (name == e.invariant ||
+               std::find(e.tolerate.begin(), e.tolerate.end(), name) != e.tolerate.end())) {
             ctx.Fail(list[i], path + ".tolerate", "invariant '" + name + "' is listed twice");
           }
           e.tolerate.push_back(std::move(name));
@@ -289,10 +291,14 @@ std::optional<Expectation> Scenario::ExpectationFor(const std::string& profile_n
 
 const char* QueryShapeName(QueryShape shape) {
   switch (shape) {
-    case QueryShape::kAll: return "all";
-    case QueryShape::kCount: return "count";
-    case QueryShape::kPoint: return "point";
-    case QueryShape::kRange: return "range";
+    case QueryShape::kAll:
+      return "all";
+    case QueryShape::kCount:
+      return "count";
+    case QueryShape::kPoint:
+      return "point";
+    case QueryShape::kRange:
+      return "range";
   }
   return "?";
 }

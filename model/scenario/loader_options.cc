@@ -11,14 +11,14 @@ bool IsIntegerLike(model::ColumnType type) {
   return type != model::ColumnType::kString && type != model::ColumnType::kBool;
 }
 
-void ReadColumnDomain(const YAML::Node& key, const YAML::Node& node, LoadContext& ctx,
-                      Scenario& s, const std::string& path) {
+void ReadColumnDomain(const YAML::Node& key, const YAML::Node& node, LoadContext& ctx, Scenario& s,
+                      const std::string& path) {
   const std::string name = ReadString(key, ctx, path);
   if (ctx.failed()) return;
   std::optional<size_t> index = s.table.schema.FindColumn(name);
   if (!index) {
-    ctx.Fail(key, path + "." + name, "unknown column '" + name + "' of table '" +
-                                         s.table.schema.name + "'");
+    ctx.Fail(key, path + "." + name,
+             "unknown column '" + name + "' of table '" + s.table.schema.name + "'");
     return;
   }
   const model::Column& column = s.table.schema.columns[*index];
@@ -73,15 +73,21 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   Fields f(node, ctx, "workload");
   Workload& w = s.workload;
   w.enabled = true;
-  if (f.Has("writers")) w.writers_per_frontend = ReadInt(f.Get("writers"), ctx, "workload.writers", 0, 64);
-  if (f.Has("readers")) w.readers_per_frontend = ReadInt(f.Get("readers"), ctx, "workload.readers", 0, 64);
-  if (f.Has("start_ms")) w.start_ms = ReadInt(f.Get("start_ms"), ctx, "workload.start_ms", 0, kScenarioTimeMsMax);
-  if (f.Has("end_ms")) w.end_ms = ReadInt(f.Get("end_ms"), ctx, "workload.end_ms", 0, kScenarioTimeMsMax);
+  if (f.Has("writers"))
+    w.writers_per_frontend = ReadInt(f.Get("writers"), ctx, "workload.writers", 0, 64);
+  if (f.Has("readers"))
+    w.readers_per_frontend = ReadInt(f.Get("readers"), ctx, "workload.readers", 0, 64);
+  if (f.Has("start_ms"))
+    w.start_ms = ReadInt(f.Get("start_ms"), ctx, "workload.start_ms", 0, kScenarioTimeMsMax);
+  if (f.Has("end_ms"))
+    w.end_ms = ReadInt(f.Get("end_ms"), ctx, "workload.end_ms", 0, kScenarioTimeMsMax);
   if (f.Has("write_interval_ms")) {
-    w.write_interval_ms = ReadInt(f.Get("write_interval_ms"), ctx, "workload.write_interval_ms", 1, 3600000);
+    w.write_interval_ms =
+        ReadInt(f.Get("write_interval_ms"), ctx, "workload.write_interval_ms", 1, 3600000);
   }
   if (f.Has("read_interval_ms")) {
-    w.read_interval_ms = ReadInt(f.Get("read_interval_ms"), ctx, "workload.read_interval_ms", 1, 3600000);
+    w.read_interval_ms =
+        ReadInt(f.Get("read_interval_ms"), ctx, "workload.read_interval_ms", 1, 3600000);
   }
   if (f.Has("rows_per_write")) {
     w.rows_per_write_max = ReadInt(f.Get("rows_per_write"), ctx, "workload.rows_per_write", 1, 100);
@@ -101,8 +107,8 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   if (f.Has("queries")) ReadQueries(f.Get("queries"), ctx, s);
   if (w.end_ms == 0 || w.end_ms > s.limits.time_ms_max) w.end_ms = s.limits.time_ms_max;
   if (!ctx.failed() && w.start_ms >= w.end_ms) {
-    ctx.Fail(node, "workload", "the workload starts at or after its end (" +
-                                   std::to_string(w.end_ms) + " ms)");
+    ctx.Fail(node, "workload",
+             "the workload starts at or after its end (" + std::to_string(w.end_ms) + " ms)");
   }
   f.Finish({"writers", "readers", "start_ms", "end_ms", "write_interval_ms", "read_interval_ms",
             "rows_per_write", "bulk", "columns", "queries"});
@@ -119,14 +125,18 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
              "`duplicate` step");
   }
   if (f.Has("delay")) x.delay = ReadRatio(f.Get("delay"), ctx, "faults.delay");
-  if (f.Has("delay_ms_max")) x.delay_ms_max = ReadInt(f.Get("delay_ms_max"), ctx, "faults.delay_ms_max", 0, 600000);
-  if (f.Has("latency_ms")) x.latency_ms = ReadInt(f.Get("latency_ms"), ctx, "faults.latency_ms", 0, 60000);
+  if (f.Has("delay_ms_max"))
+    x.delay_ms_max = ReadInt(f.Get("delay_ms_max"), ctx, "faults.delay_ms_max", 0, 600000);
+  if (f.Has("latency_ms"))
+    x.latency_ms = ReadInt(f.Get("latency_ms"), ctx, "faults.latency_ms", 0, 60000);
   if (f.Has("reset")) x.reset = ReadRatio(f.Get("reset"), ctx, "faults.reset");
   if (f.Has("pause")) x.pause = ReadRatio(f.Get("pause"), ctx, "faults.pause");
-  if (f.Has("pause_ms_max")) x.pause_ms_max = ReadInt(f.Get("pause_ms_max"), ctx, "faults.pause_ms_max", 0, 600000);
+  if (f.Has("pause_ms_max"))
+    x.pause_ms_max = ReadInt(f.Get("pause_ms_max"), ctx, "faults.pause_ms_max", 0, 600000);
   if (f.Has("lease_gap")) x.lease_gap = ReadRatio(f.Get("lease_gap"), ctx, "faults.lease_gap");
   if (f.Has("lease_gap_ms_max")) {
-    x.lease_gap_ms_max = ReadInt(f.Get("lease_gap_ms_max"), ctx, "faults.lease_gap_ms_max", 0, 600000);
+    x.lease_gap_ms_max =
+        ReadInt(f.Get("lease_gap_ms_max"), ctx, "faults.lease_gap_ms_max", 0, 600000);
   }
   if (f.Has("leader_start_ms_max")) {
     x.leader_start_ms_max =
@@ -134,13 +144,15 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   }
   if (f.Has("crash")) x.crash = ReadRatio(f.Get("crash"), ctx, "faults.crash");
   if (f.Has("restart_after_ms")) {
-    x.restart_after_ms = ReadInt(f.Get("restart_after_ms"), ctx, "faults.restart_after_ms", 0, 3600000);
+    x.restart_after_ms =
+        ReadInt(f.Get("restart_after_ms"), ctx, "faults.restart_after_ms", 0, 3600000);
   }
   if (f.Has("swarm")) x.swarm = ReadBool(f.Get("swarm"), ctx, "faults.swarm");
   auto site_ok = [&](const YAML::Node& n, const std::string& site, const std::string& path) {
     if (ctx.failed() || IsKnownCrashSite(site)) return !ctx.failed();
-    ctx.Fail(n, path, "unknown crash site '" + site +
-                          "'; `repartsim run --list-crash-sites` prints the known ones");
+    ctx.Fail(n, path,
+             "unknown crash site '" + site +
+                 "'; `repartsim run --list-crash-sites` prints the known ones");
     return false;
   };
   if (f.Has("crash_sites")) {
@@ -204,14 +216,17 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
 void ReadLimits(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   Fields f(node, ctx, "limits");
   Limits& l = s.limits;
-  if (f.Has("steps_max")) l.steps_max = ReadInt(f.Get("steps_max"), ctx, "limits.steps_max", 1, kRunStepsMax);
+  if (f.Has("steps_max"))
+    l.steps_max = ReadInt(f.Get("steps_max"), ctx, "limits.steps_max", 1, kRunStepsMax);
   if (f.Has("time_ms_max")) {
-    l.time_ms_max = ReadInt(f.Get("time_ms_max"), ctx, "limits.time_ms_max", 1000, kScenarioTimeMsMax);
+    l.time_ms_max =
+        ReadInt(f.Get("time_ms_max"), ctx, "limits.time_ms_max", 1000, kScenarioTimeMsMax);
   }
   if (f.Has("liveness_ms")) {
     l.liveness_ms = ReadInt(f.Get("liveness_ms"), ctx, "limits.liveness_ms", 0, kScenarioTimeMsMax);
   }
-  if (f.Has("settle_ms")) l.settle_ms = ReadInt(f.Get("settle_ms"), ctx, "limits.settle_ms", 0, kScenarioTimeMsMax);
+  if (f.Has("settle_ms"))
+    l.settle_ms = ReadInt(f.Get("settle_ms"), ctx, "limits.settle_ms", 0, kScenarioTimeMsMax);
   if (!ctx.failed() && l.settle_ms > l.liveness_ms) {
     ctx.Fail(node, "limits.settle_ms", "settle_ms exceeds liveness_ms");
   }

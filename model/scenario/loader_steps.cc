@@ -13,13 +13,12 @@ namespace repartsim::scenario {
 namespace {
 
 const std::vector<std::string> kStepKeys = {
-    "at_ms",     "after", "delay_ms",    "occurrence", "sql",   "frontend",  "flush",
-    "crash",     "restart", "partition", "heal",       "stale_cache", "drop", "delay",
-    "duplicate", "hold",  "reorder",     "expire_lease", "bulk"};
-const std::vector<std::string> kActions = {"sql",   "flush",     "crash", "restart",
-                                           "partition", "heal", "stale_cache", "drop",
-                                           "delay", "duplicate", "hold", "reorder",
-                                           "expire_lease"};
+    "at_ms",     "after",   "delay_ms",  "occurrence",   "sql",         "frontend", "flush",
+    "crash",     "restart", "partition", "heal",         "stale_cache", "drop",     "delay",
+    "duplicate", "hold",    "reorder",   "expire_lease", "bulk"};
+const std::vector<std::string> kActions = {
+    "sql",  "flush", "crash",     "restart", "partition", "heal",        "stale_cache",
+    "drop", "delay", "duplicate", "hold",    "reorder",   "expire_lease"};
 const std::vector<std::string> kRuleKeys = {"kind", "from", "to", "count", "ms", "until"};
 
 std::string NodeList(const Scenario& s) {
@@ -62,8 +61,8 @@ void ReadFlush(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Scenario
   out.push_back(MakeStep(at_ms, model::FlushOp{on, region_id(region)}, ctx.At(node)));
 }
 
-std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx,
-                                        const Scenario& s, const std::string& path) {
+std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx, const Scenario& s,
+                                        const std::string& path) {
   std::vector<model::NodeId> out;
   if (!ExpectSequence(node, ctx, path)) return out;
   for (size_t i = 0; i < node.size(); ++i) {
@@ -72,8 +71,8 @@ std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx
   return out;
 }
 
-void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContext& ctx,
-                Scenario& s, const std::string& path, std::vector<ScriptedStep>& out) {
+void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContext& ctx, Scenario& s,
+                const std::string& path, std::vector<ScriptedStep>& out) {
   Fields f(node, ctx, path);
   if (!is_setup) {
     for (const char* key : {"at_ms", "after", "delay_ms", "occurrence"}) f.Get(key);  // ReadSteps
@@ -84,11 +83,11 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
   }
   if (present.size() != 1) {
     ctx.Fail(node, path,
-             present.empty() ? "a step needs one action: sql, flush, crash, restart, partition, "
-                               "heal, stale_cache, drop, delay, duplicate, hold, reorder or "
-                               "expire_lease"
-                             : "a step has one action, found '" + present[0] + "' and '" +
-                                   present[1] + "'");
+             present.empty()
+                 ? "a step needs one action: sql, flush, crash, restart, partition, "
+                   "heal, stale_cache, drop, delay, duplicate, hold, reorder or "
+                   "expire_lease"
+                 : "a step has one action, found '" + present[0] + "' and '" + present[1] + "'");
     return;
   }
   const std::string& action = present[0];
@@ -163,8 +162,7 @@ ScriptedStep MakeStep(int64_t at_ms, model::ScheduledOp op, sim::SourceLocation 
 }
 
 // "Type.State" of a persisted procedure state; records an error naming the known ones.
-std::string ReadProcedureState(const YAML::Node& node, LoadContext& ctx,
-                               const std::string& path) {
+std::string ReadProcedureState(const YAML::Node& node, LoadContext& ctx, const std::string& path) {
   std::string state = ReadString(node, ctx, path);
   if (ctx.failed() || IsKnownProcedureState(state)) return state;
   std::string known;
@@ -173,8 +171,8 @@ std::string ReadProcedureState(const YAML::Node& node, LoadContext& ctx,
   return state;
 }
 
-std::optional<model::NodeId> ReadNode(const YAML::Node& node, LoadContext& ctx,
-                                      const Scenario& s, const std::string& path) {
+std::optional<model::NodeId> ReadNode(const YAML::Node& node, LoadContext& ctx, const Scenario& s,
+                                      const std::string& path) {
   const std::string name = ReadString(node, ctx, path);
   if (ctx.failed()) return std::nullopt;
   if (name == "metasrv") return model::NodeId{0};
@@ -228,8 +226,9 @@ namespace {
 bool CheckEntryCount(const YAML::Node& node, LoadContext& ctx, const Scenario& s,
                      const std::string& path) {
   if (s.setup.size() + s.steps.size() + node.size() <= kScenarioStepEntriesMax) return true;
-  ctx.Fail(node, path, "too many entries: setup and steps hold at most " +
-                           std::to_string(kScenarioStepEntriesMax));
+  ctx.Fail(
+      node, path,
+      "too many entries: setup and steps hold at most " + std::to_string(kScenarioStepEntriesMax));
   return false;
 }
 
@@ -259,8 +258,7 @@ void ReadSteps(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     if (f.Has("after")) {
       // Placed after a procedure state: at_ms is not allowed, delay_ms is the offset.
       if (f.Has("at_ms")) {
-        ctx.Fail(f.Get("at_ms"), path + ".at_ms",
-                 "a step has either 'at_ms' or 'after', not both");
+        ctx.Fail(f.Get("at_ms"), path + ".at_ms", "a step has either 'at_ms' or 'after', not both");
         return;
       }
       after_state = ReadProcedureState(f.Get("after"), ctx, path + ".after");

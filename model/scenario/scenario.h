@@ -16,8 +16,8 @@
 #include "model/partition/schema.h"
 #include "model/sql/statement.h"
 #include "sim/ratio.h"
-#include "sim/scripted_chooser.h"
 #include "sim/result.h"
+#include "sim/scripted_chooser.h"
 
 namespace repartsim::scenario {
 
@@ -82,8 +82,8 @@ struct Faults {
   // After a metasrv restart, heartbeats are served 0..leader_start_ms_max ms before procedures
   // are recovered (the leader-start window).
   int64_t leader_start_ms_max = 0;
-  sim::Ratio crash = sim::Ratio::Never();          // default ratio of every crash site
-  std::map<std::string, sim::Ratio> crash_sites;   // per-site overrides
+  sim::Ratio crash = sim::Ratio::Never();                    // default ratio of every crash site
+  std::map<std::string, sim::Ratio> crash_sites;             // per-site overrides
   std::optional<std::pair<std::string, uint64_t>> crash_at;  // scripted: site, hit number
   int64_t restart_after_ms = 2000;  // nodes felled by a crash point come back after this
   // Swarm mode: each seed keeps each fault kind with probability 1/2 (FDB/TigerBeetle swarm).
@@ -95,9 +95,9 @@ struct Faults {
 
 struct Limits {
   uint64_t steps_max = 200000;
-  int64_t time_ms_max = 30000;   // end of the safety phase
-  int64_t liveness_ms = 30000;   // budget of the liveness phase after faults heal
-  int64_t settle_ms = 12000;     // minimum liveness time (leases renew) before quiescence
+  int64_t time_ms_max = 30000;  // end of the safety phase
+  int64_t liveness_ms = 30000;  // budget of the liveness phase after faults heal
+  int64_t settle_ms = 12000;    // minimum liveness time (leases renew) before quiescence
 };
 
 // What a run is expected to give under one profile: pass, or a report naming `invariant`,
@@ -135,7 +135,7 @@ struct Scenario {
   Faults faults;
   Limits limits;
   uint64_t seed_first = 0;
-  uint64_t seed_last = 19;  // default seed range for sweeps and tests, inclusive
+  uint64_t seed_last = 19;                    // default seed range for sweeps and tests, inclusive
   std::map<std::string, Expectation> expect;  // by profile name
 
   model::TableId table_id() const { return model::TableId{kTableIdValue}; }

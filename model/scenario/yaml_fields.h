@@ -21,7 +21,8 @@ namespace repartsim::scenario {
 
 class LoadContext {
  public:
-  LoadContext(std::string file, std::string text) : file_(std::move(file)), text_(std::move(text)) {}
+  LoadContext(std::string file, std::string text)
+      : file_(std::move(file)), text_(std::move(text)) {}
 
   bool failed() const { return error_.has_value(); }
   const sim::Error& error() const { return *error_; }

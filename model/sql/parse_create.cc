@@ -187,8 +187,7 @@ sim::Result<Statement> Parser::CreateTableStatement() {
     if (!constraint.value()) {
       Token col_token = Peek();
       if (schema.columns.size() == kSqlColumnsMax) {
-        return ErrorAt(col_token,
-                       "too many columns: more than " + std::to_string(kSqlColumnsMax));
+        return ErrorAt(col_token, "too many columns: more than " + std::to_string(kSqlColumnsMax));
       }
       auto col_name = Identifier("a column name");
       if (!col_name.ok()) return col_name.error();

@@ -21,16 +21,16 @@ sim::Result<Statement> Parser::InsertStatement() {
   if (auto s = ExpectKeyword("VALUES"); !s.ok()) return s.error();
   do {
     if (insert.rows.size() == kSqlInsertRowsMax) {
-      return ErrorAt(Peek(), "too many rows in one INSERT: more than " +
-                                 std::to_string(kSqlInsertRowsMax));
+      return ErrorAt(Peek(),
+                     "too many rows in one INSERT: more than " + std::to_string(kSqlInsertRowsMax));
     }
     insert.row_locations.push_back(LocationOf(Peek()));
     if (auto s = ExpectSymbol("("); !s.ok()) return s.error();
     std::vector<Value> row;
     do {
       if (row.size() == kSqlColumnsMax) {
-        return ErrorAt(Peek(), "too many values in a row: more than " +
-                                   std::to_string(kSqlColumnsMax));
+        return ErrorAt(Peek(),
+                       "too many values in a row: more than " + std::to_string(kSqlColumnsMax));
       }
       auto v = Literal();
       if (!v.ok()) return v.error();

@@ -60,8 +60,8 @@ class Parser {
   std::vector<Token> tokens_;
   const std::string& file_;
   size_t pos_ = 0;
-  size_t nesting_depth_ = 0;    // open parentheses and NOTs of the current expression
-  size_t operator_count_ = 0;   // AND/OR operators of the current expression
+  size_t nesting_depth_ = 0;   // open parentheses and NOTs of the current expression
+  size_t operator_count_ = 0;  // AND/OR operators of the current expression
 };
 
 }  // namespace repartsim::model::sql

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 namespace repartsim::fuzz {
@@ -116,7 +116,11 @@ std::string MutateScalar(const std::string& value, Picker& pick, size_t size_max
       }
       // Wrapping arithmetic: the mutator itself must not overflow (UBSan).
       const uint64_t u = static_cast<uint64_t>(n);
-      const uint64_t choices[] = {u + 1, u - 1, u * 2, u * 1000, 0 - u,
+      const uint64_t choices[] = {u + 1,
+                                  u - 1,
+                                  u * 2,
+                                  u * 1000,
+                                  0 - u,
                                   static_cast<uint64_t>(INT64_MAX),
                                   static_cast<uint64_t>(INT64_MIN)};
       return std::to_string(static_cast<int64_t>(choices[pick.Below(std::size(choices))]));

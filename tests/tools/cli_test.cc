@@ -21,8 +21,8 @@ TEST(CliTest, VersionPrintsNameAndVersion) {
 TEST(CliTest, HelpListsEveryVerb) {
   Outcome outcome = RunRepartsim("--help");
   EXPECT_EQ(outcome.exit_code, 0);
-  for (const char* verb : {"run", "replay", "sweep", "explore", "shrink", "check-rule", "plan",
-                           "route", "prune"}) {
+  for (const char* verb :
+       {"run", "replay", "sweep", "explore", "shrink", "check-rule", "plan", "route", "prune"}) {
     EXPECT_NE(outcome.output.find(std::string("  ") + verb), std::string::npos) << verb;
   }
 }

@@ -23,8 +23,7 @@ TEST(TraceLineJsonTest, KeyValueWordsAreTypedFieldsAndLeadingWordsAreNamed) {
   EXPECT_FALSE(j.contains("text"));
   const nlohmann::json recv =
       nlohmann::json::parse(TraceLineJson("5 3 n1 recv WriteRequest from=fe1 id=12"));
-  EXPECT_EQ(recv["fields"],
-            (nlohmann::json{{"msg", "WriteRequest"}, {"from", "fe1"}, {"id", 12}}));
+  EXPECT_EQ(recv["fields"], (nlohmann::json{{"msg", "WriteRequest"}, {"from", "fe1"}, {"id", 12}}));
 }
 
 TEST(TraceLineJsonTest, RegionIdsStayOneWordAndNegativesAreNumbers) {
@@ -58,9 +57,10 @@ TEST(TraceLineJsonTest, FreeTextWithoutStructureIsText) {
       TraceLineJson("301 4100 n0 ms.procedure procedure=2 retry later: region busy"));
   EXPECT_EQ(j["fields"], (nlohmann::json{{"procedure", 2}}));
   EXPECT_EQ(j["text"], "retry later: region busy");
-  const nlohmann::json rule = nlohmann::json::parse(TraceLineJson(
-      "9 3000 n4 net.release WriteRequest fe1->dn3 (safety phase ended) id=7"));
-  EXPECT_EQ(rule["fields"], (nlohmann::json{{"msg", "WriteRequest"}, {"link", "fe1->dn3"}, {"id", 7}}));
+  const nlohmann::json rule = nlohmann::json::parse(
+      TraceLineJson("9 3000 n4 net.release WriteRequest fe1->dn3 (safety phase ended) id=7"));
+  EXPECT_EQ(rule["fields"],
+            (nlohmann::json{{"msg", "WriteRequest"}, {"link", "fe1->dn3"}, {"id", 7}}));
   EXPECT_EQ(rule["text"], "(safety phase ended)");
 }
 

@@ -51,11 +51,11 @@ TEST(RulesVerbTest, JsonIsAnArrayOfEveryRule) {
   nlohmann::json out = nlohmann::json::parse(outcome.output);
   ASSERT_TRUE(out.is_array());
   ASSERT_EQ(out.size(), repartsim::model::kRuleCount);
-  EXPECT_EQ(out[0], (nlohmann::json{{"name", "version-fence-unversioned"},
-                                    {"description",
-                                     "datanodes reject writes that carry no expression version"},
-                                    {"greptime", false},
-                                    {"reference", true}}));
+  EXPECT_EQ(out[0], (nlohmann::json{
+                        {"name", "version-fence-unversioned"},
+                        {"description", "datanodes reject writes that carry no expression version"},
+                        {"greptime", false},
+                        {"reference", true}}));
   for (size_t i = 0; i < repartsim::model::kRuleCount; ++i) {
     const repartsim::model::RuleInfo& info = repartsim::model::AllRules()[i];
     EXPECT_EQ(out[i]["name"], info.name);

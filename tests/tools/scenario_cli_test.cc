@@ -66,8 +66,9 @@ TEST(ScenarioCliTest, RunWithSafetyViolationExitsOneAndPrintsRowsAndTrace) {
 TEST(ScenarioCliTest, RunWithBadScenarioExits64WithLocatedError) {
   Outcome o = Cli("run " + kRoot + "/tests/data/bad_input/unknown_node.yaml");
   EXPECT_EQ(o.exit_code, 64);
-  EXPECT_EQ(o.output, kRoot + "/tests/data/bad_input/unknown_node.yaml:7:24: error: unknown node "
-                              "'dn7'; nodes are metasrv, dn1..dn2, fe1..fe2 (at steps[0].crash)\n");
+  EXPECT_EQ(o.output, kRoot +
+                          "/tests/data/bad_input/unknown_node.yaml:7:24: error: unknown node "
+                          "'dn7'; nodes are metasrv, dn1..dn2, fe1..fe2 (at steps[0].crash)\n");
 }
 
 TEST(ScenarioCliTest, RunWithBadRuleFlagExits64) {
@@ -98,7 +99,8 @@ TEST(ScenarioCliTest, ReplayFromChoicesAndFromSeedMatch) {
   EXPECT_NE(o.output.find("replay: matches the recorded trace_hash 0x"), std::string::npos);
   o = Cli("replay " + kCrash + " --seed 4");
   EXPECT_EQ(o.exit_code, 0) << o.output;
-  EXPECT_NE(o.output.find("replay: two runs of seed 4 gave the same trace_hash"), std::string::npos);
+  EXPECT_NE(o.output.find("replay: two runs of seed 4 gave the same trace_hash"),
+            std::string::npos);
 }
 
 TEST(ScenarioCliTest, ReplayOfTamperedChoicesExitsThreeNamingTheDivergence) {
@@ -110,7 +112,8 @@ TEST(ScenarioCliTest, ReplayOfTamperedChoicesExitsThreeNamingTheDivergence) {
   std::ofstream(Scratch() + "/r6.choices") << text;
   Outcome o = Cli("replay " + kCrash + " --choices r6.choices");
   EXPECT_EQ(o.exit_code, 3) << o.output;
-  EXPECT_NE(o.output.find("NONDETERMINISM: replaying r6.choices gave trace_hash"), std::string::npos);
+  EXPECT_NE(o.output.find("NONDETERMINISM: replaying r6.choices gave trace_hash"),
+            std::string::npos);
   EXPECT_NE(o.output.find("the recorded run came from a different binary, scenario or seed"),
             std::string::npos);
 }
@@ -118,13 +121,16 @@ TEST(ScenarioCliTest, ReplayOfTamperedChoicesExitsThreeNamingTheDivergence) {
 TEST(ScenarioCliTest, SweepPassesWritesReportsAndMergesShards) {
   Outcome a = Cli("sweep " + kCrash + " --seeds 0..5 --shard 0/2 -q --json a.json");
   ASSERT_EQ(a.exit_code, 0) << a.output;
-  Outcome b = Cli("sweep " + kCrash + " --seeds 0..5 --shard 1/2 --jobs 2 -q --json b.json --junit b.xml");
+  Outcome b =
+      Cli("sweep " + kCrash + " --seeds 0..5 --shard 1/2 --jobs 2 -q --json b.json --junit b.xml");
   ASSERT_EQ(b.exit_code, 0) << b.output;
   EXPECT_NE(b.output.find("datanode-restart-writes reference pass"), std::string::npos);
-  EXPECT_NE(Read(Scratch() + "/b.xml").find("<testcase classname=\"reference\""), std::string::npos);
+  EXPECT_NE(Read(Scratch() + "/b.xml").find("<testcase classname=\"reference\""),
+            std::string::npos);
   Outcome m = Cli("merge a.json b.json --json m.json");
   ASSERT_EQ(m.exit_code, 0) << m.output;
-  EXPECT_NE(m.output.find("merged 2 reports (1 sweeps, every shard once): 6 runs"), std::string::npos);
+  EXPECT_NE(m.output.find("merged 2 reports (1 sweeps, every shard once): 6 runs"),
+            std::string::npos);
 }
 
 TEST(ScenarioCliTest, SweepWithUnexpectedViolationExitsOneAndGroupsIt) {

@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "model/check/violation.h"
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 #include "tests/tools/cli_runner.h"
 
 namespace repartsim::tools {

@@ -21,7 +21,8 @@ Row MakeRow(int64_t i) {
 
 Cluster MakeCluster() {
   auto statements = sql::ParseStatements(
-      "CREATE TABLE t (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT, PRIMARY KEY (host, a)) "
+      "CREATE TABLE t (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT, PRIMARY KEY (host, "
+      "a)) "
       "PARTITION ON COLUMNS (a) (a < 100, a >= 100 AND a < 200, a >= 200)",
       "<bench>");
   const auto& create = std::get<sql::CreateTable>(statements.value().at(0).body);
@@ -54,8 +55,8 @@ void BM_WritesFullPath(benchmark::State& state) {
     for (int64_t w = 0; w < writes; ++w) {
       std::vector<Row> rows;
       for (int64_t r = 0; r < batch; ++r) rows.push_back(MakeRow(w * batch + r));
-      cluster.Schedule(sim::AtMs(2000 + w), InsertOp{static_cast<uint32_t>(w % 2), kTable,
-                                                     std::move(rows), false});
+      cluster.Schedule(sim::AtMs(2000 + w),
+                       InsertOp{static_cast<uint32_t>(w % 2), kTable, std::move(rows), false});
     }
     state.ResumeTiming();
     Run(cluster, 2000 + writes + 100);

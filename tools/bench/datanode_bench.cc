@@ -61,8 +61,8 @@ void BM_HandleWrite(benchmark::State& state) {
     Reply r = dn.HandleWrite(kRegion, std::move(pending[used++]), version, protocol, no_crash);
     benchmark::DoNotOptimize(r);
   }
-  state.counters["writes_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                      benchmark::Counter::kIsRate);
+  state.counters["writes_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["rows_per_s"] = benchmark::Counter(
       static_cast<double>(state.iterations() * rows_per_write), benchmark::Counter::kIsRate);
 }

@@ -79,8 +79,7 @@ std::vector<model::Row> Rows(int host_begin, int host_end) {
   return out;
 }
 
-void CheckedQuery(benchmark::State& state, const std::string& where, int host_begin,
-                  int host_end) {
+void CheckedQuery(benchmark::State& state, const std::string& where, int host_begin, int host_end) {
   Oracle oracle = Oracle::Open(Schema()).value();
   Fill(oracle, 10);
   QuerySpec spec{where, 1000000, 1000000, {}};
@@ -91,13 +90,14 @@ void CheckedQuery(benchmark::State& state, const std::string& where, int host_be
     benchmark::DoNotOptimize(diff);
   }
   state.SetItemsProcessed(state.iterations());
-  state.SetLabel("items = checked queries returning " + std::to_string(actual.size()) +
-                 " rows");
+  state.SetLabel("items = checked queries returning " + std::to_string(actual.size()) + " rows");
 }
 
 void BM_CheckedQueryRange(benchmark::State& state) {
-  CheckedQuery(state, "(\"host\" >= 'h050' AND \"host\" IS NOT NULL) AND "
-                      "(\"host\" < 'h060' OR \"host\" IS NULL)", 50, 60);
+  CheckedQuery(state,
+               "(\"host\" >= 'h050' AND \"host\" IS NOT NULL) AND "
+               "(\"host\" < 'h060' OR \"host\" IS NULL)",
+               50, 60);
 }
 BENCHMARK(BM_CheckedQueryRange)->Unit(benchmark::kMicrosecond);
 

@@ -7,11 +7,12 @@
 
 #include <string>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 
 // The repository root (benchmarks get no REPARTSIM_SOURCE_DIR): this file is tools/bench/.
-#define REPARTSIM_BENCH_ROOT (std::string(__FILE__).substr(0, std::string(__FILE__).rfind("/tools/bench/")))
+#define REPARTSIM_BENCH_ROOT \
+  (std::string(__FILE__).substr(0, std::string(__FILE__).rfind("/tools/bench/")))
 
 namespace {
 

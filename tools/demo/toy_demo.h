@@ -12,8 +12,8 @@
 #include "sim/chooser.h"
 #include "sim/crash_points.h"
 #include "sim/simulation.h"
-#include "tools/demo/toy_system.h"
 #include "sim/trace.h"
+#include "tools/demo/toy_system.h"
 
 namespace repartsim::sim::toy {
 

@@ -13,8 +13,8 @@
 
 #include "sim/event_queue.h"
 #include "sim/network.h"
-#include "tools/demo/toy_node.h"
 #include "sim/simulation.h"
+#include "tools/demo/toy_node.h"
 
 namespace repartsim::sim::toy {
 

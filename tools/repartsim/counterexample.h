@@ -9,11 +9,11 @@
 //   - seeds: the run's seed (it still drives a random workload, if the scenario has one).
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "model/run/runner.h"
 #include "sim/choice_list.h"

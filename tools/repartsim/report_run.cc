@@ -8,11 +8,10 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "model/check/violation.h"
 #include "model/protocol.h"
@@ -90,7 +89,8 @@ sim::Status ValidateOverrides(const std::optional<std::string>& profile,
 
 std::string RunReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
                             const std::vector<std::pair<std::string, bool>>& rules) {
-  std::string out = "repartsim run " + path + " --seed " + std::to_string(seed) + " --profile " + profile;
+  std::string out =
+      "repartsim run " + path + " --seed " + std::to_string(seed) + " --profile " + profile;
   for (const auto& [name, on] : rules) out += " --rule " + name + (on ? "=on" : "=off");
   return out;
 }
@@ -207,8 +207,8 @@ sim::Result<uint64_t> ParseSeedFlag(const std::string& flag, const std::string& 
 
 sim::Status WriteChoicesFile(const std::string& path, const scenario::RunReport& report) {
   std::string text = "# repartsim choices\n# scenario=" + report.path +
-                     " seed=" + std::to_string(report.summary.seed) + " profile=" +
-                     report.profile + " rules=" + (report.rules.empty() ? "-" : report.rules) +
+                     " seed=" + std::to_string(report.summary.seed) + " profile=" + report.profile +
+                     " rules=" + (report.rules.empty() ? "-" : report.rules) +
                      " trace_hash=" + Hex64(report.summary.trace_hash) + "\n";
   text += report.choices.ToText();
   return WriteTextFile(path, text);
@@ -244,7 +244,8 @@ sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path) {
         std::string item;
         while (std::getline(items, item, ',')) {
           const size_t q = item.find('=');
-          if (q != std::string::npos) file.rules.emplace_back(item.substr(0, q), item.substr(q + 1) == "on");
+          if (q != std::string::npos)
+            file.rules.emplace_back(item.substr(0, q), item.substr(q + 1) == "on");
         }
       }
     }
@@ -403,15 +404,16 @@ sim::Status WriteTraceFile(const std::string& path, const std::string& format,
   return WriteTextFile(path, text);
 }
 
-void PrintRunReport(std::FILE* out, const scenario::Scenario& s,
-                    const scenario::RunReport& r, size_t violations_max) {
+void PrintRunReport(std::FILE* out, const scenario::Scenario& s, const scenario::RunReport& r,
+                    size_t violations_max) {
   std::fprintf(out, "scenario %s (%s) profile=%s rules=%s faults: %s\n", r.scenario.c_str(),
                r.path.c_str(), r.profile.c_str(), r.rules.empty() ? "-" : r.rules.c_str(),
                r.faults.c_str());
   std::fprintf(out, "%s\n", r.SummaryLine().c_str());
   std::fprintf(out, "end: %s at t=%lld ms (faults healed at t=%lld ms, step %llu)\n",
                r.end_reason.c_str(), static_cast<long long>(r.time_ms),
-               static_cast<long long>(r.heal_time_ms), static_cast<unsigned long long>(r.heal_step));
+               static_cast<long long>(r.heal_time_ms),
+               static_cast<unsigned long long>(r.heal_step));
   const auto& h = r.history;
   std::fprintf(out,
                "history: writes=%llu acked=%llu rejected=%llu unknown=%llu pending=%llu "
@@ -419,22 +421,25 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& s,
                "unknown=%llu\n",
                (unsigned long long)h.writes, (unsigned long long)h.acked,
                (unsigned long long)h.rejected, (unsigned long long)h.unknown,
-               (unsigned long long)h.pending,
-               (unsigned long long)h.queries, (unsigned long long)h.queries_ok,
-               (unsigned long long)h.queries_failed, (unsigned long long)h.ddls,
-               (unsigned long long)h.ddls_done, (unsigned long long)h.ddls_failed,
-               (unsigned long long)h.ddls_rejected, (unsigned long long)h.ddls_unknown);
-  std::fprintf(out, "probes: rows=%llu acked=%llu writes=%llu (liveness write probes, in history)\n",
+               (unsigned long long)h.pending, (unsigned long long)h.queries,
+               (unsigned long long)h.queries_ok, (unsigned long long)h.queries_failed,
+               (unsigned long long)h.ddls, (unsigned long long)h.ddls_done,
+               (unsigned long long)h.ddls_failed, (unsigned long long)h.ddls_rejected,
+               (unsigned long long)h.ddls_unknown);
+  std::fprintf(out,
+               "probes: rows=%llu acked=%llu writes=%llu (liveness write probes, in history)\n",
                (unsigned long long)h.probes, (unsigned long long)h.probes_acked,
                (unsigned long long)h.probe_writes);
   if (auto e = s.ExpectationFor(r.profile)) {
     std::string why;
-    for (const std::string& name : r.Unexpected(*e)) why += (why.empty() ? " (unexpected " : ", ") + name;
+    for (const std::string& name : r.Unexpected(*e))
+      why += (why.empty() ? " (unexpected " : ", ") + name;
     if (!why.empty()) why += ")";
     std::fprintf(out, "expect (%s): %s -> %s%s\n", r.profile.c_str(), e->ToString().c_str(),
                  r.Meets(*e) ? "met" : "NOT met", why.c_str());
   }
-  if (!r.nondeterminism.empty()) std::fprintf(out, "nondeterminism: %s\n", r.nondeterminism.c_str());
+  if (!r.nondeterminism.empty())
+    std::fprintf(out, "nondeterminism: %s\n", r.nondeterminism.c_str());
   // Decisive violations come first (RunReport::violations is sorted so); the rest are counted.
   // Each violation's context shows only the related lines no earlier violation showed; the
   // others are referred to by count.
@@ -457,7 +462,8 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& s,
       ++rest[std::string(check::InvariantName(r.violations[i].invariant))];
     }
     std::string counts;
-    for (const auto& [name, n] : rest) counts += (counts.empty() ? "" : ", ") + name + " " + std::to_string(n);
+    for (const auto& [name, n] : rest)
+      counts += (counts.empty() ? "" : ", ") + name + " " + std::to_string(n);
     std::fprintf(out, "... and %zu more violations: %s (see --json, or --violations-max)\n",
                  r.violations.size() - violations_max, counts.c_str());
   }
@@ -469,10 +475,14 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& s,
 
 int ExitCodeFor(scenario::Outcome outcome) {
   switch (outcome) {
-    case scenario::Outcome::kPass: return kExitPass;
-    case scenario::Outcome::kSafety: return kExitSafety;
-    case scenario::Outcome::kLiveness: return kExitLiveness;
-    case scenario::Outcome::kNondeterminism: return kExitNondeterminism;
+    case scenario::Outcome::kPass:
+      return kExitPass;
+    case scenario::Outcome::kSafety:
+      return kExitSafety;
+    case scenario::Outcome::kLiveness:
+      return kExitLiveness;
+    case scenario::Outcome::kNondeterminism:
+      return kExitNondeterminism;
   }
   return kExitInternal;
 }

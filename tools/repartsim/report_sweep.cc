@@ -30,7 +30,7 @@ bool IsWordChar(char c) {
 // Singular of the words violation messages pluralise with a count.
 std::string Singular(const std::string& word) {
   static const std::map<std::string, std::string> kWords = {
-      {"rows", "row"}, {"are", "is"}, {"show", "shows"}, {"steps", "step"},
+      {"rows", "row"},       {"are", "is"},       {"show", "shows"},  {"steps", "step"},
       {"regions", "region"}, {"writes", "write"}, {"values", "value"}};
   auto it = kWords.find(word);
   return it == kWords.end() ? word : it->second;
@@ -143,12 +143,19 @@ SweepRun ToSweepRun(const scenario::RunReport& r, const std::string& rules, int6
 nlohmann::json RunToJson(const SweepRun& run) {
   nlohmann::json failures = nlohmann::json::array();
   for (const SweepFailure& f : run.failures) {
-    failures.push_back({{"invariant", f.invariant}, {"signature", f.signature}, {"message", f.message}});
+    failures.push_back(
+        {{"invariant", f.invariant}, {"signature", f.signature}, {"message", f.message}});
   }
-  return {{"path", run.path},         {"profile", run.profile},   {"rules", run.rules},
-          {"seed", run.seed},         {"outcome", run.outcome},   {"steps", run.steps},
-          {"trace_hash", run.trace_hash}, {"invariants", run.invariants},
-          {"failures", failures},     {"wall_ms", run.wall_ms}};
+  return {{"path", run.path},
+          {"profile", run.profile},
+          {"rules", run.rules},
+          {"seed", run.seed},
+          {"outcome", run.outcome},
+          {"steps", run.steps},
+          {"trace_hash", run.trace_hash},
+          {"invariants", run.invariants},
+          {"failures", failures},
+          {"wall_ms", run.wall_ms}};
 }
 
 // Lenient reader for the worker pipe (this process wrote it); reports go through FromJson.
@@ -164,7 +171,8 @@ SweepRun RunFromJson(const nlohmann::json& j) {
   run.invariants = j.value("invariants", std::vector<std::string>{});
   run.wall_ms = j.value("wall_ms", int64_t{0});
   for (const auto& f : j.value("failures", nlohmann::json::array())) {
-    run.failures.push_back({f.at("invariant").get<std::string>(), f.at("signature").get<std::string>(),
+    run.failures.push_back({f.at("invariant").get<std::string>(),
+                            f.at("signature").get<std::string>(),
                             f.at("message").get<std::string>()});
   }
   return run;
@@ -237,7 +245,8 @@ void SweepReport::Aggregate() {
       }
       SweepGroup& g = groups[it->second];
       ++g.count;
-      if (run.steps < g.fastest_steps || (run.steps == g.fastest_steps && run.seed < g.fastest_seed)) {
+      if (run.steps < g.fastest_steps ||
+          (run.steps == g.fastest_steps && run.seed < g.fastest_seed)) {
         g.fastest_seed = run.seed;
         g.fastest_steps = run.steps;
         g.message = f.message;
@@ -300,7 +309,8 @@ int SweepReport::ExitCode() const {
       nondeterminism = true;
     } else {
       bool only_live = !t.unexpected_invariants.empty();
-      for (const std::string& inv : t.unexpected_invariants) only_live = only_live && inv == "INV-LIVE";
+      for (const std::string& inv : t.unexpected_invariants)
+        only_live = only_live && inv == "INV-LIVE";
       (only_live ? liveness : safety) = true;
     }
   }
@@ -339,22 +349,39 @@ nlohmann::json SweepReport::ToJson() const {
   j["scenarios"] = nlohmann::json::array();
   for (const SweepScenario& s : scenarios) {
     const ScenarioTally& t = tallies.at(s.Key());
-    j["scenarios"].push_back({{"path", s.path}, {"name", s.name}, {"profile", s.profile},
-                              {"rules", s.rules}, {"hash", s.hash}, {"expect", s.expect},
-                              {"tolerate", s.tolerate}, {"runs", t.runs}, {"pass", t.pass},
-                              {"safety", t.safety}, {"liveness", t.liveness},
-                              {"anomalies", t.anomalies}, {"unexpected", t.unexpected},
+    j["scenarios"].push_back({{"path", s.path},
+                              {"name", s.name},
+                              {"profile", s.profile},
+                              {"rules", s.rules},
+                              {"hash", s.hash},
+                              {"expect", s.expect},
+                              {"tolerate", s.tolerate},
+                              {"runs", t.runs},
+                              {"pass", t.pass},
+                              {"safety", t.safety},
+                              {"liveness", t.liveness},
+                              {"anomalies", t.anomalies},
+                              {"unexpected", t.unexpected},
                               {"unexpected_invariants", t.unexpected_invariants},
-                              {"nondeterminism", t.nondeterminism}, {"skipped", t.skipped},
-                              {"unrun", t.unrun}, {"met", t.met}, {"verdict", t.verdict}});
+                              {"nondeterminism", t.nondeterminism},
+                              {"skipped", t.skipped},
+                              {"unrun", t.unrun},
+                              {"met", t.met},
+                              {"verdict", t.verdict}});
   }
   j["groups"] = nlohmann::json::array();
   for (const SweepGroup& g : groups) {
-    j["groups"].push_back({{"path", g.path}, {"scenario", g.name}, {"profile", g.profile},
-                           {"rules", g.rules}, {"invariant", g.invariant},
-                           {"signature", g.signature}, {"message", g.message},
-                           {"count", g.count}, {"fastest_seed", g.fastest_seed},
-                           {"fastest_steps", g.fastest_steps}, {"status", g.status},
+    j["groups"].push_back({{"path", g.path},
+                           {"scenario", g.name},
+                           {"profile", g.profile},
+                           {"rules", g.rules},
+                           {"invariant", g.invariant},
+                           {"signature", g.signature},
+                           {"message", g.message},
+                           {"count", g.count},
+                           {"fastest_seed", g.fastest_seed},
+                           {"fastest_steps", g.fastest_steps},
+                           {"status", g.status},
                            {"repro", ReproCommand(g.path, g.fastest_seed, g.profile, g.rules)}});
   }
   j["determinism"] = {{"checked", determinism_checked}, {"mismatches", determinism_mismatches}};
@@ -391,7 +418,8 @@ class JsonLocator {
 
  private:
   void Ws() {
-    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) {
+    while (i_ < t_.size() &&
+           (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) {
       ++i_;
     }
   }
@@ -505,7 +533,8 @@ class Fields {
   static uint64_t U64(const json& obj, const Path& at, const std::string& key) {
     const json& v = Member(obj, at, key);
     if (!v.is_number_unsigned()) {
-      throw BadField{Join(at, key), "'" + key + "' must be a non-negative integer, got " + v.dump()};
+      throw BadField{Join(at, key),
+                     "'" + key + "' must be a non-negative integer, got " + v.dump()};
     }
     return v.get<uint64_t>();
   }
@@ -528,7 +557,8 @@ class Fields {
     const json& a = Array(obj, at, key);
     std::vector<std::string> out;
     for (size_t i = 0; i < a.size(); ++i) {
-      if (!a[i].is_string()) throw BadField{Join(Join(at, key), std::to_string(i)), "expected a string"};
+      if (!a[i].is_string())
+        throw BadField{Join(Join(at, key), std::to_string(i)), "expected a string"};
       out.push_back(a[i].get<std::string>());
     }
     return out;
@@ -558,10 +588,10 @@ SweepReport ReadReport(const nlohmann::json& j) {
   if (!j.contains("version")) throw BadField{root, "not a repartsim sweep report (no 'version')"};
   const nlohmann::json& version = j.at("version");
   if (!version.is_number_integer() || version.get<int64_t>() != kSweepReportVersion) {
-    throw BadField{{"version"}, "sweep report schema version " + version.dump() +
-                                    "; this repartsim reads version " +
-                                    std::to_string(kSweepReportVersion) +
-                                    " (re-run the sweep with this binary)"};
+    throw BadField{{"version"},
+                   "sweep report schema version " + version.dump() +
+                       "; this repartsim reads version " + std::to_string(kSweepReportVersion) +
+                       " (re-run the sweep with this binary)"};
   }
   const nlohmann::json& binary = F::Member(j, root, "binary");
   r.binary_version = F::Str(binary, {"binary"}, "version");
@@ -569,7 +599,8 @@ SweepReport ReadReport(const nlohmann::json& j) {
   r.sweep_id = F::Str(j, root, "sweep_id");
   r.seeds = F::Str(j, root, "seeds");
   r.shard = F::Str(j, root, "shard");
-  if (!ValidShard(r.shard)) throw BadField{{"shard"}, "'shard' must be I/N with 0 <= I < N, got '" + r.shard + "'"};
+  if (!ValidShard(r.shard))
+    throw BadField{{"shard"}, "'shard' must be I/N with 0 <= I < N, got '" + r.shard + "'"};
   r.rules = F::Str(j, root, "rules");
   r.raw = F::Bool(j, root, "raw");
   r.complete = F::Bool(j, root, "complete");
@@ -581,8 +612,8 @@ SweepReport ReadReport(const nlohmann::json& j) {
   for (size_t i = 0; i < scenarios.size(); ++i) {
     const F::Path at = {"scenarios", std::to_string(i)};
     const nlohmann::json& s = scenarios[i];
-    SweepScenario row{F::Str(s, at, "path"), F::Str(s, at, "name"), F::Str(s, at, "profile"),
-                      F::Str(s, at, "rules"), F::Str(s, at, "hash"), F::Str(s, at, "expect"),
+    SweepScenario row{F::Str(s, at, "path"),        F::Str(s, at, "name"), F::Str(s, at, "profile"),
+                      F::Str(s, at, "rules"),       F::Str(s, at, "hash"), F::Str(s, at, "expect"),
                       F::Strings(s, at, "tolerate")};
     if (row.profile != "greptime" && row.profile != "reference") {
       throw BadField{F::Join(at, "profile"), "unknown profile '" + row.profile + "'"};
@@ -690,11 +721,20 @@ std::string XmlEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -714,9 +754,9 @@ std::string SweepReport::ToJunit() const {
     skipped += t.met && t.runs == 0;
   }
   const std::string counts = " tests=\"" + std::to_string(scenarios.size()) + "\" failures=\"" +
-                             std::to_string(failures) + "\" skipped=\"" +
-                             std::to_string(skipped) + "\" time=\"" +
-                             std::to_string(static_cast<double>(wall_ms) / 1000.0) + "\"";
+                             std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) +
+                             "\" time=\"" + std::to_string(static_cast<double>(wall_ms) / 1000.0) +
+                             "\"";
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += "<testsuites name=\"repartsim sweep\"" + counts + ">\n";
   xml += "  <testsuite name=\"scenarios\"" + counts + ">\n";
@@ -729,21 +769,20 @@ std::string SweepReport::ToJunit() const {
       for (const SweepGroup& g : groups) {
         if (g.key != s.Key()) continue;
         body += "[" + g.status + "] " + g.invariant + " x" + std::to_string(g.count) + ": " +
-                g.message + "\n  replay: " +
-                ReproCommand(g.path, g.fastest_seed, g.profile, g.rules) + "\n";
+                g.message +
+                "\n  replay: " + ReproCommand(g.path, g.fastest_seed, g.profile, g.rules) + "\n";
       }
-      xml += "      <failure message=\"" + XmlEscape(t.verdict + "; expected " + s.expect) +
-             "\">" + XmlEscape(body) + "</failure>\n";
+      xml += "      <failure message=\"" + XmlEscape(t.verdict + "; expected " + s.expect) + "\">" +
+             XmlEscape(body) + "</failure>\n";
     } else if (t.runs == 0) {
       xml += "      <skipped message=\"" + XmlEscape(t.verdict) + "\"/>\n";
     }
     xml += "      <system-out>" +
            XmlEscape("runs=" + std::to_string(t.runs) + " pass=" + std::to_string(t.pass) +
-                     " safety=" + std::to_string(t.safety) +
-                     " liveness=" + std::to_string(t.liveness) +
-                     " anomalies=" + std::to_string(t.anomalies) +
-                     " unexpected=" + std::to_string(t.unexpected) +
-                     " skipped=" + std::to_string(t.skipped) + " unrun=" + std::to_string(t.unrun)) +
+                     " safety=" + std::to_string(t.safety) + " liveness=" +
+                     std::to_string(t.liveness) + " anomalies=" + std::to_string(t.anomalies) +
+                     " unexpected=" + std::to_string(t.unexpected) + " skipped=" +
+                     std::to_string(t.skipped) + " unrun=" + std::to_string(t.unrun)) +
            "</system-out>\n    </testcase>\n";
   }
   xml += "  </testsuite>\n</testsuites>\n";
@@ -824,7 +863,8 @@ void SweepReport::PrintSummary(std::FILE* out) const {
   }
   bool tolerates = false;
   for (const SweepScenario& s : scenarios) tolerates = tolerates || !s.tolerate.empty();
-  if (tolerates) std::fprintf(out, "(expect+: the scenario also tolerates the invariants it lists)\n");
+  if (tolerates)
+    std::fprintf(out, "(expect+: the scenario also tolerates the invariants it lists)\n");
   if (!groups.empty()) std::fprintf(out, "\nfailure groups (fastest failing seed of each):\n");
   for (const SweepGroup& g : groups) {
     std::fprintf(out, "  [%s] %s %s x%llu: %s\n    %s\n", g.status.c_str(), g.name.c_str(),

@@ -6,9 +6,9 @@
 #include <variant>
 
 #include "model/check/violation.h"
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
 #include "model/run/workload.h"
+#include "model/scenario/loader.h"
 #include "sim/prng.h"
 #include "tools/repartsim/counterexample.h"
 

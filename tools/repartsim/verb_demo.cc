@@ -13,7 +13,8 @@ void AddDemoVerb(CLI::App& app, int* exit_code) {
   auto seed_first = std::make_shared<uint64_t>(1);
   auto seed_count = std::make_shared<uint64_t>(20);
   sub->add_option("--seed", *seed_first, "First seed (default 1)");
-  sub->add_option("--count", *seed_count, "Number of seeds (default 20)")->check(CLI::Range(1, 100000));
+  sub->add_option("--count", *seed_count, "Number of seeds (default 20)")
+      ->check(CLI::Range(1, 100000));
   sub->callback([=] {
     sim::toy::ToyDemoResult result = sim::toy::RunToySweep(*seed_first, *seed_count);
     for (const std::string& line : result.summaries) std::printf("%s\n", line.c_str());

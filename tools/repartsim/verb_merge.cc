@@ -85,37 +85,36 @@ int Merge(const MergeArgs& a) {
   // One binary, one raw mode.
   for (const Loaded& p : parts) {
     if (p.report.binary_id != first.report.binary_id) {
-      return ReportInputError(At(p, {"binary", "id"},
-                                 "written by repartsim " + p.report.binary_version + " (build " +
-                                     p.report.binary_id + "), but " + first.path +
-                                     " by repartsim " + first.report.binary_version +
-                                     " (build " + first.report.binary_id +
-                                     "): merge reports of one binary (re-run the sweep)"));
+      return ReportInputError(At(
+          p, {"binary", "id"},
+          "written by repartsim " + p.report.binary_version + " (build " + p.report.binary_id +
+              "), but " + first.path + " by repartsim " + first.report.binary_version + " (build " +
+              first.report.binary_id + "): merge reports of one binary (re-run the sweep)"));
     }
     if (p.report.raw != first.report.raw) {
-      return ReportInputError(At(p, {"raw"}, "raw and non-raw reports cannot be merged (" +
-                                                 first.path + " has raw=" +
-                                                 (first.report.raw ? "true" : "false") + ")"));
+      return ReportInputError(At(p, {"raw"},
+                                 "raw and non-raw reports cannot be merged (" + first.path +
+                                     " has raw=" + (first.report.raw ? "true" : "false") + ")"));
     }
   }
   // Every shard of every sweep exactly once.
-  std::map<std::string, std::map<uint32_t, const Loaded*>> sweeps;  // sweep_id -> index -> part
-  std::map<std::string, std::pair<uint32_t, const Loaded*>> counts;   // sweep_id -> N, first
+  std::map<std::string, std::map<uint32_t, const Loaded*>> sweeps;   // sweep_id -> index -> part
+  std::map<std::string, std::pair<uint32_t, const Loaded*>> counts;  // sweep_id -> N, first
   for (const Loaded& p : parts) {
     const uint32_t index = ShardIndex(p.report.shard);
     const uint32_t count = ShardCount(p.report.shard);
     auto [c, fresh] = counts.try_emplace(p.report.sweep_id, count, &p);
     if (!fresh && c->second.first != count) {
-      return ReportInputError(At(p, {"shard"}, "shard " + p.report.shard + " of sweep " +
-                                                   p.report.sweep_id + ", but " +
-                                                   c->second.second->path + " is shard " +
-                                                   c->second.second->report.shard));
+      return ReportInputError(At(p, {"shard"},
+                                 "shard " + p.report.shard + " of sweep " + p.report.sweep_id +
+                                     ", but " + c->second.second->path + " is shard " +
+                                     c->second.second->report.shard));
     }
     auto [it, inserted] = sweeps[p.report.sweep_id].try_emplace(index, &p);
     if (!inserted) {
-      return ReportInputError(At(p, {"shard"}, "shard " + p.report.shard + " of sweep " +
-                                                   p.report.sweep_id + " is given twice (also " +
-                                                   it->second->path + ")"));
+      return ReportInputError(At(p, {"shard"},
+                                 "shard " + p.report.shard + " of sweep " + p.report.sweep_id +
+                                     " is given twice (also " + it->second->path + ")"));
     }
   }
   for (const auto& [id, shards] : sweeps) {
@@ -176,7 +175,8 @@ int Merge(const MergeArgs& a) {
     merged.wall_ms += part.wall_ms;
     for (const std::string& note : part.notes) merged.notes.push_back(p.path + ": " + note);
     merged.determinism_checked += part.determinism_checked;
-    for (const std::string& m : part.determinism_mismatches) merged.determinism_mismatches.push_back(m);
+    for (const std::string& m : part.determinism_mismatches)
+      merged.determinism_mismatches.push_back(m);
   }
   for (const std::string& s : seeds) merged.seeds += (merged.seeds.empty() ? "" : "+") + s;
   for (const std::string& r : rules) merged.rules += (merged.rules.empty() ? "" : "+") + r;

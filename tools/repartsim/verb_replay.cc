@@ -37,8 +37,9 @@ int Mismatch(const std::string& what, const std::vector<std::string>& a,
   if (auto d = sim::FirstDivergence(a, b)) {
     std::printf("%s\n", d->ToString().c_str());
   } else {
-    std::printf("this binary reproduces the run identically on its own (replay == fresh run);\n"
-                "the recorded run came from a different binary, scenario or seed\n");
+    std::printf(
+        "this binary reproduces the run identically on its own (replay == fresh run);\n"
+        "the recorded run came from a different binary, scenario or seed\n");
   }
   return kExitNondeterminism;
 }
@@ -47,7 +48,8 @@ int Replay(const ReplayArgs& a) {
   const std::vector<std::string> args = CommandLineArgs();
   if (a.scenario.empty() || (!a.seed.empty() == !a.choices.empty())) {
     return ReportInputError(
-        {{"<command line>", 1, 1}, "replay needs SCENARIO and exactly one of --seed N or --choices FILE"});
+        {{"<command line>", 1, 1},
+         "replay needs SCENARIO and exactly one of --seed N or --choices FILE"});
   }
   auto rules = ParseRuleFlags(a.rules, args);
   if (!rules.ok()) return ReportInputError(rules.error());
@@ -73,14 +75,13 @@ int Replay(const ReplayArgs& a) {
     // is a usage error, not a nondeterminism verdict.
     const uint32_t column = ArgumentColumn(args, a.choices);
     std::error_code ec;
-    const bool same_file = file->scenario == a.scenario ||
-                           std::filesystem::equivalent(file->scenario, a.scenario, ec);
+    const bool same_file =
+        file->scenario == a.scenario || std::filesystem::equivalent(file->scenario, a.scenario, ec);
     if (file->scenario.empty() || !same_file) {
-      return ReportInputError(
-          {{"<command line>", 1, column},
-           a.choices + " records a run of scenario '" + file->scenario + "', not '" +
-               a.scenario + "' (replay: repartsim replay " + file->scenario + " --choices " +
-               a.choices + ")"});
+      return ReportInputError({{"<command line>", 1, column},
+                               a.choices + " records a run of scenario '" + file->scenario +
+                                   "', not '" + a.scenario + "' (replay: repartsim replay " +
+                                   file->scenario + " --choices " + a.choices + ")"});
     }
     if (!a.profile.empty() && file->profile && *file->profile != a.profile) {
       return ReportInputError({{"<command line>", 1, ArgumentColumn(args, a.profile)},
@@ -109,8 +110,7 @@ int Replay(const ReplayArgs& a) {
   auto first = scenario::RunScenario(s.value(), config);
   if (!first.ok()) return ReportInputError(first.error());
   const scenario::RunReport& r = first.value();
-  PrintRunReport(a.trace == "-" || a.json == "-" ? stderr : stdout, s.value(), r,
-                 a.violations_max);
+  PrintRunReport(a.trace == "-" || a.json == "-" ? stderr : stdout, s.value(), r, a.violations_max);
   if (!a.trace.empty()) {
     sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);
     if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
@@ -126,13 +126,13 @@ int Replay(const ReplayArgs& a) {
     if (!r.nondeterminism.empty() ||
         (file->trace_hash && *file->trace_hash != r.summary.trace_hash)) {
       auto b = scenario::RunScenario(s.value(), again);
-      return Mismatch("replaying " + a.choices + " gave trace_hash " +
-                          Hex64(r.summary.trace_hash) + ", recorded " +
-                          Hex64(file->trace_hash.value_or(0)) +
+      return Mismatch("replaying " + a.choices + " gave trace_hash " + Hex64(r.summary.trace_hash) +
+                          ", recorded " + Hex64(file->trace_hash.value_or(0)) +
                           (r.nondeterminism.empty() ? "" : "; " + r.nondeterminism),
                       b.value().trace_lines, r.trace_lines);
     }
-    std::printf("replay: matches the recorded trace_hash %s\n", Hex64(r.summary.trace_hash).c_str());
+    std::printf("replay: matches the recorded trace_hash %s\n",
+                Hex64(r.summary.trace_hash).c_str());
     return ExitCodeFor(r.outcome);
   }
   auto b = scenario::RunScenario(s.value(), again);
@@ -162,9 +162,10 @@ void AddReplayVerb(CLI::App& app, int* exit_code) {
       ->check(CLI::IsMember({"text", "jsonl"}));
   sub->add_option("--json", a->json, "Write the JSON run report to FILE");
   sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)");
-  sub->footer("Exit codes: 0/1/2 the run's outcome, 3 nondeterminism (first divergent event\n"
-              "printed), 64 bad input (also a choice file of another scenario, profile or rule\n"
-              "set), 73 a report could not be written.");
+  sub->footer(
+      "Exit codes: 0/1/2 the run's outcome, 3 nondeterminism (first divergent event\n"
+      "printed), 64 bad input (also a choice file of another scenario, profile or rule\n"
+      "set), 73 a report could not be written.");
   sub->callback([a, exit_code] { *exit_code = Replay(*a); });
 }
 

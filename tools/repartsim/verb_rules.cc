@@ -39,8 +39,8 @@ int RunRules(bool json) {
 
 void AddRulesVerb(CLI::App& app, int* exit_code) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* sub = app.add_subcommand(
-      "rules", "List the protocol rule switches and their defaults per profile");
+  CLI::App* sub =
+      app.add_subcommand("rules", "List the protocol rule switches and their defaults per profile");
   sub->add_flag("--json", *json, "Print a JSON array of {name, description, greptime, reference}");
   sub->callback([json, exit_code] { *exit_code = RunRules(*json); });
 }

@@ -60,8 +60,9 @@ int RunOnce(const RunArgs& a) {
   if (!valid.ok()) return ReportInputError(valid.error());
   // The choice file next to --json is as explicit as --json: checked too (the default one in
   // the current directory is not: it only warns when it cannot be written).
-  const std::string json_choices =
-      a.choices.empty() && !a.json.empty() && a.json != "-" ? ChoicesPath("", a.json, "", "", 0) : "";
+  const std::string json_choices = a.choices.empty() && !a.json.empty() && a.json != "-"
+                                       ? ChoicesPath("", a.json, "", "", 0)
+                                       : "";
   for (const std::string* out : {&a.trace, &a.json, &a.choices, &json_choices, &a.html}) {
     if (out->empty()) continue;
     sim::Status st = CheckOutputPath(*out, args);
@@ -154,8 +155,9 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
       "run", "Run one scenario with one seed; print the summary line and any violation");
   sub->add_option("scenario", a->scenario, "Scenario YAML file");
   sub->add_option("--seed", a->seed, "Seed of the run, 0 to 2^64-1 (default 0)");
-  sub->add_option("--profile", a->profile, "Protocol profile: greptime or reference "
-                                           "(default: the scenario's)");
+  sub->add_option("--profile", a->profile,
+                  "Protocol profile: greptime or reference "
+                  "(default: the scenario's)");
   sub->add_option("--rule", a->rules, "Override a rule switch: name=on|off (repeatable)");
   sub->add_option("--trace", a->trace,
                   "Write the trace to FILE ('-' = stdout; the run report then goes to stderr)");
@@ -171,9 +173,11 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
   sub->add_flag("--list-crash-sites", a->list_crash_sites, "Print the known crash sites");
   sub->add_flag("--check-determinism", a->check_determinism,
                 "Run the seed twice; a different trace exits 3 naming the first divergent event");
-  sub->footer("Exit codes: 0 pass, 1 safety violation (or a rejected scripted DDL), 2 liveness\n"
-              "violation, 3 nondeterminism (--check-determinism), 64 bad input or unwritable output path, 73 a report could not be\n"
-              "written (after the run; a failing run keeps its own exit code).");
+  sub->footer(
+      "Exit codes: 0 pass, 1 safety violation (or a rejected scripted DDL), 2 liveness\n"
+      "violation, 3 nondeterminism (--check-determinism), 64 bad input or unwritable output path, "
+      "73 a report could not be\n"
+      "written (after the run; a failing run keeps its own exit code).");
   sub->callback([a, exit_code] { *exit_code = RunOnce(*a); });
 }
 

@@ -118,8 +118,8 @@ struct Plan {
   std::vector<Item> items;
   std::vector<bool> done;  // items already finished (--resume)
   scenario::RunConfig base;
-  std::string rules;       // "a=off,b=on"
-  int64_t budget_ms = 0;   // 0: none
+  std::string rules;      // "a=off,b=on"
+  int64_t budget_ms = 0;  // 0: none
 };
 
 SweepRun Placeholder(const Plan& plan, const Item& item, const char* outcome) {
@@ -307,7 +307,8 @@ Execution Execute(const Plan& plan, std::vector<SweepRun> runs, uint32_t jobs, b
   }
   if (ex.stop_signal != 0) {
     size_t finished = 0;
-    for (const SweepRun& run : ex.runs) finished += run.outcome != "skipped" && run.outcome != "unrun";
+    for (const SweepRun& run : ex.runs)
+      finished += run.outcome != "skipped" && run.outcome != "unrun";
     ex.notes.push_back(std::string("interrupted by ") + strsignal(ex.stop_signal) + " after " +
                        std::to_string(finished) + " of " + std::to_string(ex.runs.size()) +
                        " runs; the report holds the finished runs, the rest are skipped "
@@ -348,8 +349,7 @@ void Recheck(const Plan& plan, SweepReport& report, uint32_t per_scenario) {
       auto b = scenario::RunScenario(s, config);
       report.determinism_mismatches.push_back(
           s.path + " seed " + std::to_string(first.seed) + ": trace_hash " + first.trace_hash +
-          " then " + hash + "; " +
-          DivergenceReport(a.value().trace_lines, b.value().trace_lines));
+          " then " + hash + "; " + DivergenceReport(a.value().trace_lines, b.value().trace_lines));
     }
   }
 }
@@ -362,7 +362,7 @@ std::optional<uint64_t> ParseU64(std::string_view text) {
 }
 
 sim::Result<std::pair<uint64_t, uint64_t>> ParseRange(const std::string& text,
-                                                     const std::vector<std::string>& args) {
+                                                      const std::vector<std::string>& args) {
   const size_t dots = text.find("..");
   if (dots != std::string::npos) {
     auto a = ParseU64(std::string_view(text).substr(0, dots));
@@ -375,7 +375,7 @@ sim::Result<std::pair<uint64_t, uint64_t>> ParseRange(const std::string& text,
 
 // --shard "I/N", or "env": I from JOB_COMPLETION_INDEX, N from REPARTSIM_SHARD_COUNT.
 sim::Result<std::pair<uint32_t, uint32_t>> ParseShard(const std::string& text,
-                                                     const std::vector<std::string>& args) {
+                                                      const std::vector<std::string>& args) {
   std::string spec = text;
   if (text == "env") {
     const char* index = std::getenv("JOB_COMPLETION_INDEX");
@@ -564,12 +564,11 @@ int Sweep(const SweepArgs& a) {
     const uint64_t mine = k0 > span ? 0 : (span - k0) / shard_count + 1;
     if (mine > kRunsMax - plan.items.size()) {
       const std::string culprit = range ? a.seeds : path;
-      return ReportInputError(
-          {{"<command line>", 1, ArgumentColumn(args, culprit)},
-           "sweep of more than " + std::to_string(kRunsMax) + " runs (" + path + " seeds " +
-               std::to_string(first) + ".." + std::to_string(last) +
-               (shard_count > 1 ? " in shard " + report.shard : "") +
-               "); use a smaller --seeds range or split it with --shard"});
+      return ReportInputError({{"<command line>", 1, ArgumentColumn(args, culprit)},
+                               "sweep of more than " + std::to_string(kRunsMax) + " runs (" + path +
+                                   " seeds " + std::to_string(first) + ".." + std::to_string(last) +
+                                   (shard_count > 1 ? " in shard " + report.shard : "") +
+                                   "); use a smaller --seeds range or split it with --shard"});
     }
     for (uint64_t k = k0; k0 <= span && k <= span; k += shard_count) {
       plan.items.push_back({plan.scenarios.size(), first + k});
@@ -579,7 +578,8 @@ int Sweep(const SweepArgs& a) {
     plan.scenarios.push_back(std::move(s).value());
   }
   if (plan.scenarios.empty()) {
-    return ReportInputError({{"<command line>", 1, 1}, "no scenario carries any of the --tag tags"});
+    return ReportInputError(
+        {{"<command line>", 1, 1}, "no scenario carries any of the --tag tags"});
   }
   report.sweep_id = report.SweepId();
   std::vector<SweepRun> runs(plan.items.size());
@@ -609,8 +609,8 @@ int Sweep(const SweepArgs& a) {
     }
     size_t resumed = static_cast<size_t>(std::count(plan.done.begin(), plan.done.end(), true));
     report.notes.push_back("resumed from " + a.resume + ": " + std::to_string(resumed) +
-                           " finished runs kept, " +
-                           std::to_string(plan.items.size() - resumed) + " to run");
+                           " finished runs kept, " + std::to_string(plan.items.size() - resumed) +
+                           " to run");
   }
   StopSignals signals;  // until the reports are written
   Execution ex = Execute(plan, std::move(runs), a.jobs, a.quiet);
@@ -652,7 +652,8 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--time-budget", a->time_budget,
                   "Stop starting runs after this wall time (e.g. 90s, 5m); the rest are skipped");
   sub->add_option("--junit", a->junit, "Write a JUnit XML report to FILE ('-' = stdout)");
-  sub->add_option("--json", a->json, "Write the JSON sweep report (mergeable) to FILE ('-' = stdout)");
+  sub->add_option("--json", a->json,
+                  "Write the JSON sweep report (mergeable) to FILE ('-' = stdout)");
   sub->add_option("--html", a->html,
                   "Write an HTML summary to FILE, with the timeline of each failure group's "
                   "fastest failing seed next to it (FILE-g<N>.html)");

@@ -1,7 +1,6 @@
 #include "model/repartition/group/group_procedure.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "model/repartition/route_access.h"
@@ -173,7 +172,7 @@ std::optional<NodeId> RepartitionGroupProcedure::LeaderOf(MetasrvEnv& env, Regio
 }
 
 std::optional<Step> RepartitionGroupProcedure::SendToLeader(MetasrvEnv& env, RegionId region,
-                                                           RegionOp op) {
+                                                            RegionOp op) {
   std::optional<NodeId> leader = LeaderOf(env, region);
   if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + region.ToString());
   REPARTSIM_ASSERT(leader->value != 0);

@@ -17,12 +17,12 @@
 #include <string_view>
 #include <vector>
 
+#include "model/ddl/metasrv_env.h"
+#include "model/ddl/pending_requests.h"
 #include "model/meta/ids.h"
 #include "model/meta/region_route.h"
-#include "model/ddl/metasrv_env.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
-#include "model/ddl/pending_requests.h"
 #include "model/repartition/plan.h"
 #include "sim/result.h"
 

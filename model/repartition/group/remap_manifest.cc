@@ -14,7 +14,8 @@ Step RepartitionGroupProcedure::RemapManifest(MetasrvEnv& env) {
     RemapManifestOp op;
     for (const SourceDescriptor& source : ctx_.sources) op.inputs.push_back(source.region);
     op.mapping = ctx_.region_mapping;
-    for (const TargetDescriptor& target : ctx_.targets) op.target_exprs[target.region] = target.expr;
+    for (const TargetDescriptor& target : ctx_.targets)
+      op.target_exprs[target.region] = target.expr;
     RegionId central = ctx_.prepare->central_region;
     if (std::optional<Step> error = SendToLeader(env, central, std::move(op))) return *error;
     requests_.Seal(env, deadline());

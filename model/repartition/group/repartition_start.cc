@@ -28,12 +28,11 @@ Step RepartitionGroupProcedure::RepartitionStart(MetasrvEnv& env) {
     }
     const std::string expected = source.expr.has_value() ? source.expr->CanonicalText() : "";
     if (r->ExprText() != expected) {
-      bool already_applied = i < ctx_.targets.size() &&
-                             r->ExprText() == ctx_.targets[i].expr.CanonicalText();
+      bool already_applied =
+          i < ctx_.targets.size() && r->ExprText() == ctx_.targets[i].expr.CanonicalText();
       if (!(already_applied && env.protocol().On(Rule::kIdempotentRedispatch))) {
         return Step::Error("PartitionExprMismatch: region " + source.region.ToString() +
-                           " expects '" + expected + "' but the route has '" + r->ExprText() +
-                           "'");
+                           " expects '" + expected + "' but the route has '" + r->ExprText() + "'");
       }
     }
     prepare.source_routes.push_back(*r);

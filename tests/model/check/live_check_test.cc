@@ -33,7 +33,11 @@ TEST(LiveCheckTest, PendingProcedureIsReportedWithStateAndWait) {
                    "EnterStagingRegion", "region 4398046511105(1024, 1) to enter staging"}};
   std::vector<Violation> got = CheckLiveness(Schema(), s, kAt);
   ASSERT_EQ(got.size(), 1u);
-  Violation expected{Invariant::kLive, 700, 60000, {}, {},
+  Violation expected{Invariant::kLive,
+                     700,
+                     60000,
+                     {},
+                     {},
                      "procedure 7 (repartition-group) did not end within 500 steps after "
                      "faults healed at step 200: state EnterStagingRegion, waiting for region "
                      "4398046511105(1024, 1) to enter staging",
@@ -44,8 +48,7 @@ TEST(LiveCheckTest, PendingProcedureIsReportedWithStateAndWait) {
 TEST(LiveCheckTest, IncompleteRollbackStagingRegionAndUnwritableRowAreReported) {
   LivenessState s;
   s.heal_step = 200;
-  s.procedures = {{"9", "repartition", ProcedureOutcome::kFailed, false, "DeallocateRegion",
-                   ""}};
+  s.procedures = {{"9", "repartition", ProcedureOutcome::kFailed, false, "DeallocateRegion", ""}};
   s.staging_regions = {kR1};
   s.probes = {{R("x", 5, 0), kR1, false, "RetryLater"}};
   std::vector<Violation> got = CheckLiveness(Schema(), s, kAt);
@@ -57,7 +60,10 @@ TEST(LiveCheckTest, IncompleteRollbackStagingRegionAndUnwritableRowAreReported) 
             "region 4398046511105(1024, 1) is still staging 500 steps after faults healed at "
             "step 200");
   EXPECT_EQ(got[1].regions, (std::vector<std::string>{"4398046511105(1024, 1)"}));
-  Violation unwritable{Invariant::kLive, 700, 60000, {"(host='x', ts=5, v=0)"},
+  Violation unwritable{Invariant::kLive,
+                       700,
+                       60000,
+                       {"(host='x', ts=5, v=0)"},
                        {"4398046511105(1024, 1)"},
                        "row of region 4398046511105(1024, 1) is not writable 500 steps after "
                        "faults healed at step 200: its last write attempt was rejected: RetryLater",

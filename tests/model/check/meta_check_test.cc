@@ -41,7 +41,11 @@ TEST(MetaCheckTest, RegionNotOpenOnLeaderIsExactViolation) {
   s.open_regions.erase(s.open_regions.begin());
   std::vector<Violation> got = CheckMeta(s, kAt);
   ASSERT_EQ(got.size(), 1u);
-  Violation expected{Invariant::kMeta, 100, 5000, {}, {"4398046511104(1024, 0)"},
+  Violation expected{Invariant::kMeta,
+                     100,
+                     5000,
+                     {},
+                     {"4398046511104(1024, 0)"},
                      "region 4398046511104(1024, 0) is routed to node 1 but not open there",
                      {}};
   EXPECT_EQ(got[0], expected);
@@ -65,8 +69,8 @@ TEST(MetaCheckTest, StagingFollowerLeaderlessAndOrphanedRegionsAreReported) {
   s.routes[1].leader = NodeId{1};  // node 1 only hosts a follower of region 1
   s.open_regions[1].staging = true;
   s.open_regions.push_back({NodeId{3}, kR2, true, 0xe, false});
-  s.routes.push_back({RegionId::Of(model::TableId{1024}, model::RegionNumber{3}), std::nullopt,
-                      0xf, false});
+  s.routes.push_back(
+      {RegionId::Of(model::TableId{1024}, model::RegionNumber{3}), std::nullopt, 0xf, false});
   s.partitions.push_back({RegionId::Of(model::TableId{1024}, model::RegionNumber{3}), 0xf});
   EXPECT_EQ(Messages(CheckMeta(s, kAt)),
             (std::vector<std::string>{

@@ -4,13 +4,14 @@
 // Method: register writes with explicit issue/outcome steps on a small schema, run Check()
 // with hand-built actual results and compare the rendered diff line by line.
 #include "model/check/oracle.h"
-#include "model/partition/expr.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "model/partition/expr.h"
 
 namespace repartsim::check {
 namespace {
@@ -233,8 +234,7 @@ TEST(OracleTest, WherePredicateSelectsRequiredRows) {
   // Filter-path NULL semantics: host < 'n' also holds for a NULL host.
   std::string where = "(\"host\" < 'n' OR \"host\" IS NULL)";
   EXPECT_EQ(oracle.ExpectCount(Q(5, 5, where)).value(), (CountRange{3, 3}));
-  EXPECT_EQ(DiffText(oracle, Q(5, 5, where), {R("a", 1, 1), R("m", 2, 2), R(nullptr, 3, 3)}),
-            "");
+  EXPECT_EQ(DiffText(oracle, Q(5, 5, where), {R("a", 1, 1), R("m", 2, 2), R(nullptr, 3, 3)}), "");
   EXPECT_EQ(DiffText(oracle, Q(5, 5, where), {R("a", 1, 1), R("m", 2, 2), R("x", 4, 4)}),
             "missing (host=NULL, ts=3, v=3)\n"
             "wrong value (host='x', ts=4, v=4): row does not match the query\n");

@@ -27,7 +27,7 @@ class ProbeRowsTest : public ::testing::Test {
   PartitionExpr low_ = PartitionExpr::Leaf("host", CompareOp::kLt, Value::String("m"));
   PartitionExpr high_ = PartitionExpr::Leaf("host", CompareOp::kGtEq, Value::String("m"));
   std::vector<ProbeRegion> regions_{{kLow, &low_}, {kHigh, &high_}};
-  std::vector<model::Row> rows_{R("a", 5, 1), R("b", 9, 2), R("a", 7, 3),
+  std::vector<model::Row> rows_{R("a", 5, 1),     R("b", 9, 2), R("a", 7, 3),
                                 R(nullptr, 2, 4), R("x", 3, 5), R("b", 1, 6)};
 
   std::vector<const model::Row*> Written() const {
@@ -39,8 +39,8 @@ class ProbeRowsTest : public ::testing::Test {
 
 TEST_F(ProbeRowsTest, OneRowPerDistinctTupleInFirstSeenOrder) {
   std::vector<model::Row> got = ChooseProbeRows(Schema(), {"host"}, Written(), regions_, 64);
-  EXPECT_EQ(got, (std::vector<model::Row>{R("a", 5, 1), R("b", 9, 2), R(nullptr, 2, 4),
-                                          R("x", 3, 5)}));
+  EXPECT_EQ(got,
+            (std::vector<model::Row>{R("a", 5, 1), R("b", 9, 2), R(nullptr, 2, 4), R("x", 3, 5)}));
 }
 
 TEST_F(ProbeRowsTest, CapKeepsFirstTuplesAndAddsOneForEachUncoveredRegion) {

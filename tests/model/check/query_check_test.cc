@@ -83,8 +83,7 @@ TEST(QueryCheckTest, StaleValueIsNoOmit) {
 TEST(QueryCheckTest, MaybeRowTwiceIsNoDup) {
   Oracle oracle = TwoAckedOneMaybe();
   std::vector<Violation> got =
-      CheckQuery(oracle, kSpec, {R("a", 1, 1), R("b", 1, 2), R("c", 1, 3), R("c", 1, 3)},
-                 Context())
+      CheckQuery(oracle, kSpec, {R("a", 1, 1), R("b", 1, 2), R("c", 1, 3), R("c", 1, 3)}, Context())
           .value();
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0], Expected(Invariant::kNoDup, "query `SELECT * FROM t` returned 1 duplicated row",
@@ -95,8 +94,7 @@ TEST(QueryCheckTest, MaybeRowTwiceIsNoDup) {
 TEST(QueryCheckTest, UnwrittenRowAndValueAreNoPhantom) {
   Oracle oracle = TwoAckedOneMaybe();
   std::vector<Violation> got =
-      CheckQuery(oracle, kSpec, {R("a", 1, 1), R("b", 1, 2), R("c", 1, 4), R("q", 1, 1)},
-                 Context())
+      CheckQuery(oracle, kSpec, {R("a", 1, 1), R("b", 1, 2), R("c", 1, 4), R("q", 1, 1)}, Context())
           .value();
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0],
@@ -120,8 +118,7 @@ TEST(QueryCheckTest, OverlappingReadIsReadAnomalyOnlyWhenTolerated) {
   Oracle oracle = TwoAckedOneMaybe();
   std::vector<Row> actual = {R("b", 1, 2), R("b", 1, 2), R("q", 1, 1)};
   std::vector<Violation> tolerated =
-      CheckQuery(oracle, kSpec, actual, Context(/*overlapped=*/true, /*tolerated=*/true))
-          .value();
+      CheckQuery(oracle, kSpec, actual, Context(/*overlapped=*/true, /*tolerated=*/true)).value();
   ASSERT_EQ(tolerated.size(), 3u);
   EXPECT_EQ(tolerated[0],
             Expected(Invariant::kReadAnomaly,
@@ -134,14 +131,12 @@ TEST(QueryCheckTest, OverlappingReadIsReadAnomalyOnlyWhenTolerated) {
             "duplicated row");
   EXPECT_EQ(tolerated[2].invariant, Invariant::kNoPhantom);  // phantoms are never tolerated
   std::vector<Violation> forbidden =
-      CheckQuery(oracle, kSpec, actual, Context(/*overlapped=*/true, /*tolerated=*/false))
-          .value();
+      CheckQuery(oracle, kSpec, actual, Context(/*overlapped=*/true, /*tolerated=*/false)).value();
   ASSERT_EQ(forbidden.size(), 3u);
   EXPECT_EQ(forbidden[0].invariant, Invariant::kNoOmit);
   EXPECT_EQ(forbidden[1].invariant, Invariant::kNoDup);
   std::vector<Violation> not_overlapping =
-      CheckQuery(oracle, kSpec, actual, Context(/*overlapped=*/false, /*tolerated=*/true))
-          .value();
+      CheckQuery(oracle, kSpec, actual, Context(/*overlapped=*/false, /*tolerated=*/true)).value();
   EXPECT_EQ(not_overlapping[0].invariant, Invariant::kNoOmit);
 }
 
@@ -175,20 +170,23 @@ TEST(AckCheckTest, QuiescentScanWithAcknowledgedValuesPasses) {
   Oracle oracle = TwoAckedOneMaybe();
   EXPECT_TRUE(CheckAckAtQuiescence(oracle, {R("a", 1, 1), R("b", 1, 2)}, {50, 9000}).empty());
   EXPECT_TRUE(
-      CheckAckAtQuiescence(oracle, {R("a", 1, 1), R("b", 1, 2), R("c", 1, 3)}, {50, 9000})
-          .empty());
+      CheckAckAtQuiescence(oracle, {R("a", 1, 1), R("b", 1, 2), R("c", 1, 3)}, {50, 9000}).empty());
 }
 
 TEST(AckCheckTest, LostStaleAndTwiceVisibleRowsAreAckViolations) {
   Oracle oracle = TwoAckedOneMaybe();
   oracle.RegisterWrite(3, 5, {R("b", 1, 7)});
   oracle.Acknowledge(3, 6);
-  std::vector<Violation> got =
-      CheckAckAtQuiescence(oracle, {R("b", 1, 2), R("c", 1, 3), R("c", 1, 3), R("z", 9, 9)},
-                           {50, 9000});
+  std::vector<Violation> got = CheckAckAtQuiescence(
+      oracle, {R("b", 1, 2), R("c", 1, 3), R("c", 1, 3), R("z", 9, 9)}, {50, 9000});
   ASSERT_EQ(got.size(), 4u);
-  Violation lost{Invariant::kAck, 50, 9000, {"missing (host='a', ts=1, v=1)"}, {},
-                 "1 acknowledged row is missing at quiescence", {}};
+  Violation lost{Invariant::kAck,
+                 50,
+                 9000,
+                 {"missing (host='a', ts=1, v=1)"},
+                 {},
+                 "1 acknowledged row is missing at quiescence",
+                 {}};
   EXPECT_EQ(got[0], lost);
   EXPECT_EQ(got[1].invariant, Invariant::kAck);
   EXPECT_EQ(got[1].message, "1 row shows a stale value at quiescence");

@@ -39,7 +39,10 @@ TEST(RuleCheckTest, RuleWithGapIsRuleViolation) {
   std::optional<Violation> got =
       CheckPublishedRule(rule, Schema(), kTable, model::CheckMode::kExact, {3, 30});
   ASSERT_TRUE(got.has_value());
-  Violation expected{Invariant::kRule, 3, 30, {},
+  Violation expected{Invariant::kRule,
+                     3,
+                     30,
+                     {},
                      {"4398046511104(1024, 0)", "4398046511105(1024, 1)"},
                      "published rule of table t is not complete and disjoint: Checkpoint "
                      "`host=m` is not covered",
@@ -60,8 +63,8 @@ TEST(RuleCheckTest, OverlappingRuleIsRuleViolation) {
 TEST(OwnCheckTest, RowsInsideExpressionPass) {
   OwnershipChecker checker(Schema());
   PartitionExpr expr = Host(CompareOp::kLt, "m");
-  EXPECT_FALSE(CheckRegionOwnership(checker, kRegion1, &expr,
-                                    {R("a", 1, 1), R(nullptr, 2, 2)}, {7, 70}));
+  EXPECT_FALSE(
+      CheckRegionOwnership(checker, kRegion1, &expr, {R("a", 1, 1), R(nullptr, 2, 2)}, {7, 70}));
   EXPECT_FALSE(CheckRegionOwnership(checker, kRegion1, nullptr, {R("z", 1, 1)}, {7, 70}));
 }
 
@@ -71,7 +74,9 @@ TEST(OwnCheckTest, RowsOutsideExpressionAreOwnViolation) {
   std::optional<Violation> got = CheckRegionOwnership(
       checker, kRegion1, &expr, {R("a", 1, 1), R("x", 2, 2), R(nullptr, 3, 3)}, {7, 70});
   ASSERT_TRUE(got.has_value());
-  Violation expected{Invariant::kOwn, 7, 70,
+  Violation expected{Invariant::kOwn,
+                     7,
+                     70,
                      {"(host='a', ts=1, v=1)", "(host=NULL, ts=3, v=3)"},
                      {"4398046511105(1024, 1)"},
                      "region 4398046511105(1024, 1) exposes 2 rows outside its expression "
@@ -93,10 +98,12 @@ TEST(OwnCheckTest, WriteOutsideCurrentAndStagingIsOwnViolation) {
   PartitionExpr current = Host(CompareOp::kLt, "m");
   PartitionExpr staging = Host(CompareOp::kLt, "t");
   std::optional<Violation> got = CheckAcceptedWrite(
-      checker, kRegion1, &current, &staging, {R("a", 1, 1), R("p", 1, 1), R("x", 1, 1)},
-      {8, 80});
+      checker, kRegion1, &current, &staging, {R("a", 1, 1), R("p", 1, 1), R("x", 1, 1)}, {8, 80});
   ASSERT_TRUE(got.has_value());
-  Violation expected{Invariant::kOwn, 8, 80, {"(host='x', ts=1, v=1)"},
+  Violation expected{Invariant::kOwn,
+                     8,
+                     80,
+                     {"(host='x', ts=1, v=1)"},
                      {"4398046511105(1024, 1)"},
                      "region 4398046511105(1024, 1) accepted 1 row outside its expression "
                      "host < 'm' and its staging expression host < 't'",

@@ -11,18 +11,27 @@ namespace repartsim::check {
 namespace {
 
 Violation Dup() {
-  return Violation{Invariant::kNoDup, 42, 1500, {"duplicated (h='a'): returned 2 times"},
-                   {"4398046511104(1024, 0)"}, "query `q` returned 1 duplicated row",
+  return Violation{Invariant::kNoDup,
+                   42,
+                   1500,
+                   {"duplicated (h='a'): returned 2 times"},
+                   {"4398046511104(1024, 0)"},
+                   "query `q` returned 1 duplicated row",
                    {"42 1500 scan region=4398046511104(1024, 0)"}};
 }
 
 TEST(InvariantTest, NamesMatchDesignAndRoundTrip) {
   const std::vector<std::pair<Invariant, std::string>> names = {
-      {Invariant::kRule, "INV-RULE"},       {Invariant::kOwn, "INV-OWN"},
-      {Invariant::kNoOmit, "INV-NOOMIT"},   {Invariant::kNoDup, "INV-NODUP"},
-      {Invariant::kNoPhantom, "INV-NOPHANTOM"}, {Invariant::kAck, "INV-ACK"},
-      {Invariant::kMeta, "INV-META"},       {Invariant::kLive, "INV-LIVE"},
-      {Invariant::kReadAnomaly, "READ-ANOMALY"}, {Invariant::kDdlRejected, "DDL-REJECTED"}};
+      {Invariant::kRule, "INV-RULE"},
+      {Invariant::kOwn, "INV-OWN"},
+      {Invariant::kNoOmit, "INV-NOOMIT"},
+      {Invariant::kNoDup, "INV-NODUP"},
+      {Invariant::kNoPhantom, "INV-NOPHANTOM"},
+      {Invariant::kAck, "INV-ACK"},
+      {Invariant::kMeta, "INV-META"},
+      {Invariant::kLive, "INV-LIVE"},
+      {Invariant::kReadAnomaly, "READ-ANOMALY"},
+      {Invariant::kDdlRejected, "DDL-REJECTED"}};
   for (const auto& [invariant, name] : names) {
     EXPECT_EQ(InvariantName(invariant), name);
     EXPECT_EQ(ParseInvariant(name), invariant);
@@ -53,8 +62,8 @@ TEST(ViolationTest, JsonHasEveryField) {
 TEST(ViolationTest, AttachTraceKeepsLastMatchingLines) {
   Violation v = Dup();
   std::vector<std::string> trace = {"1 region=4398046511104(1024, 0) open",
-                                    "2 region=4398046511105(1024, 1) open",
-                                    "3 write host=a", "4 region=4398046511104(1024, 0) flush",
+                                    "2 region=4398046511105(1024, 1) open", "3 write host=a",
+                                    "4 region=4398046511104(1024, 0) flush",
                                     "5 region=4398046511104(1024, 0) scan"};
   AttachTrace(v, trace, 2);
   EXPECT_EQ(v.trace, (std::vector<std::string>{"4 region=4398046511104(1024, 0) flush",
@@ -66,11 +75,10 @@ TEST(ViolationTest, AttachTraceKeepsLastMatchingLines) {
 
 TEST(ViolationTest, AttachTraceIgnoresLinesAfterTheViolationStep) {
   Violation v = Dup();  // step 42
-  std::vector<std::string> trace = {"41 1400 n1 flush 4398046511104(1024, 0)",
-                                    "no step: 4398046511104(1024, 0)",
-                                    "42 1500 n1 scan 4398046511104(1024, 0)",
-                                    "43 1600 n1 scan 4398046511104(1024, 0)",
-                                    "44 1700 n1 scan 4398046511104(1024, 0)"};
+  std::vector<std::string> trace = {
+      "41 1400 n1 flush 4398046511104(1024, 0)", "no step: 4398046511104(1024, 0)",
+      "42 1500 n1 scan 4398046511104(1024, 0)", "43 1600 n1 scan 4398046511104(1024, 0)",
+      "44 1700 n1 scan 4398046511104(1024, 0)"};
   AttachTrace(v, trace, 10);
   EXPECT_EQ(v.trace, (std::vector<std::string>{"41 1400 n1 flush 4398046511104(1024, 0)",
                                                "no step: 4398046511104(1024, 0)",
@@ -94,8 +102,8 @@ TEST(ReportTest, KeepsAllViolationsAndSeparatesAnomaliesAndLiveness) {
   EXPECT_EQ(text.substr(text.rfind("violations:")),
             "violations: 4 (INV-NODUP 2, INV-LIVE 1, READ-ANOMALY 1)\n");
   nlohmann::json json = report.ToJson();
-  EXPECT_EQ(json["counts"], (nlohmann::json{{"INV-NODUP", 2}, {"INV-LIVE", 1},
-                                            {"READ-ANOMALY", 1}}));
+  EXPECT_EQ(json["counts"],
+            (nlohmann::json{{"INV-NODUP", 2}, {"INV-LIVE", 1}, {"READ-ANOMALY", 1}}));
   EXPECT_EQ(json["violations"].size(), 4u);
   EXPECT_EQ(json["violations"][2]["invariant"], "INV-NODUP");
 }
@@ -113,10 +121,10 @@ TEST(ReportTest, SortedPutsTheDecisiveViolationFirst) {
   report.Add(Violation{Invariant::kNoOmit, 7, 1, {}, {}, "omitted", {}});
   std::vector<Invariant> order;
   for (const Violation& v : report.Sorted()) order.push_back(v.invariant);
-  EXPECT_EQ(order, (std::vector<Invariant>{Invariant::kAck, Invariant::kNoOmit,
-                                           Invariant::kDdlRejected, Invariant::kLive,
-                                           Invariant::kReadAnomaly, Invariant::kReadAnomaly,
-                                           Invariant::kReadAnomaly}));
+  EXPECT_EQ(order,
+            (std::vector<Invariant>{Invariant::kAck, Invariant::kNoOmit, Invariant::kDdlRejected,
+                                    Invariant::kLive, Invariant::kReadAnomaly,
+                                    Invariant::kReadAnomaly, Invariant::kReadAnomaly}));
   EXPECT_TRUE(report.HasSafetyViolation());
 
   // Twenty wrong query results do not hide the lost row found at quiescence.

@@ -26,7 +26,6 @@ using testing::MakeRow;
 using testing::ParseCreate;
 using testing::Sorted;
 
-
 TEST(ClusterTest, CreateTableCreatesRegionsRoundRobinAndPublishesTheRoute) {
   Harness h;
   h.CreateTable(sim::AtMs(0));
@@ -59,7 +58,8 @@ TEST(ClusterTest, WritesThroughBothFrontendsReadBackExactlyAfterFlushAndDatanode
   // Overwrite one row (last write wins on (host, a, ts)).
   Row updated = MakeRow("h1", 1005, 999, 5);
   h.Insert(sim::AtMs(2500), 1, {updated});
-  h.cluster.Schedule(sim::AtMs(3000), FlushOp{h.cluster.datanode_id(0), RegionId::Of(kTable, RegionNumber{0})});
+  h.cluster.Schedule(sim::AtMs(3000),
+                     FlushOp{h.cluster.datanode_id(0), RegionId::Of(kTable, RegionNumber{0})});
   h.cluster.Schedule(sim::AtMs(3100), CrashNodeOp{h.cluster.datanode_id(1)});
   h.cluster.Schedule(sim::AtMs(3200), RestartNodeOp{h.cluster.datanode_id(1)});
   h.Query(sim::AtMs(9000), 0);
@@ -85,17 +85,18 @@ TEST(ClusterTest, WritesThroughBothFrontendsReadBackExactlyAfterFlushAndDatanode
   // An equality prunes to the one region that owns it.
   ASSERT_EQ(history.queries[2].status, QueryStatus::kOk);
   EXPECT_EQ(history.queries[2].rows, std::vector<Row>{all[12]});
-  EXPECT_EQ(history.queries[2].regions, std::vector<RegionId>{RegionId::Of(kTable, RegionNumber{1})});
+  EXPECT_EQ(history.queries[2].regions,
+            std::vector<RegionId>{RegionId::Of(kTable, RegionNumber{1})});
   // The flushed region holds a file; the crashed datanode replayed its WAL.
   EXPECT_TRUE(h.TraceHas("dn.flush 4398046511104(1024, 0) Ok"));
   EXPECT_TRUE(h.TraceHas("crash dn2"));
 }
 
 TEST(ClusterTest, MetasrvCrashDuringCreateTableResumesFromTheLastPersistedState) {
-  for (const char* site : {"CreateTable.DatanodeCreateRegions.before_persist",
-                           "CreateTable.DatanodeCreateRegions.after_persist",
-                           "CreateTable.CreateMetadata.before_persist",
-                           "CreateTable.CreateMetadata.after_persist"}) {
+  for (const char* site :
+       {"CreateTable.DatanodeCreateRegions.before_persist",
+        "CreateTable.DatanodeCreateRegions.after_persist",
+        "CreateTable.CreateMetadata.before_persist", "CreateTable.CreateMetadata.after_persist"}) {
     Harness h;
     h.crash_plan.Script(site, 1);
     h.CreateTable(sim::AtMs(0));
@@ -132,7 +133,8 @@ TEST(ClusterTest, StaleFrontendWriteIsRejectedByTheVersionFence) {
   NoCrashHook no_crash;
   Datanode& dn = h.cluster.mutable_datanode(h.cluster.datanode_id(0));
   ObjectStore store = h.cluster.object_store();
-  ASSERT_TRUE(dn.HandleEnterStaging(r0, StagingInfo::UpdatePartitionExpr(narrower), store, no_crash).ok());
+  ASSERT_TRUE(
+      dn.HandleEnterStaging(r0, StagingInfo::UpdatePartitionExpr(narrower), store, no_crash).ok());
   h.Insert(sim::AtMs(3000), 1, {MakeRow("b", 2, 2, 3)});
   h.RunUntil(4000);
   const WriteRecord& w = h.cluster.history().writes[1];
@@ -167,8 +169,8 @@ int64_t RaceOneFill(Harness& h, int64_t t) {
   std::string raw = *kv.Get(TableRouteKey(kTable));
   TableRoute route = *ReadTableRoute(kv, kTable);
   std::vector<RegionRoute> routes = route.region_routes;
-  routes[0].leader_state = routes[0].leader_state == LeaderState::kStaging ? LeaderState::kNone
-                                                                           : LeaderState::kStaging;
+  routes[0].leader_state =
+      routes[0].leader_state == LeaderState::kStaging ? LeaderState::kNone : LeaderState::kStaging;
   EXPECT_TRUE(UpdateTableRoute(kv, kTable, raw, route, routes).ok);
   // Reorder: the invalidation first, the reply 50 ms later.
   auto reply = network.Take(reply_index);
@@ -211,8 +213,8 @@ TEST(ClusterTest, FourthConsecutiveRacedFillKeepsTheStaleRouteInGreptimeOnly) {
   const uint64_t version = RunFillRaces(greptime, 4);
   EXPECT_TRUE(greptime.TraceHas("fe.fill_discarded table=1024 reload=3"));
   EXPECT_FALSE(greptime.TraceHas("reload=4"));
-  EXPECT_TRUE(greptime.TraceHas("fe.route_filled table=1024 version=" +
-                                std::to_string(version - 1) + " raced"));
+  EXPECT_TRUE(greptime.TraceHas(
+      "fe.route_filled table=1024 version=" + std::to_string(version - 1) + " raced"));
   EXPECT_EQ(greptime.cluster.frontend(0).cache().at(kTable).route.version, version - 1);
 
   Harness reference(Protocol::Reference());

@@ -198,10 +198,10 @@ TEST(ScriptedFaultsTest, HoldReleasesInTheStepThatPassesTheStateAfterItsOwnMessa
       arrivals.push_back(from_node.substr(0, from_node.find(" id=")));  // ids are not the point
     }
   }
-  EXPECT_EQ(arrivals, (std::vector<std::string>{"n4 recv InvalidateCache from=metasrv",
-                                                "n5 recv InvalidateCache from=metasrv",
-                                                "n4 recv DdlReply from=metasrv",
-                                                "n1 recv WriteRequest from=fe1"}));
+  EXPECT_EQ(arrivals,
+            (std::vector<std::string>{
+                "n4 recv InvalidateCache from=metasrv", "n5 recv InvalidateCache from=metasrv",
+                "n4 recv DdlReply from=metasrv", "n1 recv WriteRequest from=fe1"}));
   EXPECT_EQ(h.cluster.history().writes[1].status, WriteStatus::kAcked);
   EXPECT_EQ(h.cluster.history().writes[1].end, sim::AtMs(t + 2));
 }

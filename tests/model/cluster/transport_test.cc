@@ -60,7 +60,8 @@ TEST(TransportTest, ADelayedInvalidationHoldsTheLineOfTheFrontendStream) {
   MessageRule delay = Rule(MessageAction::kDelay, "InvalidateCache");
   delay.delay = sim::Ms(2000);
   AddRule(h, 1000, delay);
-  h.Alter(sim::AtMs(2000), "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
+  h.Alter(sim::AtMs(2000),
+          "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
   h.RunUntil(8000);
   // The first invalidation to fe1 (n4) is delayed by 2 s; the later ones of the split wait
   // behind it on the same stream, so fe1 sees none of them before 4000 ms.
@@ -85,7 +86,8 @@ TEST(TransportTest, ADroppedStreamMessageResetsTheStreamAndTheDatanodeReconnects
   // dn1 heartbeats at 3001; the reply is dropped at 3002: the stream resets, dn1 reconnects
   // and heartbeats again at once.
   ASSERT_EQ(h.TraceTimes("n0 net.rule drop HeartbeatReply metasrv->dn1 (stream reset)"),
-            (std::vector<int64_t>{3002})) << h.TraceText();
+            (std::vector<int64_t>{3002}))
+      << h.TraceText();
   EXPECT_EQ(h.TraceTimes("n1 net.reset metasrv<->dn1"), (std::vector<int64_t>{3002}));
   EXPECT_EQ(h.TraceTimes("n1 net.reconnect dn1->metasrv"), (std::vector<int64_t>{3002}));
   EXPECT_EQ(h.TraceTimes("n1 recv HeartbeatReply"), (std::vector<int64_t>{3, 3004}));
@@ -102,19 +104,21 @@ TEST(TransportTest, AHeldLeaseReplyLetsLaterInstructionsPassAndBlocksTheSession)
   hold.delay = sim::Ms(5);
   AddRule(h, 5999, hold);
   // The ALTER call leaves fe1 at 6002 and reaches the metasrv at 6003.
-  h.Alter(sim::AtMs(6002), "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
+  h.Alter(sim::AtMs(6002),
+          "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
   h.RunUntil(6500);
   // The reply to dn1's 6001 heartbeat is computed at 6002 from the pre-split route and pushed
   // 5 ms after ApplyStaging passed (6005): behind EnterStaging, which dn1 applied at 6006.
-  ASSERT_EQ(h.TraceTimes("net.release HeartbeatReply metasrv->dn1"),
-            (std::vector<int64_t>{6010})) << h.TraceText();
+  ASSERT_EQ(h.TraceTimes("net.release HeartbeatReply metasrv->dn1"), (std::vector<int64_t>{6010}))
+      << h.TraceText();
   EXPECT_EQ(h.TraceTimes("n1 dn.region_op EnterStaging 4398046511104(1024, 0) Ok"),
             (std::vector<int64_t>{6006}));
   // dn1's EnterStaging replies wait for the session: the state passes only after the push.
   EXPECT_EQ(h.TraceTimes("ms.state_passed RepartitionGroup.EnterStagingRegion"),
             (std::vector<int64_t>{6010}));
   // greptime: the old Leader lease ended staging, so RemapManifest is refused.
-  EXPECT_TRUE(h.TraceHas("6011 n1 dn.region_op RemapManifest 4398046511104(1024, 0) RegionNotReady"));
+  EXPECT_TRUE(
+      h.TraceHas("6011 n1 dn.region_op RemapManifest 4398046511104(1024, 0) RegionNotReady"));
 }
 
 TEST(TransportTest, VersionedLeasesIgnoreTheHeldReply) {
@@ -126,10 +130,12 @@ TEST(TransportTest, VersionedLeasesIgnoreTheHeldReply) {
   hold.delay = sim::Ms(5);
   AddRule(h, 5999, hold);
   // The ALTER call leaves fe1 at 6002 and reaches the metasrv at 6003.
-  h.Alter(sim::AtMs(6002), "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
+  h.Alter(sim::AtMs(6002),
+          "ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 10)");
   h.RunUntil(7000);
   EXPECT_EQ(h.TraceTimes("n1 dn.stale_lease_ignored 4398046511104(1024, 0) route_version=0"),
-            (std::vector<int64_t>{6013})) << h.TraceText();
+            (std::vector<int64_t>{6013}))
+      << h.TraceText();
   EXPECT_TRUE(h.TraceHas("n1 dn.region_op RemapManifest 4398046511104(1024, 0) Ok"));
   EXPECT_EQ(h.TraceCount("fe.ddl_done repartition table=1024 status=done id=1"), 1u);
 }
@@ -141,8 +147,8 @@ TEST(TransportTest, RandomLeaseGapIsAChooserChoiceAndPushesLater) {
   Harness h(Protocol::Greptime(), config);
   h.CreateTable(sim::AtMs(0));
   h.RunUntil(100);
-  EXPECT_EQ(h.TraceTimes("msg=HeartbeatReply to=dn1 gap_ms=1 push_at=3"),
-            (std::vector<int64_t>{2})) << h.TraceText();
+  EXPECT_EQ(h.TraceTimes("msg=HeartbeatReply to=dn1 gap_ms=1 push_at=3"), (std::vector<int64_t>{2}))
+      << h.TraceText();
   EXPECT_EQ(h.TraceTimes("n1 recv HeartbeatReply"), (std::vector<int64_t>{4}));
 }
 

@@ -30,10 +30,16 @@ inline TableSchema TestSchema(bool append_mode = false) {
 inline Row R(int64_t a, int64_t ts, int64_t v) {
   return Row{Value::Int(a), Value::Timestamp(ts), Value::Int(v)};
 }
-inline Row RNull(int64_t ts, int64_t v) { return Row{Value::Null(), Value::Timestamp(ts), Value::Int(v)}; }
+inline Row RNull(int64_t ts, int64_t v) {
+  return Row{Value::Null(), Value::Timestamp(ts), Value::Int(v)};
+}
 
-inline PartitionExpr Lt(int64_t x) { return PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(x)); }
-inline PartitionExpr GtEq(int64_t x) { return PartitionExpr::Leaf("a", CompareOp::kGtEq, Value::Int(x)); }
+inline PartitionExpr Lt(int64_t x) {
+  return PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(x));
+}
+inline PartitionExpr GtEq(int64_t x) {
+  return PartitionExpr::Leaf("a", CompareOp::kGtEq, Value::Int(x));
+}
 inline PartitionExpr Range(int64_t lo, int64_t hi) { return PartitionExpr::And(GtEq(lo), Lt(hi)); }
 inline uint64_t V(const PartitionExpr& e) { return ExprVersion(&e); }
 

@@ -32,7 +32,8 @@ class DurableStagingTest : public ::testing::Test {
     ASSERT_TRUE(dn_.HandleEnterStaging(kR1, info, p, store_, no_crash_).ok());
   }
   void Write(std::vector<Row> rows, uint64_t version) {
-    ASSERT_TRUE(dn_.HandleWrite(kR1, std::move(rows), version, Protocol::Greptime(), no_crash_).ok());
+    ASSERT_TRUE(
+        dn_.HandleWrite(kR1, std::move(rows), version, Protocol::Greptime(), no_crash_).ok());
   }
   void Flush() { ASSERT_TRUE(dn_.HandleFlush(kR1, store_, no_crash_).ok()); }
   std::vector<Row> ScanWith(const Protocol& p) {
@@ -141,7 +142,8 @@ TEST_F(DurableStagingTest, FollowerLeaseAndExpirySuspendStagingAndStagingLeaderR
   EXPECT_EQ(R1().state(), RegionState::kFollower);
   EXPECT_TRUE(R1().staging_suspended());
   EXPECT_EQ(R1().memtable_rows(), 1u);
-  Reply refused = dn_.HandleWrite(kR1, {R(30, 1, 3)}, V(Range(0, 50)), Protocol::Greptime(), no_crash_);
+  Reply refused =
+      dn_.HandleWrite(kR1, {R(30, 1, 3)}, V(Range(0, 50)), Protocol::Greptime(), no_crash_);
   EXPECT_EQ(refused.code, ReplyCode::kRegionNotReady);
   Reply enter = dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), durable,
                                        store_, no_crash_);
@@ -154,7 +156,8 @@ TEST_F(DurableStagingTest, FollowerLeaseAndExpirySuspendStagingAndStagingLeaderR
   EXPECT_EQ(R1().state(), RegionState::kStaging);
   EXPECT_EQ(R1().ExpectedVersion(), V(Range(0, 50)));
   EXPECT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), durable,
-                                     store_, no_crash_).ok());
+                                     store_, no_crash_)
+                  .ok());
   // Lease expiry suspends again; the downgrading role too, and its flush stays staged.
   EXPECT_EQ(dn_.ExpireLeases(sim::AtMs(300), durable), std::vector<RegionId>{kR1});
   EXPECT_EQ(R1().state(), RegionState::kFollower);
@@ -199,13 +202,13 @@ TEST_F(DurableStagingTest, ReopenRestoresStagingAndReplaysOnlyEntriesAfterStaged
   EXPECT_EQ(R1().last_entry_id(), 3u);
   EXPECT_EQ(R1().last_sequence(), 3u);
   EXPECT_EQ(ScanWith(durable), (std::vector<Row>{R(1, 1, 1), R(2, 1, 2), R(3, 1, 3)}));
-  ASSERT_TRUE(dn_.ApplyLease(kR1, RegionRole::kStagingLeader, sim::AtMs(10), Durable(true), store_));
+  ASSERT_TRUE(
+      dn_.ApplyLease(kR1, RegionRole::kStagingLeader, sim::AtMs(10), Durable(true), store_));
   EXPECT_EQ(R1().state(), RegionState::kStaging);
   Write({R(4, 1, 4)}, V(Range(0, 50)));
   EXPECT_EQ(R1().last_entry_id(), 4u);
   RemapAndApply(Range(0, 50));
-  EXPECT_EQ(ScanWith(durable),
-            (std::vector<Row>{R(1, 1, 1), R(2, 1, 2), R(3, 1, 3), R(4, 1, 4)}));
+  EXPECT_EQ(ScanWith(durable), (std::vector<Row>{R(1, 1, 1), R(2, 1, 2), R(3, 1, 3), R(4, 1, 4)}));
   // The same crash in greptime: staging forgotten, entry 2 lost (LeaseStagingTest pins it).
 }
 
@@ -213,7 +216,8 @@ TEST_F(DurableStagingTest, ReopenRestoresRejectAllWritesOnlyUnderTheRule) {
   Create(Range(0, 100));
   Enter(StagingInfo::RejectAllWrites(), Protocol::Greptime());
   EXPECT_EQ(store_.Staging(kR1), nullptr);  // mito writes no action for this directive
-  ASSERT_TRUE(dn_.ApplyLease(kR1, RegionRole::kLeader, sim::AtMs(10), Protocol::Greptime(), store_));
+  ASSERT_TRUE(
+      dn_.ApplyLease(kR1, RegionRole::kLeader, sim::AtMs(10), Protocol::Greptime(), store_));
   const Protocol durable = Durable(/*promotes=*/true);
   Enter(StagingInfo::RejectAllWrites(), durable);
   ASSERT_NE(store_.Staging(kR1), nullptr);

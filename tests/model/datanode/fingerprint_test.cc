@@ -14,9 +14,12 @@ using namespace testing;  // NOLINT
 void Build(Datanode& dn, ObjectStore& store) {
   NoCrashHook no_crash;
   ASSERT_TRUE(dn.HandleCreateRegion(kR1, TestSchema(), Range(0, 100), store, no_crash).ok());
-  ASSERT_TRUE(dn.HandleWrite(kR1, {R(1, 1, 1), R(2, 2, 2)}, V(Range(0, 100)), Protocol::Greptime(), no_crash).ok());
+  ASSERT_TRUE(dn.HandleWrite(kR1, {R(1, 1, 1), R(2, 2, 2)}, V(Range(0, 100)), Protocol::Greptime(),
+                             no_crash)
+                  .ok());
   ASSERT_TRUE(dn.HandleFlush(kR1, store, no_crash).ok());
-  ASSERT_TRUE(dn.HandleWrite(kR1, {R(3, 3, 3)}, V(Range(0, 100)), Protocol::Greptime(), no_crash).ok());
+  ASSERT_TRUE(
+      dn.HandleWrite(kR1, {R(3, 3, 3)}, V(Range(0, 100)), Protocol::Greptime(), no_crash).ok());
   dn.ApplyLease(kR1, RegionRole::kLeader, sim::AtMs(10000), Protocol::Greptime());
 }
 
@@ -28,7 +31,8 @@ TEST(DatanodeFingerprintTest, EqualAfterSameStepsAndChangedByOneMoreWrite) {
   EXPECT_EQ(a.Fingerprint(), b.Fingerprint());
   EXPECT_EQ(sa.Fingerprint(), sb.Fingerprint());
   NoCrashHook no_crash;
-  ASSERT_TRUE(b.HandleWrite(kR1, {R(4, 4, 4)}, V(Range(0, 100)), Protocol::Greptime(), no_crash).ok());
+  ASSERT_TRUE(
+      b.HandleWrite(kR1, {R(4, 4, 4)}, V(Range(0, 100)), Protocol::Greptime(), no_crash).ok());
   EXPECT_NE(a.Fingerprint(), b.Fingerprint());
 }
 
@@ -40,11 +44,13 @@ TEST(DatanodeFingerprintTest, CopyIsAnIndependentSnapshot) {
   ObjectStore store_snapshot = store;
   EXPECT_EQ(snapshot.Fingerprint(), a.Fingerprint());
   NoCrashHook no_crash;
-  ASSERT_TRUE(a.HandleWrite(kR1, {R(1, 1, 9)}, V(Range(0, 100)), Protocol::Greptime(), no_crash).ok());
+  ASSERT_TRUE(
+      a.HandleWrite(kR1, {R(1, 1, 9)}, V(Range(0, 100)), Protocol::Greptime(), no_crash).ok());
   ASSERT_TRUE(a.HandleFlush(kR1, store, no_crash).ok());
   EXPECT_NE(snapshot.Fingerprint(), a.Fingerprint());
   EXPECT_NE(store_snapshot.Fingerprint(), store.Fingerprint());
-  EXPECT_EQ(Scan(snapshot, kR1, store_snapshot), (std::vector<Row>{R(1, 1, 1), R(2, 2, 2), R(3, 3, 3)}));
+  EXPECT_EQ(Scan(snapshot, kR1, store_snapshot),
+            (std::vector<Row>{R(1, 1, 1), R(2, 2, 2), R(3, 3, 3)}));
   EXPECT_EQ(Scan(a, kR1, store), (std::vector<Row>{R(1, 1, 9), R(2, 2, 2), R(3, 3, 3)}));
 }
 

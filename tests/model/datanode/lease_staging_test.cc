@@ -49,7 +49,9 @@ TEST_F(LeaseStagingTest, LeaseRolesSetStateAndStagingLeaderIsIgnored) {
 
 TEST_F(LeaseStagingTest, LeaseExpiryDemotesToFollowerAndLeavesStaging) {
   dn_.ApplyLease(kR1, RegionRole::kLeader, sim::AtMs(10000), greptime_);
-  ASSERT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_)
+          .ok());
   EXPECT_EQ(dn_.NextLeaseDeadline(), sim::AtMs(10000));
   EXPECT_TRUE(dn_.ExpireLeases(sim::AtMs(9999)).empty());
   EXPECT_EQ(dn_.ExpireLeases(sim::AtMs(10000)), std::vector<RegionId>{kR1});
@@ -60,34 +62,44 @@ TEST_F(LeaseStagingTest, LeaseExpiryDemotesToFollowerAndLeavesStaging) {
 
 TEST_F(LeaseStagingTest, EnterStagingFlushesFirstAndRecordsExprChange) {
   ASSERT_TRUE(Write(kR1, {R(10, 1, 1)}, V(Range(0, 100))).ok());
-  ASSERT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_)
+          .ok());
   EXPECT_EQ(R1().state(), RegionState::kStaging);
   EXPECT_EQ(R1().ExpectedVersion(), V(Range(0, 50)));
   EXPECT_EQ(R1().committed_expr_version(), V(Range(0, 100)));
   ASSERT_EQ(store_.Manifest(kR1)->files.size(), 1u);
-  EXPECT_EQ(store_.File(*store_.Manifest(kR1)->files.begin())->expr_text, Range(0, 100).CanonicalText());
+  EXPECT_EQ(store_.File(*store_.Manifest(kR1)->files.begin())->expr_text,
+            Range(0, 100).CanonicalText());
   const std::vector<StagingAction>* staged = store_.Staging(kR1);
   ASSERT_NE(staged, nullptr);
   ASSERT_EQ(staged->size(), 1u);
   EXPECT_EQ((*staged)[0].kind, StagingAction::Kind::kPartitionExprChange);
   // Same directive again: Ok. Another directive: StagingPartitionExprMismatch.
-  EXPECT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_).ok());
+  EXPECT_TRUE(
+      dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_)
+          .ok());
   Reply other = dn_.HandleEnterStaging(kR1, StagingInfo::RejectAllWrites(), store_, no_crash_);
   EXPECT_EQ(other.code, ReplyCode::kStagingPartitionExprMismatch);
   EXPECT_EQ(StatusCode(other.code), 1002u);
-  EXPECT_EQ(other.message, "Staging partition expr mismatch for region 4398046511105(1024, 1), current: "
-                           "UpdatePartitionExpr(" + Range(0, 50).CanonicalText() + "), request: RejectAllWrites");
+  EXPECT_EQ(other.message,
+            "Staging partition expr mismatch for region 4398046511105(1024, 1), current: "
+            "UpdatePartitionExpr(" +
+                Range(0, 50).CanonicalText() + "), request: RejectAllWrites");
 }
 
 TEST_F(LeaseStagingTest, EnterStagingOnFollowerIsRegionNotReady) {
   dn_.ApplyLease(kR1, RegionRole::kFollower, sim::AtMs(1), greptime_);
   Reply r = dn_.HandleEnterStaging(kR1, StagingInfo::RejectAllWrites(), store_, no_crash_);
   EXPECT_EQ(r.code, ReplyCode::kRegionNotReady);
-  EXPECT_EQ(r.message, "Region 4398046511105(1024, 1) is in Follower state, expect: Leader(Writable)");
+  EXPECT_EQ(r.message,
+            "Region 4398046511105(1024, 1) is in Follower state, expect: Leader(Writable)");
 }
 
 TEST_F(LeaseStagingTest, StagingFlushHidesRowsTruncatesWalAndLeaderLeaseDiscardsThem) {
-  ASSERT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_)
+          .ok());
   ASSERT_TRUE(Write(kR1, {R(10, 1, 1)}, V(Range(0, 50))).ok());
   EXPECT_EQ(Scan(dn_, kR1, store_), (std::vector<Row>{R(10, 1, 1)}));
   ASSERT_TRUE(dn_.HandleFlush(kR1, store_, no_crash_).ok());
@@ -107,7 +119,9 @@ TEST_F(LeaseStagingTest, StagingFlushHidesRowsTruncatesWalAndLeaderLeaseDiscards
 
 TEST_F(LeaseStagingTest, ReopenDoesNotRestoreStagingAndLosesStagedFlushes) {
   ASSERT_TRUE(Write(kR1, {R(1, 1, 1)}, V(Range(0, 100))).ok());
-  ASSERT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_)
+          .ok());
   ASSERT_TRUE(Write(kR1, {R(2, 1, 2)}, V(Range(0, 50))).ok());
   ASSERT_TRUE(dn_.HandleFlush(kR1, store_, no_crash_).ok());
   ASSERT_TRUE(Write(kR1, {R(3, 1, 3)}, V(Range(0, 50))).ok());
@@ -123,11 +137,16 @@ TEST_F(LeaseStagingTest, ReopenDoesNotRestoreStagingAndLosesStagedFlushes) {
 TEST_F(LeaseStagingTest, SplitTimelineRemapsAppliesAndShowsTransientDuplicate) {
   ASSERT_TRUE(Write(kR1, {R(10, 1, 1), R(60, 1, 6)}, V(Range(0, 100))).ok());
   ASSERT_TRUE(dn_.HandleCreateRegion(kR3, TestSchema(), Range(50, 100), store_, no_crash_).ok());
-  ASSERT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_).ok());
-  ASSERT_TRUE(dn_.HandleEnterStaging(kR3, StagingInfo::UpdatePartitionExpr(Range(50, 100)), store_, no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_)
+          .ok());
+  ASSERT_TRUE(dn_.HandleEnterStaging(kR3, StagingInfo::UpdatePartitionExpr(Range(50, 100)), store_,
+                                     no_crash_)
+                  .ok());
   ASSERT_TRUE(Write(kR3, {R(70, 2, 7)}, V(Range(50, 100))).ok());
   std::map<RegionId, std::vector<RegionId>> mapping{{kR1, {kR1, kR3}}};
-  std::map<RegionId, std::optional<PartitionExpr>> targets{{kR1, Range(0, 50)}, {kR3, Range(50, 100)}};
+  std::map<RegionId, std::optional<PartitionExpr>> targets{{kR1, Range(0, 50)},
+                                                           {kR3, Range(50, 100)}};
   ASSERT_TRUE(dn_.HandleRemapManifest(kR1, {kR1}, mapping, targets, store_, no_crash_).ok());
   ASSERT_NE(store_.RemapBlob(kR1, kR3), nullptr);
   EXPECT_EQ(store_.RemapBlob(kR1, kR3)->files, store_.Manifest(kR1)->files);
@@ -147,17 +166,21 @@ TEST_F(LeaseStagingTest, SplitTimelineRemapsAppliesAndShowsTransientDuplicate) {
   EXPECT_TRUE(dn_.HandleApplyStagingManifest(kR1, Range(0, 50), kR1, store_, no_crash_).ok());
   Reply wrong = dn_.HandleApplyStagingManifest(kR1, Range(0, 60), kR1, store_, no_crash_);
   EXPECT_EQ(wrong.code, ReplyCode::kRegionNotReady);
-  EXPECT_EQ(wrong.message, "Region 4398046511105(1024, 1) is in Leader(Writable) state, expect: Leader(Staging)");
+  EXPECT_EQ(wrong.message,
+            "Region 4398046511105(1024, 1) is in Leader(Writable) state, expect: Leader(Staging)");
 }
 
 TEST_F(LeaseStagingTest, ApplyStagingManifestWithOtherExprIsMismatch) {
-  ASSERT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_)
+          .ok());
   Reply r = dn_.HandleApplyStagingManifest(kR1, Range(0, 40), kR1, store_, no_crash_);
   EXPECT_EQ(r.code, ReplyCode::kStagingPartitionExprMismatch);
   Reply missing = dn_.HandleApplyStagingManifest(kR1, Range(0, 50), kR1, store_, no_crash_);
   EXPECT_EQ(missing.code, ReplyCode::kUnexpected);
-  EXPECT_EQ(missing.message, "Remapped manifest of region 4398046511105(1024, 1) not found in central region "
-                             "4398046511105(1024, 1)");
+  EXPECT_EQ(missing.message,
+            "Remapped manifest of region 4398046511105(1024, 1) not found in central region "
+            "4398046511105(1024, 1)");
 }
 
 }  // namespace

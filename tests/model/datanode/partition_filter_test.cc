@@ -17,7 +17,8 @@ class PartitionFilterTest : public ::testing::Test {
   // Writes `rows` to an unpartitioned region R0 and flushes them into one file (expr "").
   void FlushUnpartitioned(std::vector<Row> rows) {
     ASSERT_TRUE(dn_.HandleCreateRegion(kR0, TestSchema(), std::nullopt, store_, no_crash_).ok());
-    ASSERT_TRUE(dn_.HandleWrite(kR0, std::move(rows), std::nullopt, Protocol::Greptime(), no_crash_).ok());
+    ASSERT_TRUE(
+        dn_.HandleWrite(kR0, std::move(rows), std::nullopt, Protocol::Greptime(), no_crash_).ok());
     ASSERT_TRUE(dn_.HandleFlush(kR0, store_, no_crash_).ok());
   }
   // Opens `region` as a leader with R0's files and expression `expr`.
@@ -27,7 +28,8 @@ class PartitionFilterTest : public ::testing::Test {
     m.partition_expr = std::move(expr);
     store_.PutManifest(m);
     ASSERT_TRUE(dn_.HandleOpenRegion(region, store_).ok());
-    ASSERT_TRUE(dn_.ApplyLease(region, RegionRole::kLeader, sim::AtMs(10000), Protocol::Greptime()));
+    ASSERT_TRUE(
+        dn_.ApplyLease(region, RegionRole::kLeader, sim::AtMs(10000), Protocol::Greptime()));
   }
 
   ObjectStore store_;
@@ -47,7 +49,8 @@ TEST_F(PartitionFilterTest, MemtableRowsAndEqualExprFilesAreNotFiltered) {
   FlushUnpartitioned({R(60, 1, 2)});
   OpenSharing(kR3, Range(50, 100));
   // A row outside the region's expression, accepted under the matching version.
-  ASSERT_TRUE(dn_.HandleWrite(kR3, {R(7, 2, 7)}, V(Range(50, 100)), Protocol::Greptime(), no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleWrite(kR3, {R(7, 2, 7)}, V(Range(50, 100)), Protocol::Greptime(), no_crash_).ok());
   EXPECT_EQ(Scan(dn_, kR3, store_), (std::vector<Row>{R(7, 2, 7), R(60, 1, 2)}));
   ASSERT_TRUE(dn_.HandleFlush(kR3, store_, no_crash_).ok());
   // Now in a file whose expression equals the region's: still visible.
@@ -91,9 +94,10 @@ TEST_F(PartitionFilterTest, FencedReadsRejectAPlanUnderAnotherVersion) {
   EXPECT_TRUE(dn_.HandleScan(kR3, V(Range(0, 100)), Protocol::Greptime(), store_).ok());
   ScanReply stale = dn_.HandleScan(kR3, V(Range(0, 100)), fenced, store_);
   EXPECT_EQ(stale.code, ReplyCode::kPartitionExprVersionMismatch);
-  EXPECT_EQ(stale.message, "Partition expr version mismatch for region 4398046511107(1024, 3): request " +
-                               std::to_string(V(Range(0, 100))) + ", expected " +
-                               std::to_string(V(Range(50, 100))));
+  EXPECT_EQ(stale.message,
+            "Partition expr version mismatch for region 4398046511107(1024, 3): request " +
+                std::to_string(V(Range(0, 100))) + ", expected " +
+                std::to_string(V(Range(50, 100))));
 }
 
 TEST_F(PartitionFilterTest, FencedReadsServeTheCommittedVersionWhileStaging) {
@@ -108,9 +112,10 @@ TEST_F(PartitionFilterTest, FencedReadsServeTheCommittedVersionWhileStaging) {
   // still serves reads with its committed expression.
   ScanReply planned_new = dn_.HandleScan(kR3, V(Range(50, 75)), fenced, store_);
   EXPECT_EQ(planned_new.code, ReplyCode::kPartitionExprVersionMismatch);
-  EXPECT_EQ(planned_new.message, "Partition expr version mismatch for region 4398046511107(1024, 3): request " +
-                                     std::to_string(V(Range(50, 75))) + ", expected " +
-                                     std::to_string(V(Range(50, 100))));
+  EXPECT_EQ(planned_new.message,
+            "Partition expr version mismatch for region 4398046511107(1024, 3): request " +
+                std::to_string(V(Range(50, 75))) + ", expected " +
+                std::to_string(V(Range(50, 100))));
   ScanReply planned_old = dn_.HandleScan(kR3, V(Range(50, 100)), fenced, store_);
   ASSERT_TRUE(planned_old.ok());
   EXPECT_EQ(planned_old.rows, (std::vector<Row>{R(60, 1, 2)}));

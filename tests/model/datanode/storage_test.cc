@@ -14,7 +14,9 @@ using namespace testing;  // NOLINT
 class StorageTest : public ::testing::Test {
  protected:
   void Create(bool append_mode = false) {
-    ASSERT_TRUE(dn_.HandleCreateRegion(kR1, TestSchema(append_mode), Range(0, 100), store_, no_crash_).ok());
+    ASSERT_TRUE(
+        dn_.HandleCreateRegion(kR1, TestSchema(append_mode), Range(0, 100), store_, no_crash_)
+            .ok());
   }
   void Write(std::vector<Row> rows) {
     ASSERT_TRUE(dn_.HandleWrite(kR1, std::move(rows), v_, Protocol::Greptime(), no_crash_).ok());
@@ -38,7 +40,8 @@ TEST_F(StorageTest, DedupKeepsLastWriteBySequenceWithinAndAcrossBatches) {
   Create();
   Write({R(1, 10, 100), R(2, 10, 200), R(1, 10, 101)});
   Write({R(2, 10, 201), R(1, 11, 300)});
-  EXPECT_EQ(Scan(dn_, kR1, store_), (std::vector<Row>{R(1, 10, 101), R(1, 11, 300), R(2, 10, 201)}));
+  EXPECT_EQ(Scan(dn_, kR1, store_),
+            (std::vector<Row>{R(1, 10, 101), R(1, 11, 300), R(2, 10, 201)}));
 }
 
 TEST_F(StorageTest, AppendModeKeepsDuplicates) {
@@ -87,7 +90,8 @@ TEST_F(StorageTest, FlushOnFollowerIsRegionNotReady) {
   dn_.ApplyLease(kR1, RegionRole::kFollower, sim::AtMs(1), Protocol::Greptime());
   Reply r = dn_.HandleFlush(kR1, store_, no_crash_);
   EXPECT_EQ(r.code, ReplyCode::kRegionNotReady);
-  EXPECT_EQ(r.message, "Region 4398046511105(1024, 1) is in Follower state, expect: Leader(Writable)");
+  EXPECT_EQ(r.message,
+            "Region 4398046511105(1024, 1) is in Follower state, expect: Leader(Writable)");
   EXPECT_EQ(dn_.HandleFlush(kR3, store_, no_crash_).code, ReplyCode::kRegionNotFound);
 }
 
@@ -101,7 +105,8 @@ TEST_F(StorageTest, CrashLosesMemtableAndReopenReplaysManifestThenWal) {
   EXPECT_EQ(Scan(dn_, kR1, store_), before);
   // Sequences continue after the replayed ones, so a new write still wins.
   Write({R(1, 10, 102)});
-  EXPECT_EQ(Scan(dn_, kR1, store_), (std::vector<Row>{R(1, 10, 102), R(2, 10, 200), R(3, 10, 300)}));
+  EXPECT_EQ(Scan(dn_, kR1, store_),
+            (std::vector<Row>{R(1, 10, 102), R(2, 10, 200), R(3, 10, 300)}));
 }
 
 TEST_F(StorageTest, ReopenedRegionIsFollowerUntilLeaderLease) {

@@ -42,12 +42,14 @@ TEST_F(WriteFenceTest, FollowerAndDowngradingAreRegionNotReady) {
   EXPECT_EQ(r.code, ReplyCode::kRegionNotReady);
   EXPECT_EQ(StatusCode(r.code), 4008u);
   EXPECT_TRUE(IsRetryable(r.code));
-  EXPECT_EQ(r.message, "Region 4398046511105(1024, 1) is in Follower state, expect: Leader(Writable)");
+  EXPECT_EQ(r.message,
+            "Region 4398046511105(1024, 1) is in Follower state, expect: Leader(Writable)");
   dn_.ApplyLease(kR1, RegionRole::kDowngradingLeader, sim::AtMs(10000), Protocol::Greptime());
   Reply d = Write(std::nullopt);
   EXPECT_EQ(d.code, ReplyCode::kRegionNotReady);
-  EXPECT_EQ(d.message,
-            "Region 4398046511105(1024, 1) is in Leader(Downgrading) state, expect: Leader(Writable)");
+  EXPECT_EQ(
+      d.message,
+      "Region 4398046511105(1024, 1) is in Leader(Downgrading) state, expect: Leader(Writable)");
 }
 
 TEST_F(WriteFenceTest, WritableAcceptsEqualVersionAndRejectsOtherVersions) {
@@ -59,8 +61,9 @@ TEST_F(WriteFenceTest, WritableAcceptsEqualVersionAndRejectsOtherVersions) {
   EXPECT_EQ(bad.code, ReplyCode::kPartitionExprVersionMismatch);
   EXPECT_EQ(StatusCode(bad.code), 1004u);
   EXPECT_FALSE(IsRetryable(bad.code));
-  EXPECT_EQ(bad.message, "Partition expr version mismatch for region 4398046511105(1024, 1): request " +
-                             std::to_string(v_new_) + ", expected " + std::to_string(v_old_));
+  EXPECT_EQ(bad.message,
+            "Partition expr version mismatch for region 4398046511105(1024, 1): request " +
+                std::to_string(v_new_) + ", expected " + std::to_string(v_old_));
 }
 
 TEST_F(WriteFenceTest, UnversionedWriteIsAcceptedInGreptimeAndFencedByRule) {
@@ -69,8 +72,10 @@ TEST_F(WriteFenceTest, UnversionedWriteIsAcceptedInGreptimeAndFencedByRule) {
   fenced.Set(Rule::kVersionFenceUnversioned, true);
   Reply r = Write(std::nullopt, fenced);
   EXPECT_EQ(r.code, ReplyCode::kPartitionExprVersionMismatch);
-  EXPECT_EQ(r.message, "Partition expr version mismatch for region 4398046511105(1024, 1): request 0, expected " +
-                           std::to_string(v_old_));
+  EXPECT_EQ(
+      r.message,
+      "Partition expr version mismatch for region 4398046511105(1024, 1): request 0, expected " +
+          std::to_string(v_old_));
   // A region without an expression (unpartitioned table) still takes unversioned writes.
   ASSERT_TRUE(dn_.HandleCreateRegion(kR0, TestSchema(), std::nullopt, store_, no_crash_).ok());
   EXPECT_TRUE(dn_.HandleWrite(kR0, {R(1, 1, 1)}, std::nullopt, fenced, no_crash_).ok());
@@ -78,31 +83,36 @@ TEST_F(WriteFenceTest, UnversionedWriteIsAcceptedInGreptimeAndFencedByRule) {
 }
 
 TEST_F(WriteFenceTest, StagingUsesStagingVersionAndAcceptsUnversioned) {
-  ASSERT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_, no_crash_)
+          .ok());
   EXPECT_TRUE(Write(v_new_).ok());
   EXPECT_TRUE(Write(std::nullopt).ok());
   Reply stale = Write(v_old_);
   EXPECT_EQ(stale.code, ReplyCode::kPartitionExprVersionMismatch);
-  EXPECT_EQ(stale.message, "Partition expr version mismatch for region 4398046511105(1024, 1): request " +
-                               std::to_string(v_old_) + ", expected " + std::to_string(v_new_));
+  EXPECT_EQ(stale.message,
+            "Partition expr version mismatch for region 4398046511105(1024, 1): request " +
+                std::to_string(v_old_) + ", expected " + std::to_string(v_new_));
 }
 
 TEST_F(WriteFenceTest, StagingWithRejectAllWritesIsRejectWriteEvenUnversioned) {
   ASSERT_TRUE(dn_.HandleEnterStaging(kR1, StagingInfo::RejectAllWrites(), store_, no_crash_).ok());
-  for (std::optional<uint64_t> version : {std::optional<uint64_t>(), std::optional<uint64_t>(v_old_),
-                                          std::optional<uint64_t>(0)}) {
+  for (std::optional<uint64_t> version :
+       {std::optional<uint64_t>(), std::optional<uint64_t>(v_old_), std::optional<uint64_t>(0)}) {
     Reply r = Write(version);
     EXPECT_EQ(r.code, ReplyCode::kRejectWrite);
     EXPECT_EQ(StatusCode(r.code), 5000u);
     EXPECT_TRUE(IsRetryable(r.code));
-    EXPECT_EQ(r.message,
-              "Engine write buffer is full, rejecting write requests of region 4398046511105(1024, 1)");
+    EXPECT_EQ(
+        r.message,
+        "Engine write buffer is full, rejecting write requests of region 4398046511105(1024, 1)");
   }
 }
 
 TEST_F(WriteFenceTest, NewRegionCreatedWithTargetExprAcceptsItsVersionImmediately) {
   ASSERT_TRUE(dn_.HandleCreateRegion(kR3, TestSchema(), Range(50, 100), store_, no_crash_).ok());
-  EXPECT_TRUE(dn_.HandleWrite(kR3, {R(60, 1, 1)}, V(Range(50, 100)), Protocol::Greptime(), no_crash_).ok());
+  EXPECT_TRUE(
+      dn_.HandleWrite(kR3, {R(60, 1, 1)}, V(Range(50, 100)), Protocol::Greptime(), no_crash_).ok());
 }
 
 }  // namespace

@@ -119,7 +119,11 @@ TEST(FrontendFingerprintCompletenessTest, EveryNodeFieldChangesTheFingerprint) {
           {"routes_", [](Frontend& f) { f.Invalidate(kTable); }},
           {"statements_", [](Frontend& f) { Seam::statements(f) = StatementTable{}; }},
           {"ddls_", [](Frontend& f) { Seam::ddls(f).clear(); }},
-          {"ddls_ key", [](Frontend& f) { Seam::ddls(f)[21] = Seam::ddls(f).at(20); Seam::ddls(f).erase(20); }},
+          {"ddls_ key",
+           [](Frontend& f) {
+             Seam::ddls(f)[21] = Seam::ddls(f).at(20);
+             Seam::ddls(f).erase(20);
+           }},
           {"ddls_ history_id", [](Frontend& f) { Seam::ddls(f).at(20).history_id = 2; }},
           {"ddls_ table", [](Frontend& f) { Seam::ddls(f).at(20).table = kOther; }},
           {"ddls_ alter", [](Frontend& f) { Seam::ddls(f).at(20).alter.reset(); }},

@@ -6,9 +6,10 @@
 // the recorded mapping keeping it; unreferenced files collected by both; staging-only files.
 // Method: build the state with the datanode handlers, run one pass, compare the deleted ids,
 // the remaining files and a scan of the kept region.
+#include "model/gc/gc.h"
+
 #include <gtest/gtest.h>
 
-#include "model/gc/gc.h"
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"
 #include "tests/model/datanode/datanode_fixture.h"
@@ -40,13 +41,16 @@ class GcTest : public ::testing::Test {
     WriteFlush(kB, R(60, 1, 6), Range(50, 100));
   }
   void WriteFlush(RegionId region, Row row, const PartitionExpr& expr) {
-    ASSERT_TRUE(dn_.HandleWrite(region, {std::move(row)}, V(expr), Protocol::Greptime(), no_crash_).ok());
+    ASSERT_TRUE(
+        dn_.HandleWrite(region, {std::move(row)}, V(expr), Protocol::Greptime(), no_crash_).ok());
     ASSERT_TRUE(dn_.HandleFlush(region, store_, no_crash_).ok());
   }
   // Merges B into A up to ApplyStagingManifest on A (the central), then drops B, as the parent
   // does for a merged-away source; table_repart gets `repart`.
   void MergeAndDropB(std::optional<TableRepart> repart) {
-    ASSERT_TRUE(dn_.HandleEnterStaging(kA, StagingInfo::UpdatePartitionExpr(Range(0, 100)), store_, no_crash_).ok());
+    ASSERT_TRUE(dn_.HandleEnterStaging(kA, StagingInfo::UpdatePartitionExpr(Range(0, 100)), store_,
+                                       no_crash_)
+                    .ok());
     ASSERT_TRUE(dn_.HandleEnterStaging(kB, StagingInfo::RejectAllWrites(), store_, no_crash_).ok());
     std::map<RegionId, std::vector<RegionId>> mapping{{kA, {kA}}, {kB, {kA}}};
     std::map<RegionId, std::optional<PartitionExpr>> targets{{kA, Range(0, 100)}};
@@ -100,7 +104,8 @@ TEST_F(GcTest, BothProfilesCollectUnreferencedFiles) {
     ObjectStore store = store_;
     Datanode dn = dn_;
     // File 3: an SST orphaned by a crash before its manifest edit (the WAL keeps its rows).
-    ASSERT_TRUE(dn.HandleWrite(kA, {R(20, 1, 2)}, V(Range(0, 50)), Protocol::Greptime(), no_crash_).ok());
+    ASSERT_TRUE(
+        dn.HandleWrite(kA, {R(20, 1, 2)}, V(Range(0, 50)), Protocol::Greptime(), no_crash_).ok());
     CrashAt crash("datanode.flush.after_sst");
     ASSERT_EQ(dn.HandleFlush(kA, store, crash).code, ReplyCode::kCrashed);
     // File 2: B is dropped and nothing shares its file.
@@ -120,7 +125,9 @@ TEST_F(GcTest, BothProfilesCollectUnreferencedFiles) {
 }
 
 TEST_F(GcTest, StagingOnlyFilesAreDeletedByGreptimeAndKeptWithPositiveProof) {
-  ASSERT_TRUE(dn_.HandleEnterStaging(kA, StagingInfo::UpdatePartitionExpr(Range(0, 100)), store_, no_crash_).ok());
+  ASSERT_TRUE(
+      dn_.HandleEnterStaging(kA, StagingInfo::UpdatePartitionExpr(Range(0, 100)), store_, no_crash_)
+          .ok());
   WriteFlush(kA, R(70, 2, 7), Range(0, 100));  // file 3, in A's staging manifest only
   ObjectStore store = store_;
   EXPECT_EQ(Ids(RunGc(store, kv_, kTable, Protocol::Greptime()).deleted), std::vector<uint64_t>{3});

@@ -23,7 +23,8 @@ TEST(RegionIdTest, PacksTableIdHighAndRegionNumberLow) {
   EXPECT_EQ(id.table_id(), TableId{1024});
   EXPECT_EQ(id.region_number(), RegionNumber{3});
   EXPECT_EQ(id.ToString(), "4398046511107(1024, 3)");
-  EXPECT_LT(RegionId::Of(TableId{1024}, RegionNumber{9}), RegionId::Of(TableId{1025}, RegionNumber{0}));
+  EXPECT_LT(RegionId::Of(TableId{1024}, RegionNumber{9}),
+            RegionId::Of(TableId{1025}, RegionNumber{0}));
 }
 
 TEST(RegionRouteTest, LeaderRoleFollowsLeaderState) {

@@ -2,9 +2,10 @@
 // prefix ranges, fingerprints, and update_table_route's "already equals" escape and its
 // "Reads the different value" error (docs/protocol.md section 2.4).
 // Method: drive a KvStore directly and compare stored bytes and exact messages.
+#include "model/meta/kv_store.h"
+
 #include <gtest/gtest.h>
 
-#include "model/meta/kv_store.h"
 #include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
 
@@ -94,7 +95,8 @@ TEST(UpdateTableRouteTest, SucceedsWhenStoredBytesAreUnchanged) {
   TableRoute route = TableRoute::New({Route(0, 10)});
   const std::string raw = EncodeTableRoute(route);
   kv.Put(TableRouteKey(TableId{1024}), raw);
-  MetaUpdateResult r = UpdateTableRoute(kv, TableId{1024}, raw, route, {Route(0, 10), Route(1, 20)});
+  MetaUpdateResult r =
+      UpdateTableRoute(kv, TableId{1024}, raw, route, {Route(0, 10), Route(1, 20)});
   EXPECT_TRUE(r.ok);
   EXPECT_EQ(r.error, "");
   std::optional<TableRoute> stored = ReadTableRoute(kv, TableId{1024});
@@ -138,7 +140,8 @@ TEST(CreateTableMetadataTest, IsIdempotentForEqualValuesAndFailsForDifferentOnes
   info.table_id = TableId{1024};
   info.name = "t";
   info.schema.name = "t";
-  info.schema.columns = {Column{"a", ColumnType::kInt64, true}, Column{"ts", ColumnType::kTimestamp, false}};
+  info.schema.columns = {Column{"a", ColumnType::kInt64, true},
+                         Column{"ts", ColumnType::kTimestamp, false}};
   info.schema.time_index = 1;
   TableRoute route = TableRoute::New({Route(0, 10)});
   EXPECT_TRUE(CreateTableMetadata(kv, info, route).ok);

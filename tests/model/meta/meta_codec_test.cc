@@ -2,20 +2,22 @@
 // re-encoding) for routes, table info, table_repart and every value type inside expressions;
 // malformed bytes are errors with pinned messages.
 // Method: encode, decode, compare values and bytes.
+#include "model/meta/meta_codec.h"
+
 #include <gtest/gtest.h>
 
 #include <limits>
-
-#include "model/meta/meta_codec.h"
 
 namespace repartsim::model {
 namespace {
 
 PartitionExpr Complex() {
-  PartitionExpr a = PartitionExpr::And(PartitionExpr::Leaf("a", CompareOp::kGtEq, Value::Int(-5)),
-                                       PartitionExpr::Leaf("s", CompareOp::kNotEq, Value::String("it's \"q\"\n")));
-  PartitionExpr b = PartitionExpr::Or(PartitionExpr::Leaf("u", CompareOp::kLt, Value::UInt(std::numeric_limits<uint64_t>::max())),
-                                      PartitionExpr::Leaf("d", CompareOp::kGt, Value::Double(1.5)));
+  PartitionExpr a = PartitionExpr::And(
+      PartitionExpr::Leaf("a", CompareOp::kGtEq, Value::Int(-5)),
+      PartitionExpr::Leaf("s", CompareOp::kNotEq, Value::String("it's \"q\"\n")));
+  PartitionExpr b = PartitionExpr::Or(
+      PartitionExpr::Leaf("u", CompareOp::kLt, Value::UInt(std::numeric_limits<uint64_t>::max())),
+      PartitionExpr::Leaf("d", CompareOp::kGt, Value::Double(1.5)));
   PartitionExpr c = PartitionExpr::And(PartitionExpr::Leaf("b", CompareOp::kEq, Value::Bool(true)),
                                        PartitionExpr::Leaf("n", CompareOp::kEq, Value::Null()));
   PartitionExpr t = PartitionExpr::Leaf("ts", CompareOp::kLtEq, Value::Timestamp(1700000000000));
@@ -64,8 +66,9 @@ TEST(MetaCodecTest, TableInfoRoundTrips) {
   info.table_id = TableId{1025};
   info.name = "metrics";
   info.schema.name = "metrics";
-  info.schema.columns = {Column{"host", ColumnType::kString, true}, Column{"a", ColumnType::kInt32, true},
-                         Column{"ts", ColumnType::kTimestamp, false}, Column{"v", ColumnType::kFloat64, true}};
+  info.schema.columns = {
+      Column{"host", ColumnType::kString, true}, Column{"a", ColumnType::kInt32, true},
+      Column{"ts", ColumnType::kTimestamp, false}, Column{"v", ColumnType::kFloat64, true}};
   info.schema.primary_key = {0, 1};
   info.schema.time_index = 2;
   info.schema.partition_columns = {"a"};

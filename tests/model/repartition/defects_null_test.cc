@@ -2,8 +2,9 @@
 // under a `<>` expression goes to the `<>` region on the row path but to region 0 on the bulk
 // path (so one row identity lands in two regions and is read twice), and NULL rows are dropped
 // by the datanode file filter once their file is remapped; and show the clean outcome with
-// unified-null-routing, which refuses a row no region can own. Method: a table partitioned (a = 5, a <> 5), the same NULL row identity
-// written through both paths, then a MERGE of the two regions; reads before and after.
+// unified-null-routing, which refuses a row no region can own. Method: a table partitioned (a = 5,
+// a <> 5), the same NULL row identity written through both paths, then a MERGE of the two regions;
+// reads before and after.
 #include "tests/model/repartition/defects_util.h"
 
 namespace repartsim::model::testing {
@@ -14,7 +15,8 @@ Row NullRow(int64_t v) {
 }
 
 struct NullRouting {
-  explicit NullRouting(Protocol protocol) : h(protocol, "PARTITION ON COLUMNS (a) (a = 5, a <> 5)") {
+  explicit NullRouting(Protocol protocol)
+      : h(protocol, "PARTITION ON COLUMNS (a) (a = 5, a <> 5)") {
     h.Insert(2000, 0, {MakeRow(5), MakeRow(7)});
     h.Insert(2100, 0, {NullRow(1)});                 // row path
     h.Insert(2200, 0, {NullRow(2)}, /*bulk=*/true);  // bulk path, same identity
@@ -58,9 +60,8 @@ TEST(DefectP7Test, UnifiedNullRoutingRefusesRowsNoRegionCanOwn) {
     const auto& writes = h.cluster.history().writes;
     for (size_t i : {1u, 2u}) {
       EXPECT_EQ(writes.at(i).status, WriteStatus::kRejected) << full_reference << " " << i;
-      EXPECT_EQ(writes.at(i).error,
-                "No partition of table " + kTable.ToString() +
-                    " covers the row (unified-null-routing)");
+      EXPECT_EQ(writes.at(i).error, "No partition of table " + kTable.ToString() +
+                                        " covers the row (unified-null-routing)");
     }
     EXPECT_EQ(run.before_r0, (std::vector<int64_t>{5}));
     EXPECT_EQ(run.before_r1, (std::vector<int64_t>{7}));

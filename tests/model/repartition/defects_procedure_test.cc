@@ -103,9 +103,8 @@ TEST(DefectP12Test, AllocateReexecutedAfterItsRouteCommitFailsTheWalCheckAndRoll
   h.RunUntil(20000);
   const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
-  EXPECT_EQ(ddl.error,
-            "Unexpected: WAL options of region " + RegionN(2).ToString() +
-                " already exist and cannot be overwritten")
+  EXPECT_EQ(ddl.error, "Unexpected: WAL options of region " + RegionN(2).ToString() +
+                           " already exist and cannot be overwritten")
       << h.TraceText();
   // Rolled back: R2 dropped on its datanode and removed from the route; nothing staged.
   TableRoute route = h.Route();
@@ -164,9 +163,9 @@ TEST(DefectP2Test, RedispatchAfterApplyStagingManifestRollsBackMetadataOnlyAndDi
   const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
   EXPECT_EQ(ddl.error, "Failed to wait for repartition groups: failed plans [0], unknown plans []");
-  EXPECT_TRUE(h.TraceHas("PartitionExprMismatch: region " + RegionN(0).ToString() +
-                         " expects '" + PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(100))
-                                            .CanonicalText() + "'"))
+  EXPECT_TRUE(h.TraceHas("PartitionExprMismatch: region " + RegionN(0).ToString() + " expects '" +
+                         PartitionExpr::Leaf("a", CompareOp::kLt, Value::Int(100)).CanonicalText() +
+                         "'"))
       << h.TraceText();
   // Metadata rolled back: the old route, R2 dropped...
   TableRoute route = h.Route();
@@ -184,8 +183,8 @@ TEST(DefectP2Test, RedispatchAfterApplyStagingManifestRollsBackMetadataOnlyAndDi
   ASSERT_EQ(writes.size(), 3u);
   for (size_t i : {1u, 2u}) {
     EXPECT_EQ(writes[i].status, WriteStatus::kRejected) << i;
-    EXPECT_EQ(writes[i].error.rfind("Partition expr version mismatch for region " +
-                                        RegionN(0).ToString(), 0),
+    EXPECT_EQ(writes[i].error.rfind(
+                  "Partition expr version mismatch for region " + RegionN(0).ToString(), 0),
               0u)
         << writes[i].error;
   }

@@ -5,8 +5,8 @@
 // installing an incomplete rule a direct caller submits) and show the clean outcome with the
 // corrected rules. Method: scripted cluster runs; a frontend that cached the route before the
 // ALTER and ignores invalidations plays the stale frontend.
-#include "tests/model/repartition/defects_util.h"
 #include "model/repartition/repartition_procedure.h"
+#include "tests/model/repartition/defects_util.h"
 
 namespace repartsim::model::testing {
 namespace {
@@ -73,8 +73,9 @@ TEST(DefectP6Test, FencedReadsReplanAndReturnEveryRowExactlyOnce) {
 // from the metasrv, so group B retries until its deadline while group A completes.
 struct PartialSuccess {
   explicit PartialSuccess(Protocol protocol)
-      : h(protocol, "PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20 AND a < 30, "
-                    "a >= 30)") {
+      : h(protocol,
+          "PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20 AND a < 30, "
+          "a >= 30)") {
     h.Insert(2000, 0, {MakeRow(5), MakeRow(15), MakeRow(25), MakeRow(35)});
     h.cluster.Schedule(sim::AtMs(2500),
                        PartitionOp{{h.cluster.metasrv_id()}, {h.cluster.datanode_id(2)}, true});

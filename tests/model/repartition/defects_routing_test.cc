@@ -12,7 +12,9 @@
 namespace repartsim::model::testing {
 namespace {
 
-sim::RunResult RunPhase(RepartitionHarness& h, int64_t time_ms_max) { return h.RunUntil(time_ms_max); }
+sim::RunResult RunPhase(RepartitionHarness& h, int64_t time_ms_max) {
+  return h.RunUntil(time_ms_max);
+}
 
 // ---- P3 --------------------------------------------------------------------------------------
 
@@ -202,8 +204,8 @@ TEST(DefectP10Test, UnversionedBulkWriteBypassesTheFenceAndLandsOutsideTheRegion
   const auto& writes = h.cluster.history().writes;
   // The row path carries the stale version of R0 and is fenced...
   EXPECT_EQ(writes.at(1).status, WriteStatus::kRejected);
-  EXPECT_EQ(writes.at(1).error.rfind("Partition expr version mismatch for region " +
-                                         RegionN(0).ToString(), 0),
+  EXPECT_EQ(writes.at(1).error.rfind(
+                "Partition expr version mismatch for region " + RegionN(0).ToString(), 0),
             0u)
       << writes.at(1).error;
   // ...the bulk path carries no version and R0 (now a < 50) accepts 75.

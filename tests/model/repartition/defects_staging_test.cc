@@ -45,7 +45,8 @@ TEST(DefectP11Test, LeaseLostWhileStagingIsADeadEndUntilTheGroupDeadline) {
   EXPECT_EQ(run.mid_r1_state, RegionState::kFollower);
   EXPECT_TRUE(h.TraceHas("dn.lease_expired " + RegionN(1).ToString()));
   // The group retries "not ready" replies until the group deadline, which is not retryable.
-  EXPECT_TRUE(h.TraceHas("error: ExceededDeadline: repartition group 1 exceeded its 60000 ms timeout"))
+  EXPECT_TRUE(
+      h.TraceHas("error: ExceededDeadline: repartition group 1 exceeded its 60000 ms timeout"))
       << h.TraceText();
   const DdlRecord ddl = RunDdl(h, 0);
   EXPECT_EQ(ddl.status, DdlStatus::kFailed);
@@ -66,8 +67,8 @@ TEST(DefectP5Test, RollbackLosesRowsOfTheDroppedRegionAndStagedFlushes) {
   ASSERT_EQ(writes.size(), 4u);
   EXPECT_EQ(writes[1].status, WriteStatus::kAcked) << writes[1].error;
   EXPECT_EQ(writes[2].status, WriteStatus::kRejected);
-  EXPECT_EQ(writes[2].error.rfind("Partition expr version mismatch for region " +
-                                      RegionN(1).ToString(), 0),
+  EXPECT_EQ(writes[2].error.rfind(
+                "Partition expr version mismatch for region " + RegionN(1).ToString(), 0),
             0u)
       << writes[2].error;
   EXPECT_EQ(writes[3].status, WriteStatus::kAcked) << writes[3].error;
@@ -96,8 +97,8 @@ TEST(DefectP5Test, ReferencePromotesTheDemotedRegionAndKeepsEveryAcknowledgedRow
   ASSERT_EQ(writes.size(), 4u);
   EXPECT_EQ(writes[1].status, WriteStatus::kAcked) << writes[1].error;
   EXPECT_EQ(writes[2].status, WriteStatus::kRejected);
-  EXPECT_EQ(writes[2].error.rfind("Partition expr version mismatch for region " +
-                                      RegionN(1).ToString(), 0),
+  EXPECT_EQ(writes[2].error.rfind(
+                "Partition expr version mismatch for region " + RegionN(1).ToString(), 0),
             0u)
       << writes[2].error;
   EXPECT_EQ(writes[3].status, WriteStatus::kRejected);

@@ -32,16 +32,16 @@ inline void QueryWhere(RepartitionHarness& h, int64_t at_ms, uint32_t frontend, 
 
 inline Predicate AGe(int64_t v) { return Predicate::Compare("a", CompareOp::kGtEq, Value::Int(v)); }
 
-inline const MetaProcedureManager::Slot* ParentSlot(
-    const RepartitionHarness& h, size_t ddl_index = 0) {
+inline const MetaProcedureManager::Slot* ParentSlot(const RepartitionHarness& h,
+                                                    size_t ddl_index = 0) {
   return h.cluster.metasrv().procedures().Find(
       ProcedureId{h.cluster.history().ddls.at(ddl_index).procedure});
 }
 
 inline size_t CountLines(const RepartitionHarness& h, const std::string& needle) {
-  return static_cast<size_t>(
-      std::count_if(h.trace.lines().begin(), h.trace.lines().end(),
-                    [&](const std::string& line) { return line.find(needle) != std::string::npos; }));
+  return static_cast<size_t>(std::count_if(
+      h.trace.lines().begin(), h.trace.lines().end(),
+      [&](const std::string& line) { return line.find(needle) != std::string::npos; }));
 }
 
 // The rows a region holds on its datanode (memtable + visible files, unfiltered by the route),
@@ -50,8 +50,8 @@ inline std::vector<int64_t> RegionAValues(const RepartitionHarness& h, RegionId 
   for (uint32_t i = 0; i < h.cluster.config().datanode_count; ++i) {
     const Datanode& dn = h.cluster.datanode(h.cluster.datanode_id(i));
     if (!dn.is_up() || dn.FindRegion(region) == nullptr) continue;
-    ScanReply reply = dn.HandleScan(region, std::nullopt, h.cluster.protocol(),
-                                    h.cluster.object_store());
+    ScanReply reply =
+        dn.HandleScan(region, std::nullopt, h.cluster.protocol(), h.cluster.object_store());
     return AValues(reply.rows);
   }
   return {};

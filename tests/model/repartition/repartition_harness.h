@@ -32,15 +32,16 @@ inline RegionId RegionN(uint32_t number) { return RegionId::Of(kTable, RegionNum
 inline std::vector<Row> SortedRows(std::vector<Row> rows) { return Sorted(std::move(rows)); }
 
 struct RepartitionHarness {
-  explicit RepartitionHarness(Protocol protocol = Protocol::Greptime(),
-                              const std::string& partition =
-                                  "PARTITION ON COLUMNS (a) (a < 100, a >= 100)",
-                              ClusterConfig config = {})
+  explicit RepartitionHarness(
+      Protocol protocol = Protocol::Greptime(),
+      const std::string& partition = "PARTITION ON COLUMNS (a) (a < 100, a >= 100)",
+      ClusterConfig config = {})
       : cluster(config, protocol) {
     trace.KeepLines(true);
     std::string sql =
         "CREATE TABLE t (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT, "
-        "PRIMARY KEY (host, a)) " + partition;
+        "PRIMARY KEY (host, a)) " +
+        partition;
     auto statements = sql::ParseStatements(sql, "<test>");
     EXPECT_TRUE(statements.ok()) << (statements.ok() ? "" : statements.error().Format());
     create = std::get<sql::CreateTable>(statements.value().at(0).body);
@@ -51,14 +52,16 @@ struct RepartitionHarness {
     cluster.Schedule(sim::AtMs(at_ms), InsertOp{frontend, kTable, std::move(rows), bulk});
   }
   void Query(int64_t at_ms, uint32_t frontend) {
-    cluster.Schedule(sim::AtMs(at_ms), QueryOp{frontend, kTable, false, std::nullopt, "SELECT * FROM t"});
+    cluster.Schedule(sim::AtMs(at_ms),
+                     QueryOp{frontend, kTable, false, std::nullopt, "SELECT * FROM t"});
   }
   void Alter(int64_t at_ms, const std::string& sql, uint32_t frontend = 0) {
     auto statements = sql::ParseStatements(sql, "<test>");
     ASSERT_TRUE(statements.ok()) << statements.error().Format();
-    cluster.Schedule(sim::AtMs(at_ms),
-                     RepartitionOp{frontend, kTable,
-                                   std::get<sql::AlterRepartition>(statements.value()[0].body), sql});
+    cluster.Schedule(
+        sim::AtMs(at_ms),
+        RepartitionOp{frontend, kTable, std::get<sql::AlterRepartition>(statements.value()[0].body),
+                      sql});
   }
   sim::RunResult RunUntil(int64_t time_ms_max) {
     sim::RunOptions options;

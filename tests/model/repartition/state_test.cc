@@ -280,8 +280,7 @@ TEST(ParentStateTest, DispatchWithPerGroupIndicesSubmitsTwoGroupsUnderReference)
   EXPECT_EQ(p.Group(1)->context().region_mapping,
             (std::map<RegionId, std::vector<RegionId>>{{RegionN(1), {RegionN(1), RegionN(3)}}}));
   p.RunUntil(30000);
-  EXPECT_EQ(RunDdl(h, 0).status, DdlStatus::kDone)
-      << RunDdl(h, 0).error;
+  EXPECT_EQ(RunDdl(h, 0).status, DdlStatus::kDone) << RunDdl(h, 0).error;
 }
 
 // ---- P4 Collect -----------------------------------------------------------------------------

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "model/check/violation.h"
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 
 namespace repartsim::scenario {
 namespace {
@@ -60,10 +60,8 @@ TEST_F(MergeFencesTest, WithoutDropTombstonesAStaleCreateLosesAnAcknowledgedRow)
 }
 
 TEST_F(MergeFencesTest, WithoutRouteFencedReadsAnOldPlanMissesOrDoublesRows) {
-  EXPECT_EQ(Invariants(4449, {{"route-fenced-reads", false}}),
-            std::set<std::string>{"INV-NOOMIT"});
-  EXPECT_EQ(Invariants(1989, {{"route-fenced-reads", false}}),
-            std::set<std::string>{"INV-NODUP"});
+  EXPECT_EQ(Invariants(4449, {{"route-fenced-reads", false}}), std::set<std::string>{"INV-NOOMIT"});
+  EXPECT_EQ(Invariants(1989, {{"route-fenced-reads", false}}), std::set<std::string>{"INV-NODUP"});
 }
 
 }  // namespace

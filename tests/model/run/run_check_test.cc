@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 
 namespace repartsim::scenario {
 namespace {
@@ -107,7 +107,8 @@ TEST(RunCheckTest, ProbeNeverAcknowledgedIsRowNotWritable) {
   EXPECT_EQ(live[0]->ToText().substr(0, live[0]->ToText().find("  trace:")),
             "INV-LIVE at step 997 (t=26009 ms): row of region 4398046511104(1024, 0) is not "
             "writable 161 steps after faults healed at step 836: its last write attempt was "
-            "rejected: Partition expr version mismatch for region 4398046511104(1024, 0): request 17049039589619737785, "
+            "rejected: Partition expr version mismatch for region 4398046511104(1024, 0): request "
+            "17049039589619737785, "
             "expected 8034692573255843343\n"
             "  region: 4398046511104(1024, 0)\n"
             "  row: (host='h1', ts=85, v=67, a=2)\n");

@@ -1,9 +1,9 @@
 // Goal: every bundled scenario (scenarios/**.yaml) loads, meets its stated expectation for
 // `reference` and `greptime` on a fixed seed range (no run reports an invariant the
-// expectation does not allow; an expected violation is reproduced), and is deterministic (two runs of one
-// seed give the same summary: steps, prng_draws, trace_hash).
-// Method: run the first kSeedsFast seeds of each scenario's `seeds` range under each
-// profile it states an expectation for (the slow test runs the whole range).
+// expectation does not allow; an expected violation is reproduced), and is deterministic (two runs
+// of one seed give the same summary: steps, prng_draws, trace_hash). Method: run the first
+// kSeedsFast seeds of each scenario's `seeds` range under each profile it states an expectation for
+// (the slow test runs the whole range).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 #include "tests/model/scenario/bundled_scenarios.h"
 
 namespace repartsim::scenario {
@@ -61,9 +61,9 @@ TEST_P(BundledScenarioTest, MeetsItsExpectationAndIsDeterministic) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, BundledScenarioTest, ::testing::ValuesIn(BundledScenarios()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = std::filesystem::path(info.param).parent_path()
-                                                  .filename().string() + "_" +
-                                              std::filesystem::path(info.param).stem().string();
+                           std::string name =
+                               std::filesystem::path(info.param).parent_path().filename().string() +
+                               "_" + std::filesystem::path(info.param).stem().string();
                            for (char& c : name) {
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            }

@@ -14,15 +14,15 @@
 #include <set>
 #include <string>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 
 namespace repartsim::scenario {
 namespace {
 
 RunReport RunIt(const std::string& name, const std::string& profile, uint64_t seed = 0) {
-  auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/greptime/" + name +
-                            ".yaml");
+  auto s =
+      LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/greptime/" + name + ".yaml");
   EXPECT_TRUE(s.ok()) << s.error().Format();
   RunConfig config;
   config.seed = seed;
@@ -40,8 +40,9 @@ std::set<std::string> Invariants(const RunReport& r) {
 }
 
 size_t Count(const RunReport& r, const std::string& needle) {
-  return std::count_if(r.trace_lines.begin(), r.trace_lines.end(),
-                       [&](const std::string& line) { return line.find(needle) != std::string::npos; });
+  return std::count_if(r.trace_lines.begin(), r.trace_lines.end(), [&](const std::string& line) {
+    return line.find(needle) != std::string::npos;
+  });
 }
 
 // Index of the first trace line containing `needle`, or SIZE_MAX.
@@ -117,8 +118,9 @@ TEST(LeaseRaceTest, MergedAwaySourceStaysFencedBecauseTheFlushOrdersTheStaleLeas
     ASSERT_NE(enter, SIZE_MAX) << profile;
     EXPECT_LT(flush, release) << profile;
     EXPECT_LT(release, enter) << profile;
-    EXPECT_EQ(Count(r, "fe.write_done id=2 rejected error=\"Engine write buffer is full, "
-                       "rejecting write requests of region 4398046511106(1024, 2)"),
+    EXPECT_EQ(Count(r,
+                    "fe.write_done id=2 rejected error=\"Engine write buffer is full, "
+                    "rejecting write requests of region 4398046511106(1024, 2)"),
               1u)
         << profile;
   }

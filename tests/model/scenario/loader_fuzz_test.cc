@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 #include "sim/prng.h"
 #include "tests/model/scenario/bundled_scenarios.h"
 
@@ -94,7 +94,8 @@ TEST(LoaderFuzzTest, MutatedScenariosLoadAndRunOrFailWithALocatedError) {
       if (!result.ok()) {
         ++refused;
         EXPECT_TRUE(Located(result.error().Format()))
-            << result.error().Format() << "\n--- from " << path << ":\n" << text;
+            << result.error().Format() << "\n--- from " << path << ":\n"
+            << text;
         continue;
       }
       ++loaded;

@@ -5,13 +5,13 @@
 // fixture's "# expect:" (exact) or "# expect-prefix:" line; parse small inline scenarios.
 #include "model/scenario/loader.h"
 
-#include "model/sql/parser.h"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "model/sql/parser.h"
 
 namespace repartsim::scenario {
 namespace {

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <string>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 
 namespace repartsim::scenario {
 namespace {
@@ -32,8 +32,9 @@ RunReport RunWindow(const std::string& profile) {
 }
 
 size_t Count(const RunReport& r, const std::string& needle) {
-  return std::count_if(r.trace_lines.begin(), r.trace_lines.end(),
-                       [&](const std::string& line) { return line.find(needle) != std::string::npos; });
+  return std::count_if(r.trace_lines.begin(), r.trace_lines.end(), [&](const std::string& line) {
+    return line.find(needle) != std::string::npos;
+  });
 }
 
 TEST(OnColumnsWindowTest, GreptimeRejectsInsertsInTheWindowWithUndefinedColumn) {

@@ -1,7 +1,8 @@
 // Runs the random-fault library (scenarios/random/*.yaml) under `reference` over the first
 // `seeds_per_scenario` seeds of each scenario's range (all of it when 0) and returns one line
 // per run that misses the scenario's reference expectation (no violation; a DDL the faults
-// made the cluster reject is tolerated); shared by random_faults_test.cc (sample) and random_faults_slow_test.cc.
+// made the cluster reject is tolerated); shared by random_faults_test.cc (sample) and
+// random_faults_slow_test.cc.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 
 namespace repartsim::scenario {
 

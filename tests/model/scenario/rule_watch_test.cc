@@ -8,8 +8,8 @@
 
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"
-#include "model/scenario/loader.h"
 #include "model/run/run_check.h"
+#include "model/scenario/loader.h"
 
 namespace repartsim::scenario {
 namespace {
@@ -69,8 +69,8 @@ TEST_F(PublishedRuleWatchTest, GapRuleIsReportedOnceAtThePublishingStep) {
   EXPECT_EQ(v.step, 7u);
   EXPECT_EQ(v.time_ms, 700);
   EXPECT_EQ(v.message, kGapMessage);
-  EXPECT_EQ(v.regions, (std::vector<std::string>{"4398046511104(1024, 0)",
-                                                 "4398046511105(1024, 1)"}));
+  EXPECT_EQ(v.regions,
+            (std::vector<std::string>{"4398046511104(1024, 0)", "4398046511105(1024, 1)"}));
   // A correct rule passes; the gap rule published again is not repeated.
   Publish(A(CompareOp::kLt, 10), A(CompareOp::kGtEq, 10));
   watch.AfterStep(*cluster_, {9, 900});
@@ -82,8 +82,9 @@ TEST_F(PublishedRuleWatchTest, GapRuleIsReportedOnceAtThePublishingStep) {
   watch.AfterStep(*cluster_, {12, 1200});
   ASSERT_EQ(watch.violations().size(), 2u);
   EXPECT_EQ(watch.violations()[1].step, 12u);
-  EXPECT_EQ(watch.violations()[1].message,
-            "published rule of table t is not complete and disjoint: Checkpoint `a=5` is overlapped");
+  EXPECT_EQ(
+      watch.violations()[1].message,
+      "published rule of table t is not complete and disjoint: Checkpoint `a=5` is overlapped");
 }
 
 TEST_F(PublishedRuleWatchTest, RuleWrittenWhileMetasrvIsDownIsCheckedWhenItIsBack) {

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <string>
 
-#include "model/scenario/loader.h"
 #include "model/run/runner.h"
+#include "model/scenario/loader.h"
 
 namespace repartsim::scenario {
 namespace {
