@@ -75,7 +75,10 @@ void Frontend::DispatchQuery(FrontendStatement& statement, const CachedTable& ta
   {
     std::string numbers;
     for (RegionId region : statement.scanned) {
-      numbers += (numbers.empty() ? "" : ",") + std::to_string(region.region_number().value);
+      // (Appended in two steps: `const char* + std::string&&` trips GCC 12's false
+      // -Wrestrict at -O3, which breaks the Release build.)
+      if (!numbers.empty()) numbers += ',';
+      numbers += std::to_string(region.region_number().value);
     }
     ctx.Log("fe.query_plan", "id=" + std::to_string(statement.id) +
                                  " table=" + statement.table.ToString() +

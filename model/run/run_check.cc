@@ -90,7 +90,8 @@ void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Viola
     context.read_anomaly_tolerated = tolerated;
     std::string scanned;
     for (model::RegionId r : q.regions) {
-      scanned += (scanned.empty() ? "" : ", ") + std::to_string(r.region_number().value);
+      if (!scanned.empty()) scanned += ", ";
+      scanned += std::to_string(r.region_number().value);
     }
     const std::string note =
         "query " + std::to_string(q.id) + " from " + in.cluster->NodeName(q.frontend) +

@@ -122,7 +122,8 @@ int Merge(const MergeArgs& a) {
     std::string missing, have;
     for (uint32_t i = 0; i < count; ++i) {
       if (!shards.count(i)) {
-        missing += (missing.empty() ? "" : ", ") + std::to_string(i) + "/" + std::to_string(count);
+        if (!missing.empty()) missing += ", ";
+        missing += std::to_string(i) + "/" + std::to_string(count);
       }
     }
     if (missing.empty()) continue;

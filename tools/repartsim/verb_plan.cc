@@ -28,13 +28,19 @@ struct PlanArgs {
 std::string JoinRegions(const std::vector<uint32_t>& v) {
   if (v.empty()) return "-";
   std::string out;
-  for (uint32_t x : v) out += (out.empty() ? "" : ", ") + std::to_string(x);
+  for (uint32_t x : v) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(x);
+  }
   return out;
 }
 
 std::string JoinExprs(const std::vector<model::PartitionExpr>& v) {
   std::string out;
-  for (const auto& e : v) out += (out.empty() ? "" : ", ") + e.ToSql();
+  for (const auto& e : v) {
+    if (!out.empty()) out += ", ";
+    out += e.ToSql();
+  }
   return out.empty() ? "(default region)" : out;
 }
 

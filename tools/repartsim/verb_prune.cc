@@ -40,7 +40,10 @@ int RunPrune(const PruneArgs& args) {
     return kExitPass;
   }
   std::string regions;
-  for (uint32_t r : result.regions) regions += (regions.empty() ? "" : ", ") + std::to_string(r);
+  for (uint32_t r : result.regions) {
+    if (!regions.empty()) regions += ", ";
+    regions += std::to_string(r);
+  }
   std::printf("candidate regions: %s\n", regions.empty() ? "(none)" : regions.c_str());
   if (result.fell_back) std::printf("fell back to all regions: %s\n", result.reason.c_str());
   return kExitPass;
