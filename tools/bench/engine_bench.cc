@@ -12,6 +12,7 @@
 #include "sim/chooser.h"
 #include "sim/event_queue.h"
 #include "sim/simulation.h"
+#include "tools/bench/tick_model.h"
 #include "tools/demo/toy_demo.h"
 
 namespace repartsim::sim {
@@ -40,25 +41,7 @@ void BM_ToyRunTimedKeepLines(benchmark::State& state) {
 }
 void BM_ToyRunUntimed(benchmark::State& state) { RunToyBench(state, DriverKind::kUntimed, false); }
 
-// Minimal model: `width` self-rearming timers; one step pops the earliest and pushes it back
-// 1..8 ms later (a Chooser decision), logging one trace line. Isolates the driver overhead.
-struct TickModel {
-  EventQueue<uint32_t> timers;
-  bool log = true;
-  void Enabled(std::vector<EnabledEvent>& out) const {
-    for (size_t i = 0; i < timers.size(); ++i) {
-      out.push_back(EnabledEvent{timers.At(i).at, timers.At(i).seq, timers.At(i).payload, 0, i});
-    }
-  }
-  void Fire(const EnabledEvent& e, StepContext& ctx) {
-    const uint32_t id = timers.PopAt(e.ref).payload;
-    const uint32_t delay = 1 + ctx.chooser.Choose("tick.delay", 8);
-    timers.Push(ctx.now + Ms(delay), id);
-    if (log) ctx.Log(id, "tick", Detail().Add("delay", delay).view());
-  }
-  uint64_t Fingerprint() const { return 0; }
-};
-
+// Minimal model (tick_model.h): isolates the driver overhead.
 void DriverStep(benchmark::State& state, bool log) {
   const uint32_t width = static_cast<uint32_t>(state.range(0));
   TickModel model;

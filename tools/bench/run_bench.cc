@@ -1,0 +1,212 @@
+// Whole checked runs (issue 17): the cost of one run of scenarios/split/split_with_writers.yaml
+// (cluster set-up, the timed run through both phases, the end-of-run checker), per run and
+// per simulated step, against the engine-only floor kernel (tick_model.h: driver, queue pop
+// and push, one decision, one formatted trace line). The split runs at two workload lengths:
+// the safety phase (and the workload in it) lasts 12 s, as bundled, or 96 s; a cost linear in
+// run length gives the same cost per step at both. Each benchmark iteration is one run, seeds
+// 0..9 in turn. Peak heap is the largest number of bytes live at once during a run, counted
+// by this executable's operator new/delete (malloc_usable_size of every block).
+// After the Google Benchmark table it prints a summary: ns per run and per step, runs/s per
+// core (CPU time), the ratio per step to the floor, the 96 s / 12 s per-step cost ratio and
+// the 96 s / 12 s peak heap ratio.
+//   build/bench/run_bench                      (about 10 s on an idle core)
+//   build/bench/run_bench --benchmark_filter=Split/12000
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "model/run/runner.h"
+#include "model/scenario/loader.h"
+#include "sim/chooser.h"
+#include "sim/simulation.h"
+#include "tools/bench/tick_model.h"
+
+// ---- heap accounting ---------------------------------------------------------------------------
+namespace {
+std::atomic<int64_t> g_live{0};
+std::atomic<int64_t> g_peak{0};
+
+void* Allocate(size_t size) {
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) throw std::bad_alloc();
+  const int64_t live = g_live += static_cast<int64_t>(malloc_usable_size(p));
+  int64_t peak = g_peak.load(std::memory_order_relaxed);
+  while (live > peak && !g_peak.compare_exchange_weak(peak, live)) {
+  }
+  return p;
+}
+void Release(void* p) {
+  if (p == nullptr) return;
+  g_live -= static_cast<int64_t>(malloc_usable_size(p));
+  std::free(p);
+}
+}  // namespace
+
+void* operator new(size_t size) { return Allocate(size); }
+void* operator new[](size_t size) { return Allocate(size); }
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return Allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return Allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void operator delete(void* p) noexcept { Release(p); }
+void operator delete[](void* p) noexcept { Release(p); }
+void operator delete(void* p, size_t) noexcept { Release(p); }
+void operator delete[](void* p, size_t) noexcept { Release(p); }
+
+// The repository root: this file is tools/bench/ of it. __FILE__ may be relative to the build
+// directory (ccache's base-dir rewriting), which is the executable's parent (build/bench/..).
+std::string RepoRoot() {
+  const std::string file = __FILE__;
+  std::string root = file.substr(0, file.rfind("/tools/bench/"));
+  if (!root.empty() && root[0] == '/') return root;
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return root;
+  std::string dir(exe, static_cast<size_t>(n));
+  dir = dir.substr(0, dir.rfind('/'));  // build/bench
+  return dir + "/../" + root;
+}
+
+namespace repartsim {
+namespace {
+
+// The bundled split scenario with its safety phase (and workload) lasting `length_ms`.
+const scenario::Scenario& Split(int64_t length_ms) {
+  static std::map<int64_t, scenario::Scenario> cache;
+  auto it = cache.find(length_ms);
+  if (it == cache.end()) {
+    scenario::Scenario s =
+        scenario::LoadScenarioFile(RepoRoot() + "/scenarios/split/split_with_writers.yaml").value();
+    s.limits.time_ms_max = length_ms;
+    s.workload.end_ms = length_ms;
+    it = cache.emplace(length_ms, std::move(s)).first;
+  }
+  return it->second;
+}
+
+void BM_SplitRun(benchmark::State& state) {
+  const scenario::Scenario& s = Split(state.range(0));
+  uint64_t steps = 0;
+  uint64_t runs = 0;
+  int64_t peak_max = 0;
+  for (auto _ : state) {
+    scenario::RunConfig config;
+    config.seed = runs % 10;
+    const int64_t base = g_live.load();
+    g_peak.store(base);
+    auto report = scenario::RunScenario(s, config);
+    peak_max = std::max(peak_max, g_peak.load() - base);
+    if (!report.ok() || report.value().outcome != scenario::Outcome::kPass) {
+      state.SkipWithError("the split run did not pass");
+      break;
+    }
+    steps += report.value().summary.steps;
+    ++runs;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(steps));  // items = steps
+  state.counters["steps_per_run"] = benchmark::Counter(
+      static_cast<double>(steps) / static_cast<double>(std::max<uint64_t>(1, runs)));
+  state.counters["peak_heap_MB"] = benchmark::Counter(static_cast<double>(peak_max) / 1e6);
+}
+BENCHMARK(BM_SplitRun)->Arg(12000)->Arg(96000)->Unit(benchmark::kMillisecond);
+
+// The floor: one engine step of the tick model (16 timers) with its trace line formatted.
+void BM_Floor(benchmark::State& state) {
+  sim::TickModel model;
+  for (uint32_t i = 0; i < 16; ++i) model.timers.Push(sim::AtMs(i), i);
+  sim::RandomChooser chooser(1);
+  sim::Trace trace;
+  sim::CrashPlan plan;
+  sim::CrashPointStats stats;
+  sim::RunOptions options;
+  options.steps_max = ~uint64_t{0};
+  options.time_ms_max = int64_t{1} << 60;
+  sim::Simulation<sim::TickModel> sim(model, chooser, trace, plan, stats, options);
+  for (auto _ : state) benchmark::DoNotOptimize(sim.Step());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Floor);
+
+// Keeps each benchmark's CPU time per iteration and counters for the summary.
+class Capture : public benchmark::ConsoleReporter {
+ public:
+  struct Figures {
+    double cpu_ns = 0;  // per iteration
+    std::map<std::string, double> counters;
+  };
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      Figures f;
+      f.cpu_ns = run.GetAdjustedCPUTime() * (run.time_unit == benchmark::kMillisecond ? 1e6 : 1.0);
+      for (const auto& [name, counter] : run.counters) f.counters[name] = counter.value;
+      figures[run.benchmark_name()] = f;
+    }
+  }
+  std::map<std::string, Figures> figures;
+};
+
+void PrintSummary(const Capture& capture) {
+  const auto find = [&](const std::string& name) -> const Capture::Figures* {
+    auto it = capture.figures.find(name);
+    return it == capture.figures.end() ? nullptr : &it->second;
+  };
+  const Capture::Figures* floor = find("BM_Floor");
+  std::printf("\nsummary (CPU time; scenarios/split/split_with_writers.yaml, seeds 0..9)\n");
+  std::map<int64_t, std::pair<double, double>> per_step_and_peak;
+  for (int64_t length : {12000, 96000}) {
+    const Capture::Figures* f = find("BM_SplitRun/" + std::to_string(length));
+    if (f == nullptr) continue;
+    const double steps = f->counters.at("steps_per_run");
+    const double ns_step = f->cpu_ns / steps;
+    const double peak = f->counters.at("peak_heap_MB");
+    per_step_and_peak[length] = {ns_step, peak};
+    std::printf(
+        "split %2lld s: %9.0f ns/run  %6.0f steps/run  %6.0f ns/step  %7.1f runs/s per core  "
+        "peak heap %6.1f MB",
+        static_cast<long long>(length / 1000), f->cpu_ns, steps, ns_step, 1e9 / f->cpu_ns, peak);
+    if (floor != nullptr) std::printf("  %5.1fx floor/step", ns_step / floor->cpu_ns);
+    std::printf("\n");
+  }
+  if (floor != nullptr)
+    std::printf("floor: %.0f ns/event (tick model, trace line formatted)\n", floor->cpu_ns);
+  if (per_step_and_peak.size() == 2) {
+    const auto& a = per_step_and_peak.at(12000);
+    const auto& b = per_step_and_peak.at(96000);
+    std::printf("96 s / 12 s: per-step cost %.2fx, peak heap %.2fx\n", b.first / a.first,
+                b.second / a.second);
+  }
+}
+
+}  // namespace
+}  // namespace repartsim
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  repartsim::Capture capture;
+  benchmark::RunSpecifiedBenchmarks(&capture);
+  repartsim::PrintSummary(capture);
+  benchmark::Shutdown();
+  return 0;
+}
