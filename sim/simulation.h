@@ -4,6 +4,7 @@
 //   void M::Fire(const EnabledEvent& e, StepContext& ctx)   applies one of them
 //       (or M::Fire(size_t index, StepContext&): index into the Enabled list)
 //   uint64_t M::Fingerprint() const                          canonical state hash
+//   bool M::Earliest(EnabledEvent& out) const                optional (HasEarliest below)
 // Timed driver: runs the enabled event with the smallest (at, seq); ties by list position.
 // Untimed driver: Choose("sched.next", n) over the events with at <= time_ms_max.
 // The clock never moves backwards: now = max(now, event.at). Every run is bounded by
@@ -65,6 +66,15 @@ concept Model = std::copyable<M> &&
     requires(M& m, const EnabledEvent& e, StepContext& ctx) { m.Fire(e, ctx); } ||
     requires(M & m, size_t index, StepContext& ctx) { m.Fire(index, ctx); });
 
+// Optional: bool M::Earliest(EnabledEvent& out) const sets `out` to the event the timed
+// driver would pick from Enabled() (EarliestEvent: smallest (at, seq), first in list on ties)
+// and returns true, or returns false when nothing is enabled. The timed driver then skips
+// building the list; the untimed driver and explorers still use Enabled().
+template <class M>
+concept HasEarliest = requires(const M& cm, EnabledEvent& out) {
+  { cm.Earliest(out) } -> std::same_as<bool>;
+};
+
 enum class DriverKind : uint8_t { kTimed, kUntimed };
 
 struct RunOptions {
@@ -114,6 +124,17 @@ class Simulation {
   bool Step() {
     if (ended_) return false;
     if (steps_ >= options_.steps_max) return End(RunOutcome::kStepsMax);
+    if constexpr (HasEarliest<M>) {
+      // The timed driver asks the model for its earliest event directly (same pick as
+      // EarliestEvent over the whole Enabled list, without building it).
+      if (options_.driver == DriverKind::kTimed) {
+        EnabledEvent event;
+        if (!model_.Earliest(event)) return End(RunOutcome::kQuiescent);
+        if (event.at.ms > options_.time_ms_max) return End(RunOutcome::kTimeMax);
+        REPARTSIM_ASSERT_MSG(event.at >= now_, "timed event scheduled in the past");
+        return FireEvent(event, 0);
+      }
+    }
     enabled_.clear();
     model_.Enabled(enabled_);
     if (enabled_.empty()) return End(RunOutcome::kQuiescent);
@@ -130,20 +151,7 @@ class Simulation {
       if (chooser_.mismatch() != nullptr) return End(RunOutcome::kNondeterminism);
       while (enabled_[index].at.ms > options_.time_ms_max || pick-- > 0) ++index;
     }
-    const EnabledEvent event = enabled_[index];
-    now_ = Max(now_, event.at);
-    CurrentAssertContext().step = steps_;
-    trace_.SetClock(steps_, now_);
-    StepContext ctx{chooser_, trace_, crash_plan_, crash_stats_, steps_, now_, false};
-    if constexpr (requires { model_.Fire(event, ctx); }) {
-      model_.Fire(event, ctx);
-    } else {
-      model_.Fire(index, ctx);
-    }
-    ++steps_;
-    if (chooser_.mismatch() != nullptr) return End(RunOutcome::kNondeterminism);
-    if (ctx.stop_requested) return End(RunOutcome::kStopped);
-    return true;
+    return FireEvent(enabled_[index], index);
   }
 
   // Steps until the run ends; returns the outcome and the run summary.
@@ -172,6 +180,23 @@ class Simulation {
   SimTime now() const { return now_; }
 
  private:
+  // Fires `event` (the index-th of enabled_ when the model fires by index).
+  bool FireEvent(const EnabledEvent event, size_t index) {
+    now_ = Max(now_, event.at);
+    CurrentAssertContext().step = steps_;
+    trace_.SetClock(steps_, now_);
+    StepContext ctx{chooser_, trace_, crash_plan_, crash_stats_, steps_, now_, false};
+    if constexpr (requires { model_.Fire(event, ctx); }) {
+      model_.Fire(event, ctx);
+    } else {
+      model_.Fire(index, ctx);
+    }
+    ++steps_;
+    if (chooser_.mismatch() != nullptr) return End(RunOutcome::kNondeterminism);
+    if (ctx.stop_requested) return End(RunOutcome::kStopped);
+    return true;
+  }
+
   bool End(RunOutcome outcome) {
     ended_ = true;
     outcome_ = outcome;

@@ -93,6 +93,65 @@ void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
   }
 }
 
+bool Cluster::Earliest(sim::EnabledEvent& best) const {
+  // The same sources in the same order as Enabled(), keeping the first event with the
+  // smallest (at, seq) (sim::EarliestEvent's pick), without building the list.
+  bool found = false;
+  auto offer = [&](sim::SimTime t, uint64_t seq, uint32_t node, uint32_t kind, uint64_t ref) {
+    if (!found || t < best.at || (t == best.at && seq < best.seq)) {
+      best = sim::EnabledEvent{t, seq, node, kind, ref};
+      found = true;
+    }
+  };
+  auto at = [&](sim::SimTime t) { return sim::Max(t, now_); };
+  auto at_node = [&](sim::SimTime t, uint32_t node) {
+    return at(sim::Max(t, paused_until_[node]));
+  };
+  // Pending messages are in (at, seq) order and a delivery never runs before its own `at`:
+  // once a message's `at` lies after the best time, no later message can win.
+  network_.ForEachDeliverable([&](size_t i, const auto& entry) {
+    if (found && entry.at > best.at) return;
+    const auto& e = entry.payload;
+    if (e.channel == sim::Channel::kStream && e.to == metasrv_id().value &&
+        IsDatanode(NodeId{e.from}) && SessionBusy(NodeId{e.from})) {
+      return;
+    }
+    offer(at_node(entry.at, e.to), entry.seq, e.to, kDeliver, i);
+  });
+  if (metasrv_.is_up()) {
+    metasrv_.procedures().ForEachRunnable(
+        [&](ProcedureId id, sim::SimTime wake) { offer(at(wake), 0, 0, kProcedure, id.value); });
+    if (std::optional<sim::SimTime> t = metasrv_.NextTimer()) offer(at(*t), 0, 0, kMetasrvTimer, 0);
+  }
+  for (uint32_t i = 0; i < datanodes_.size(); ++i) {
+    const Datanode& dn = datanodes_[i];
+    if (!dn.is_up()) continue;
+    offer(at_node(next_heartbeat_[i], dn.id().value), 0, dn.id().value, kHeartbeat, i);
+    if (std::optional<sim::SimTime> t = dn.NextLeaseDeadline()) {
+      offer(at_node(*t, dn.id().value), 0, dn.id().value, kLeaseExpiry, i);
+    }
+  }
+  for (uint32_t i = 0; i < frontends_.size(); ++i) {
+    const Frontend& fe = frontends_[i];
+    if (!fe.is_up()) continue;
+    if (std::optional<sim::SimTime> t = fe.NextTimer()) {
+      offer(at(*t), 0, fe.id().value, kFrontendTimer, i);
+    }
+  }
+  // The op queue is in (at, seq) order and its events all carry seq 0: its head wins over
+  // every other op.
+  if (!ops_.empty()) offer(at(ops_.At(0).at), 0, sim::kNoNode, kScheduledOp, 0);
+  for (size_t i = 0; i < armed_.size(); ++i) {
+    if (armed_[i].due) offer(at(*armed_[i].due), 0, sim::kNoNode, kArmedOp, i);
+  }
+  for (size_t i = 0; i < held_.size(); ++i) {
+    if (held_[i].release_at) {
+      offer(at(*held_[i].release_at), 0, held_[i].from.value, kHeldRelease, i);
+    }
+  }
+  return found;
+}
+
 void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
   now_ = step.now;
   switch (event.kind) {

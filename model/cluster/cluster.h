@@ -84,6 +84,9 @@ class Cluster {
 
   // ---- sim::Model -------------------------------------------------------------------------
   void Enabled(std::vector<sim::EnabledEvent>& out) const;
+  // The event sim::EarliestEvent would pick from Enabled(), found from the head of each
+  // source (the timed driver's fast path); false when nothing is enabled.
+  bool Earliest(sim::EnabledEvent& best) const;
   void Fire(const sim::EnabledEvent& event, sim::StepContext& step);
   uint64_t Fingerprint() const;
 

@@ -54,6 +54,24 @@ struct IndexModel {
 };
 static_assert(Model<IndexModel>);
 
+// Same model with the timed driver's fast path (HasEarliest), counting its calls.
+struct FastModel {
+  TimerModel inner;
+  mutable int earliest_calls = 0;
+  void Enabled(std::vector<EnabledEvent>& out) const { inner.Enabled(out); }
+  bool Earliest(EnabledEvent& out) const {
+    ++earliest_calls;
+    std::vector<EnabledEvent> events;
+    inner.Enabled(events);
+    if (events.empty()) return false;
+    out = events[EarliestEvent(events)];
+    return true;
+  }
+  void Fire(const EnabledEvent& e, StepContext& ctx) { inner.Fire(e, ctx); }
+  uint64_t Fingerprint() const { return inner.Fingerprint(); }
+};
+static_assert(Model<FastModel> && HasEarliest<FastModel> && !HasEarliest<TimerModel>);
+
 struct Env {
   Trace trace;
   CrashPlan plan;
@@ -81,6 +99,25 @@ TEST(SimulationTest, TimedDriverRunsByTimeThenSeqAndAdvancesTheClock) {
   EXPECT_EQ(m.fired_at_ms, (std::vector<int64_t>{5, 10, 10}));
   EXPECT_EQ(chooser.choice_count(), 0u);
   EXPECT_STREQ(ToString(r.outcome), "quiescent");
+}
+
+TEST(SimulationTest, TimedDriverAsksEarliestWhenTheModelHasItAndUntimedNever) {
+  FastModel m;
+  m.inner.timers.Push(AtMs(10), 1);
+  m.inner.timers.Push(AtMs(5), 2);
+  m.inner.timers.Push(AtMs(10), 3);
+  RandomChooser chooser(1);
+  const RunResult r = RunWith(m, chooser, RunOptions{});
+  EXPECT_EQ(r.outcome, RunOutcome::kQuiescent);
+  EXPECT_EQ(m.inner.fired, (std::vector<int>{2, 1, 3}));
+  EXPECT_EQ(m.earliest_calls, 4);  // three events, then the empty queue
+  FastModel u;
+  u.inner.timers.Push(AtMs(10), 1);
+  RunOptions untimed;
+  untimed.driver = DriverKind::kUntimed;
+  const RunResult ru = RunWith(u, chooser, untimed);
+  EXPECT_EQ(ru.steps, 1u);
+  EXPECT_EQ(u.earliest_calls, 0);
 }
 
 TEST(SimulationTest, StepsMaxAndTimeMaxBoundTheRun) {
