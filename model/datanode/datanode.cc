@@ -142,7 +142,10 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   }
   const TableSchema& schema = region->schema();
   const std::optional<PartitionExpr>& expr = region->version().partition_expr;
+  // Each file's rows are sorted (a flush writes them so), the memtable index too: the scan
+  // merges these runs rather than sorting every row again.
   std::vector<SeqRowRef> refs;
+  std::vector<size_t> runs;
   refs.reserve(region->memtable_rows());
   auto add_file = [&](FileId file_id) {
     const SstFile* file = store.File(file_id);
@@ -155,6 +158,7 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     // build_partition_filter: only files written under a different expression are filtered,
     // and only when the region has an expression to filter by.
     const bool filter = expr.has_value() && file->expr_text != region->committed_expr_text();
+    runs.push_back(refs.size());
     for (const SstRow& r : file->rows) {
       if (filter && !MatchesFilterPath(*expr, schema, r.row)) continue;
       refs.push_back(SeqRowRef{&r.row, r.sequence});
@@ -170,12 +174,9 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     }
   }
   // Memtable rows are never partition-filtered.
-  for (const WriteBatchPtr& batch : region->memtable()) {
-    for (size_t i = 0; i < batch->rows.size(); ++i) {
-      refs.push_back(SeqRowRef{&batch->rows[i], batch->sequence_first + i});
-    }
-  }
-  MergeRefs(schema, refs, /*dedup=*/!schema.append_mode);
+  runs.push_back(refs.size());
+  refs.insert(refs.end(), region->memtable_sorted().begin(), region->memtable_sorted().end());
+  MergeSortedRuns(schema, refs, runs, /*dedup=*/!schema.append_mode);
   reply.rows.reserve(refs.size());
   for (const SeqRowRef& ref : refs) reply.rows.push_back(*ref.row);
   return reply;
@@ -312,14 +313,8 @@ bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* cras
   if (region.memtable().empty()) return true;
   const RegionId region_id = region.id();
   const TableSchema& schema = region.schema();
-  std::vector<SeqRowRef> refs;
-  refs.reserve(region.memtable_rows());
-  for (const WriteBatchPtr& batch : region.memtable()) {
-    for (size_t i = 0; i < batch->rows.size(); ++i) {
-      refs.push_back(SeqRowRef{&batch->rows[i], batch->sequence_first + i});
-    }
-  }
-  MergeRefs(schema, refs, /*dedup=*/!schema.append_mode);
+  std::vector<SeqRowRef> refs = region.memtable_sorted();  // already in file order
+  MergeSortedRuns(schema, refs, {0}, /*dedup=*/!schema.append_mode);
   std::vector<SstRow> rows;
   rows.reserve(refs.size());
   for (const SeqRowRef& ref : refs) rows.push_back(SstRow{ref.sequence, *ref.row});

@@ -1,5 +1,6 @@
 #include "model/datanode/region.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "sim/assert.h"
@@ -91,12 +92,22 @@ void Region::AppendMemtable(WriteBatchPtr batch) {
   last_entry_id_ = batch->entry_id;
   last_sequence_ = batch->sequence_last();
   memtable_rows_ += batch->rows.size();
+  const TableSchema& table = schema();
+  for (size_t i = 0; i < batch->rows.size(); ++i) {
+    const SeqRowRef ref{&batch->rows[i], batch->sequence_first + i};
+    memtable_sorted_.insert(std::upper_bound(memtable_sorted_.begin(), memtable_sorted_.end(), ref,
+                                             [&table](const SeqRowRef& x, const SeqRowRef& y) {
+                                               return RefBefore(table, x, y);
+                                             }),
+                            ref);
+  }
   memtable_.push_back(std::move(batch));
 }
 
 void Region::ClearMemtable() {
   memtable_.clear();
   memtable_rows_ = 0;
+  memtable_sorted_.clear();
 }
 
 void Region::Hash(sim::Hasher& h) const {

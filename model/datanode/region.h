@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "model/datanode/object_store.h"
+#include "model/datanode/row_merge.h"
 #include "model/datanode/write_batch.h"
 #include "model/meta/ids.h"
 #include "model/node/staging_info.h"
@@ -75,6 +76,9 @@ class Region {
 
   const std::vector<WriteBatchPtr>& memtable() const { return memtable_; }
   uint64_t memtable_rows() const { return memtable_rows_; }
+  // Every memtable row in RefBefore order (row_merge.h), kept sorted as batches are appended;
+  // the refs point into the shared, immutable batches, so a copy of the region stays valid.
+  const std::vector<SeqRowRef>& memtable_sorted() const { return memtable_sorted_; }
   void AppendMemtable(WriteBatchPtr batch);
   void ClearMemtable();
 
@@ -105,6 +109,7 @@ class Region {
   std::optional<StagingInfo> staging_;
   std::vector<WriteBatchPtr> memtable_;
   uint64_t memtable_rows_ = 0;
+  std::vector<SeqRowRef> memtable_sorted_;  // derived from memtable_, not hashed
   uint64_t last_entry_id_ = 0;
   uint64_t last_sequence_ = 0;
   std::optional<sim::SimTime> lease_deadline_;
