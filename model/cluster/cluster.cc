@@ -164,6 +164,7 @@ void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
       const auto* slot = metasrv_.procedures().Find(id);
       const int status_before = slot == nullptr ? -1 : static_cast<int>(slot->status);
       NodeContext ctx(metasrv_id(), step, protocol_, history_);
+      ctx.links = this;
       metasrv_.RunProcedure(id, ctx);
       Flush(ctx, step);
       TraceProcedureState(id, before, status_before, step);

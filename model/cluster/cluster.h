@@ -66,7 +66,7 @@ struct ClusterConfig {
   FrontendConfig frontend;
 };
 
-class Cluster {
+class Cluster final : public StreamLinks {
  public:
   enum EventKind : uint32_t {
     kDeliver = 1,
@@ -151,6 +151,9 @@ class Cluster {
   // session handles nothing else meanwhile (HeartbeatSession runs the handler chain, then
   // tx.send, before it reads the next request).
   bool SessionBusy(NodeId dn) const;
+  // StreamLinks: the stream between `a` and `b` is open and both are up (the metasrv has a
+  // pusher for the datanode).
+  bool StreamConnected(NodeId a, NodeId b) const override;
   void ReleaseHeld(size_t index, sim::StepContext& step);
   // Traces what the network's latest Send decided for `out` (a loss, a duplicate, extra
   // delays) and every message a reset or crash took out of flight (`net.lost`).

@@ -17,7 +17,7 @@ bool Matches(const MessageRule& rule, NodeId from, const Outgoing& out) {
   if (rule.to && *rule.to != out.to) return false;
   if (rule.kind == MessageKindName(out.message)) return true;
   const auto* request = std::get_if<RegionRequest>(&out.message.body);
-  return request != nullptr && rule.kind == RegionOpName(request->op);
+  return request != nullptr && rule.kind == RegionOpName(request->op());
 }
 
 }  // namespace

@@ -139,6 +139,11 @@ bool Cluster::MaybeLeaseGap(NodeId from, Outgoing& out, sim::StepContext& step) 
   return true;
 }
 
+bool Cluster::StreamConnected(NodeId a, NodeId b) const {
+  return !network_.IsDown(a.value) && !network_.IsDown(b.value) &&
+         network_.IsStreamOpen(a.value, b.value);
+}
+
 bool Cluster::SessionBusy(NodeId dn) const {
   return std::any_of(held_.begin(), held_.end(), [&](const HeldMessage& m) {
     return m.from == metasrv_id() && m.out.to == dn &&

@@ -90,7 +90,8 @@ class Datanode {
   // ---- messages (datanode_messages.cc) ----------------------------------------------------
   // Answers `message` from `from`: a WriteRequest with a WriteReply (one result per region
   // write, `observer` told of each accepted one), a ScanRequest with a ScanResponse, a
-  // RegionRequest with a RegionResponse (a created region also starts its lease countdown), a
+  // RegionRequest with one RegionResponse for all its regions, handled in order (a created
+  // region also starts its lease countdown), a
   // HeartbeatReply by applying its leases and closing the regions it names. When a crash point
   // fires nothing more is sent and ctx.crashed is set: the caller must crash the node.
   // REQUIRES: is_up(); `message` is one of those four kinds.
@@ -218,6 +219,9 @@ class Datanode {
                       AcceptedWriteObserver* observer);
   void OnRegionRequest(NodeId from, const RegionRequest& request, ObjectStore& store,
                        NodeContext& ctx);
+  // One region of a RegionRequest; kCrashed when a crash point fired.
+  Reply HandleRegionInstruction(const RegionInstruction& item, uint64_t route_version,
+                                ObjectStore& store, NodeContext& ctx);
   void OnHeartbeatReply(const HeartbeatReply& reply, ObjectStore& store, NodeContext& ctx);
   void OpenFromManifest(const RegionManifest& manifest, RegionState state,
                         const std::vector<StagingAction>* restore_staging = nullptr);

@@ -68,42 +68,55 @@ void Datanode::OnWriteRequest(NodeId from, const WriteRequest& request, NodeCont
 
 void Datanode::OnRegionRequest(NodeId from, const RegionRequest& request, ObjectStore& store,
                                NodeContext& ctx) {
-  NoteRouteVersion(request.region, request.route_version);
+  REPARTSIM_ASSERT(!request.items.empty());
+  RegionResponse response{request.corr, {}, IsMailboxOp(request.op())};
+  // A batch (one mailbox instruction for several regions) is handled region by region, and
+  // answered once (GreptimeDB's instruction handlers join the per-region futures).
+  for (const RegionInstruction& item : request.items) {
+    REPARTSIM_ASSERT(item.op.index() == request.op().index());
+    Reply result = HandleRegionInstruction(item, request.route_version, store, ctx);
+    if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
+    ctx.Log("dn.region_op", std::string(RegionOpName(item.op)) + " " + item.region.ToString() +
+                                " " + std::string(ReplyCodeName(result.code)));
+    response.results.push_back(RegionResult{item.region, result.code, result.message});
+  }
+  REPARTSIM_ASSERT(response.results.size() == request.items.size());
+  ctx.Send(from, std::move(response));
+}
+
+Reply Datanode::HandleRegionInstruction(const RegionInstruction& item, uint64_t route_version,
+                                        ObjectStore& store, NodeContext& ctx) {
+  NoteRouteVersion(item.region, route_version);
   const Protocol& protocol = ctx.protocol;
   Reply result;
   std::visit(
       [&](const auto& op) {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, CreateRegionOp>) {
-          result = HandleCreateRegion(request.region, op.schema, op.expr, store, ctx,
-                                      op.awaiting_apply, ctx.protocol, request.route_version);
+          result = HandleCreateRegion(item.region, op.schema, op.expr, store, ctx,
+                                      op.awaiting_apply, ctx.protocol, route_version);
           // The region alive keeper starts a lease countdown for a newly opened region.
           if (result.ok()) {
-            ApplyLease(request.region, RegionRole::kLeader, ctx.now() + region_lease_, protocol,
+            ApplyLease(item.region, RegionRole::kLeader, ctx.now() + region_lease_, protocol,
                        store);
           }
         } else if constexpr (std::is_same_v<T, DropRegionOp>) {
-          result =
-              HandleDropRegion(request.region, store, ctx, ctx.protocol, request.route_version);
+          result = HandleDropRegion(item.region, store, ctx, ctx.protocol, route_version);
         } else if constexpr (std::is_same_v<T, FlushRegionOp>) {
-          result = HandleFlush(request.region, store, ctx);
+          result = HandleFlush(item.region, store, ctx);
         } else if constexpr (std::is_same_v<T, EnterStagingOp>) {
-          result = HandleEnterStaging(request.region, op.directive, protocol, store, ctx);
+          result = HandleEnterStaging(item.region, op.directive, protocol, store, ctx);
         } else if constexpr (std::is_same_v<T, RemapManifestOp>) {
-          result = HandleRemapManifest(request.region, op.inputs, op.mapping, op.target_exprs,
+          result = HandleRemapManifest(item.region, op.inputs, op.mapping, op.target_exprs,
                                        store, ctx);
         } else {
           static_assert(std::is_same_v<T, ApplyStagingManifestOp>);
           result =
-              HandleApplyStagingManifest(request.region, op.expr, op.central, protocol, store, ctx);
+              HandleApplyStagingManifest(item.region, op.expr, op.central, protocol, store, ctx);
         }
       },
-      request.op);
-  if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
-  ctx.Log("dn.region_op", std::string(RegionOpName(request.op)) + " " + request.region.ToString() +
-                              " " + std::string(ReplyCodeName(result.code)));
-  ctx.Send(from, RegionResponse{request.corr, request.region, result.code, result.message,
-                                IsMailboxOp(request.op)});
+      item.op);
+  return result;
 }
 
 void Datanode::OnHeartbeatReply(const HeartbeatReply& reply, ObjectStore& store, NodeContext& ctx) {

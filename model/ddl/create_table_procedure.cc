@@ -87,14 +87,15 @@ Step CreateTableProcedure::CreateRegions(MetasrvEnv& env) {
       ++it;
       continue;
     }
-    RegionResponse response = reply->second;
+    REPARTSIM_ASSERT(reply->second.results.size() == 1);  // CreateRegion is a unary RPC
+    RegionResult result = reply->second.results.front();
     inbox.erase(reply);
-    if (response.code != ReplyCode::kOk) {
+    if (result.code != ReplyCode::kOk) {
       for (const auto& [corr, region] : outstanding_) env.Forget(corr);
       outstanding_.clear();
       sent_ = false;
-      if (IsRetryable(response.code)) return Step::RetryLater(response.message);
-      return Step::Error(response.message);
+      if (IsRetryable(result.code)) return Step::RetryLater(result.message);
+      return Step::Error(result.message);
     }
     it = outstanding_.erase(it);
   }

@@ -40,8 +40,17 @@ class MetasrvEnv {
   NodeContext& ctx() { return ctx_; }
   ProcedureId current() const { return current_; }
 
-  // Sends `op` for `region` to datanode `node`; returns the correlation id its reply carries.
+  // Sends `op` for `region` to datanode `node` (logged as `ms.region_request`); returns the
+  // correlation id its reply carries.
   uint64_t SendRegionRequest(NodeId node, RegionId region, RegionOp op);
+  // Logs `ms.region_request` for one region of a batch, when the state addresses it.
+  void NoteRegionRequest(NodeId node, RegionId region, const RegionOp& op);
+  // Sends one request naming every item (one mailbox instruction per datanode; not logged:
+  // NoteRegionRequest logged each region); returns its correlation id. REQUIRES: items
+  // non-empty, of one op kind, of one table.
+  uint64_t SendRegionRequests(NodeId node, std::vector<RegionInstruction> items);
+  // True iff datanode `node`'s heartbeat stream is connected (the mailbox has a pusher for it).
+  bool StreamConnected(NodeId node) const { return ctx_.StreamConnected(node); }
   // Replies received so far for the running procedure.
   Inbox& inbox() { return ddl_.InboxOf(current_); }
   // Forgets a correlation id (its reply, if it arrives later, is ignored).

@@ -5,28 +5,52 @@
 namespace repartsim::model {
 
 void PendingRequests::Send(MetasrvEnv& env, NodeId node, RegionId region, RegionOp op) {
+  REPARTSIM_ASSERT(!sent_);  // a round is sealed once, after its last Send
   const char* name = RegionOpName(op);
-  REPARTSIM_ASSERT(!sent_);  // a batch is sealed once, after its last Send
-  uint64_t corr = env.SendRegionRequest(node, region, std::move(op));
-  const bool fresh = outstanding_.emplace(corr, region).second;
+  if (IsMailboxOp(op)) {
+    env.NoteRegionRequest(node, region, op);
+    std::vector<RegionInstruction>& batch = batches_[node];
+    REPARTSIM_ASSERT(batch.empty() || batch.front().op.index() == op.index());
+    batch.push_back(RegionInstruction{region, std::move(op)});
+    return;
+  }
+  const uint64_t corr = env.SendRegionRequest(node, region, std::move(op));
+  const bool fresh = outstanding_.emplace(corr, Outstanding{node, region, name}).second;
   REPARTSIM_ASSERT_MSG(fresh, "correlation ids are never reused");
-  op_names_[corr] = name;
-  REPARTSIM_ASSERT(op_names_.size() == outstanding_.size());
 }
 
-void PendingRequests::Seal(MetasrvEnv& env, std::optional<sim::SimTime> deadline_max) {
+void PendingRequests::Seal(MetasrvEnv& env, std::optional<sim::SimTime> deadline) {
   REPARTSIM_ASSERT(!sent_);
-  deadline_ = env.Now() + env.request_timeout();
-  if (deadline_max.has_value() && *deadline_max < deadline_) deadline_ = *deadline_max;
-  sent_ = true;
   any_retry_ = false;
   any_abort_ = false;
   message_.clear();
+  for (auto& [node, items] : batches_) {
+    REPARTSIM_ASSERT(!items.empty());
+    const RegionId first = items.front().region;
+    const char* name = RegionOpName(items.front().op);
+    if (!env.StreamConnected(node)) {
+      // No pusher for the datanode: the mailbox refuses at once, a retryable error.
+      any_retry_ = true;
+      message_ = std::string("Pusher not found for ") + name + " on datanode " +
+                 node.ToString() + " (region " + first.ToString() + ")";
+      env.ctx().Log("ms.pusher_not_found", "to=" + node.ToString() + " op=" + name);
+      continue;
+    }
+    const uint64_t corr = env.SendRegionRequests(node, std::move(items));
+    const bool fresh = outstanding_.emplace(corr, Outstanding{node, first, name}).second;
+    REPARTSIM_ASSERT_MSG(fresh, "correlation ids are never reused");
+  }
+  batches_.clear();
+  deadline_ = deadline.has_value() ? *deadline : env.Now() + env.request_timeout();
+  // Nothing to wait for: the round is decided now.
+  if (outstanding_.empty()) deadline_ = env.Now();
+  sent_ = true;
   REPARTSIM_ASSERT(sent_);
 }
 
 PendingRequests::Outcome PendingRequests::Collect(MetasrvEnv& env, bool not_found_ok) {
   REPARTSIM_ASSERT(sent_);
+  REPARTSIM_ASSERT(batches_.empty());
   Inbox& inbox = env.inbox();
   for (auto it = outstanding_.begin(); it != outstanding_.end();) {
     auto reply = inbox.find(it->first);
@@ -34,27 +58,31 @@ PendingRequests::Outcome PendingRequests::Collect(MetasrvEnv& env, bool not_foun
       ++it;
       continue;
     }
-    const RegionResponse& r = reply->second;
-    if (r.code == ReplyCode::kOk || (not_found_ok && r.code == ReplyCode::kRegionNotFound)) {
-      // success
-    } else if (IsRetryable(r.code)) {
-      any_retry_ = true;
-      message_ = r.message;
-    } else {
-      any_abort_ = true;
-      message_ = r.code == ReplyCode::kRegionNotFound
-                     ? "Unexpected: region " + r.region.ToString() + " does not exist"
-                     : r.message;
+    // The first failing region decides this request's outcome.
+    for (const RegionResult& r : reply->second.results) {
+      if (r.code == ReplyCode::kOk || (not_found_ok && r.code == ReplyCode::kRegionNotFound)) {
+        continue;
+      }
+      if (IsRetryable(r.code)) {
+        any_retry_ = true;
+        message_ = r.message;
+      } else {
+        any_abort_ = true;
+        message_ = r.code == ReplyCode::kRegionNotFound
+                       ? "Unexpected: region " + r.region.ToString() + " does not exist"
+                       : r.message;
+      }
+      break;
     }
     inbox.erase(reply);
-    op_names_.erase(it->first);
     it = outstanding_.erase(it);
   }
   if (!outstanding_.empty() && env.Now() < deadline_ && !any_abort_) return Outcome::kWaiting;
   if (!outstanding_.empty() && !any_abort_) {
     any_retry_ = true;
-    message_ = std::string("Mailbox receiver timeout: ") + op_names_.begin()->second +
-               " for region " + outstanding_.begin()->second.ToString();
+    const Outstanding& first = outstanding_.begin()->second;
+    message_ = std::string("Mailbox receiver timeout: ") + first.op_name + " for region " +
+               first.first.ToString();
   }
   Outcome outcome = any_abort_ ? Outcome::kAbort : any_retry_ ? Outcome::kRetry : Outcome::kOk;
   std::string message = message_;
@@ -70,11 +98,11 @@ Step PendingRequests::FailureStep(Outcome outcome) const {
 }
 
 void PendingRequests::Reset(MetasrvEnv& env) {
-  for (const auto& [corr, region] : outstanding_) env.Forget(corr);
+  for (const auto& [corr, request] : outstanding_) env.Forget(corr);
   outstanding_.clear();
-  op_names_.clear();
+  batches_.clear();
   REPARTSIM_ASSERT(outstanding_.empty());
-  REPARTSIM_ASSERT(op_names_.empty());
+  REPARTSIM_ASSERT(batches_.empty());
   sent_ = false;
   any_retry_ = false;
   any_abort_ = false;
@@ -83,7 +111,10 @@ void PendingRequests::Reset(MetasrvEnv& env) {
 
 void PendingRequests::Hash(sim::Hasher& h) const {
   h.Add(sent_).Add(deadline_.ms).Add(any_retry_).Add(any_abort_);
-  for (const auto& [corr, region] : outstanding_) h.Add(corr).Add(region.value);
+  for (const auto& [corr, request] : outstanding_) {
+    h.Add(corr).Add(request.first.value).Add(request.node.value);
+  }
+  h.Add(static_cast<uint64_t>(batches_.size()));
 }
 
 }  // namespace repartsim::model

@@ -1,15 +1,21 @@
 // PendingRequests: the request fan-out for procedure states that talk to datanodes
-// (docs/protocol.md section 10.1): a state sends region requests, waits (Step::Wait) until
-// every reply arrived or the request timeout passed, then classifies the outcome as the real
-// mailbox handling does: a missing reply (timeout,
-// datanode not connected, channel closed) or a retryable error -> RetryLater; a region that
-// does not exist (`exists=false`) or a non-retryable error -> Unexpected (abort); all ok -> ok.
-// The pending set is volatile: a metasrv crash loses it and the state re-sends.
+// (docs/protocol.md section 10.1). A state addresses region requests, seals the round and waits
+// (Step::Wait) until every reply arrived or the round's deadline passed, then classifies the
+// outcome as the real mailbox handling does (src/meta-srv/src/procedure/repartition/group/
+// utils.rs handle_multiple_results): per request, the first failing region decides; a missing
+// reply (timeout, datanode not connected, channel closed) or a retryable error -> RetryLater; a
+// region that does not exist or a non-retryable error -> Unexpected (abort, also when other
+// requests were retryable); all ok -> ok.
+// Direct RPCs (CreateRegion, DropRegion) are one request per region with the RPC timeout.
+// Mailbox instructions are one request per datanode naming all its regions, waited for until
+// the deadline the state gives (the remaining group deadline).
+// Everything is volatile: a metasrv crash loses it and the state re-sends.
 #pragma once
 
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/ddl/metasrv_env.h"
 #include "model/node/message.h"
@@ -22,13 +28,17 @@ class PendingRequests {
   enum class Outcome : uint8_t { kWaiting, kOk, kRetry, kAbort };
 
   bool sent() const { return sent_; }
-  // True iff nothing is outstanding (e.g. a sealed batch that sent nothing).
+  // True iff nothing is outstanding (e.g. a sealed round that sent nothing).
   bool empty() const { return outstanding_.empty(); }
-  // Sends `op` for `region` to `node` and remembers it.
+  // Addresses `op` for `region` on `node` (logged as `ms.region_request`). An RPC is sent at
+  // once; a mailbox op joins the instruction for `node` that Seal sends. REQUIRES: !sent().
   void Send(MetasrvEnv& env, NodeId node, RegionId region, RegionOp op);
-  // Marks the batch sent: its deadline is now + the request timeout, capped at `deadline_max`.
-  void Seal(MetasrvEnv& env, std::optional<sim::SimTime> deadline_max = std::nullopt);
-  // Collects replies from the inbox. kWaiting: call `WaitStep()`; otherwise the batch is over
+  // Sends one mailbox instruction per datanode (NodeId order) and marks the round sent. Its
+  // deadline is `deadline` when given (GreptimeDB's mailbox timeout is the group's remaining
+  // time, Context::next_operation_timeout in src/meta-srv/src/procedure/repartition/group.rs),
+  // else now + the RPC timeout.
+  void Seal(MetasrvEnv& env, std::optional<sim::SimTime> deadline = std::nullopt);
+  // Collects replies from the inbox. kWaiting: call `WaitStep()`; otherwise the round is over
   // (and reset), and `message()` explains kRetry/kAbort. `not_found_ok`: RegionNotFound
   // counts as success (idempotent drops).
   Outcome Collect(MetasrvEnv& env, bool not_found_ok = false);
@@ -41,8 +51,14 @@ class PendingRequests {
   void Hash(sim::Hasher& h) const;
 
  private:
-  std::map<uint64_t, RegionId> outstanding_;
-  std::map<uint64_t, const char*> op_names_;
+  struct Outstanding {
+    NodeId node;
+    RegionId first;  // the request's first region (timeout messages)
+    const char* op_name = "";
+  };
+
+  std::map<uint64_t, Outstanding> outstanding_;
+  std::map<NodeId, std::vector<RegionInstruction>> batches_;  // mailbox ops not yet sealed
   sim::SimTime deadline_;
   bool sent_ = false;
   bool any_retry_ = false;

@@ -119,22 +119,38 @@ void Frontend::OnRouteReply(const RouteReply& reply, NodeContext& ctx) {
     RequestRoute(reply.table, ctx, fill.reloads + 1);
     return;
   }
+  if (fill.kind == Kind::kFailed) {
+    const std::string attempts = std::to_string(fill.reloads + 1);
+    ctx.Log("fe.fill_failed", "table=" + reply.table.ToString() + " attempts=" + attempts);
+    const std::string error = "Failed to get latest cache value after " + attempts +
+                              " attempts due to concurrent invalidation";
+    FailWaitingDdls(reply.table, error, ctx);
+    FailWaitingStatements(reply.table, error, ctx);
+    return;
+  }
   ctx.Log("fe.route_filled", "table=" + reply.table.ToString() +
                                  " version=" + std::to_string(reply.route.version) +
                                  (fill.raced ? " raced" : ""));
   OnDdlRoute(reply.table, reply.found, ctx);
+  if (!reply.found) {
+    FailWaitingStatements(reply.table, "Table not found: " + reply.table.ToString(), ctx);
+    return;
+  }
   // Dispatch may finish (and erase) a statement, so look each one up again.
   for (uint64_t key : statements_.WaitingForRoute(reply.table)) {
+    Dispatch(statements_.At(key), ctx);
+  }
+}
+
+void Frontend::FailWaitingStatements(TableId table, const std::string& error, NodeContext& ctx) {
+  for (uint64_t key : statements_.WaitingForRoute(table)) {
     FrontendStatement& statement = statements_.At(key);
-    if (!reply.found) {
-      ++statement.error_count;
-      statement.error = "Table not found: " + reply.table.ToString();
-      statement.phase = StatementPhase::kInFlight;
-      statement.rows.clear();
-      statements_.MaybeFinish(statement, ctx);
-      continue;
-    }
-    Dispatch(statement, ctx);
+    REPARTSIM_ASSERT(statement.phase == StatementPhase::kWaitingRoute);
+    ++statement.error_count;
+    statement.error = error;
+    statement.phase = StatementPhase::kInFlight;
+    statement.rows.clear();
+    statements_.MaybeFinish(statement, ctx);
   }
 }
 

@@ -94,6 +94,8 @@ class Frontend {
  private:
   void RequestRoute(TableId table, NodeContext& ctx, uint32_t reloads = 0);
   void OnRouteReply(const RouteReply& reply, NodeContext& ctx);
+  // Every statement waiting for `table`'s route ends with `error` (nothing was sent for it).
+  void FailWaitingStatements(TableId table, const std::string& error, NodeContext& ctx);
   void OnInvalidate(const InvalidateCache& message, NodeContext& ctx);
   // Routes (or plans) `statement` with the cached route, or waits for a fill.
   void Dispatch(FrontendStatement& statement, NodeContext& ctx);
@@ -110,6 +112,9 @@ class Frontend {
   void OnDdlReply(const DdlReply& reply, NodeContext& ctx);
   // The DDLs waiting for `table`'s route; `found`: the fill found the table.
   void OnDdlRoute(TableId table, bool found, NodeContext& ctx);
+  // A route load that failed (raced invalidations) rejects the DDLs waiting for it.
+  void FailWaitingDdls(TableId table, const std::string& error, NodeContext& ctx);
+  std::vector<uint64_t> DdlsWaitingForRoute(TableId table) const;
   void HashDdls(sim::Hasher& h) const;
   uint64_t NextCorr() { return next_corr_++; }
 

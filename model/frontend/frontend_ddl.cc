@@ -97,18 +97,28 @@ void Frontend::DispatchDdl(uint64_t key, NodeContext& ctx) {
   ctx.Send(metasrv_, std::move(submit));
 }
 
-void Frontend::OnDdlRoute(TableId table, bool found, NodeContext& ctx) {
+std::vector<uint64_t> Frontend::DdlsWaitingForRoute(TableId table) const {
   std::vector<uint64_t> waiting;
   for (const auto& [key, ddl] : ddls_) {
     if (!ddl.submitted && ddl.table == table) waiting.push_back(key);
   }
-  for (uint64_t key : waiting) {
+  return waiting;
+}
+
+void Frontend::OnDdlRoute(TableId table, bool found, NodeContext& ctx) {
+  for (uint64_t key : DdlsWaitingForRoute(table)) {
     if (!found) {
       FinishDdl(key, DdlStatus::kRejected, 0, "Table not found: " + ddls_.at(key).alter->table,
                 ctx);
       continue;
     }
     DispatchDdl(key, ctx);
+  }
+}
+
+void Frontend::FailWaitingDdls(TableId table, const std::string& error, NodeContext& ctx) {
+  for (uint64_t key : DdlsWaitingForRoute(table)) {
+    FinishDdl(key, DdlStatus::kRejected, 0, error, ctx);
   }
 }
 

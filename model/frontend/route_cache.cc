@@ -27,6 +27,13 @@ RouteCache::FillResult RouteCache::CompleteFill(const RouteReply& reply, bool ve
     result.kind = FillResult::Kind::kDiscarded;
     return result;
   }
+  if (result.raced) {
+    REPARTSIM_ASSERT(!versioned_fills);
+    REPARTSIM_ASSERT(result.reloads == kVersionCheckedReloads);
+    cache_.erase(reply.table);
+    result.kind = FillResult::Kind::kFailed;
+    return result;
+  }
   if (!reply.found) {
     cache_.erase(reply.table);
   } else {

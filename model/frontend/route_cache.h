@@ -1,7 +1,8 @@
 // RouteCache: a frontend's table route and partition-info cache and its fills. A fill is a
 // round trip to the metasrv, so it can race an invalidation: in `greptime` a fill that raced is
-// reloaded up to kVersionCheckedReloads times and then kept (stale); under
-// Rule::kVersionedCacheFills a raced fill is always discarded (docs/protocol.md section 8).
+// reloaded up to kVersionCheckedReloads times, and when the last reload races again the load
+// fails (nothing is cached); under Rule::kVersionedCacheFills a raced fill is always discarded
+// and fetched again (docs/protocol.md section 8).
 // The cache only keeps state: the frontend sends the requests and logs. Plain value: copy =
 // snapshot; Hash covers all of it.
 #pragma once
@@ -28,9 +29,10 @@ struct CachedTable {
 
 class RouteCache {
  public:
-  // greptime's VersionChecked cache containers reload a value whose load an invalidation
-  // interrupted, up to this many times; what the loader does when the last reload races again
-  // is not stated: we keep that value [inferred].
+  // GreptimeDB's VersionChecked cache containers reload a value whose load an invalidation
+  // interrupted up to this many times, then fail with GetLatestCacheRetryExceeded after
+  // 1 + kVersionCheckedReloads attempts (src/common/meta/src/cache/container.rs,
+  // init_with_retry, latest_get_backoff).
   static constexpr uint32_t kVersionCheckedReloads = 3;
 
   // What a RouteReply did to the cache.
@@ -39,6 +41,7 @@ class RouteCache {
       kIgnored,    // no fill of that table with that corr: stale or duplicate
       kDiscarded,  // it raced an invalidation and must be refilled (reload `reloads` + 1)
       kApplied,    // the cache now holds the reply's route (or nothing, when not found)
+      kFailed,     // the last reload raced too: the load fails, nothing is cached
     };
     Kind kind = Kind::kIgnored;
     bool raced = false;    // an invalidation arrived while the fill was in flight

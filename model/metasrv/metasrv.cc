@@ -237,8 +237,11 @@ void Metasrv::Hash(sim::Hasher& h) const {
   for (const auto& [id, inbox] : inboxes_) {
     h.Add(id.value).Add(static_cast<uint64_t>(inbox.size()));
     for (const auto& [corr, response] : inbox) {
-      h.Add(corr).Add(response.corr).Add(response.region.value);
-      h.Add(static_cast<uint64_t>(response.code)).Add(response.message).Add(response.mailbox);
+      h.Add(corr).Add(response.corr).Add(static_cast<uint64_t>(response.results.size()));
+      for (const RegionResult& r : response.results) {
+        h.Add(r.region.value).Add(static_cast<uint64_t>(r.code)).Add(r.message);
+      }
+      h.Add(response.mailbox);
     }
   }
   h.Add(static_cast<uint64_t>(operating_regions_.size()));

@@ -73,7 +73,7 @@ sim::Channel ChannelOf(const Message& message) {
                         [](const InvalidateCache&) { return sim::Channel::kStream; },
                         [](const InvalidateAck&) { return sim::Channel::kStream; },
                         [](const RegionRequest& m) {
-                          return IsMailboxOp(m.op) ? sim::Channel::kStream : sim::Channel::kCall;
+                          return IsMailboxOp(m.op()) ? sim::Channel::kStream : sim::Channel::kCall;
                         },
                         [](const RegionResponse& m) {
                           return m.mailbox ? sim::Channel::kStream : sim::Channel::kCall;
@@ -181,14 +181,19 @@ void HashMessage(sim::Hasher& h, const Message& message) {
           },
           [&](const RegionRequest& m) {
             h.Add(m.corr);
-            m.region.Hash(h);
-            HashRegionOp(h, m.op);
+            for (const RegionInstruction& item : m.items) {
+              item.region.Hash(h);
+              HashRegionOp(h, item.op);
+            }
             h.Add(m.route_version);
           },
           [&](const RegionResponse& m) {
             h.Add(m.corr);
-            m.region.Hash(h);
-            h.Add(static_cast<uint64_t>(m.code)).Add(m.mailbox);
+            for (const RegionResult& r : m.results) {
+              r.region.Hash(h);
+              h.Add(static_cast<uint64_t>(r.code));
+            }
+            h.Add(m.mailbox);
           },
           [&](const DdlSubmit& m) {
             h.Add(m.corr).Add(m.ddl).Add(static_cast<uint64_t>(m.task.index()));

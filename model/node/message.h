@@ -159,21 +159,32 @@ using RegionOp = std::variant<CreateRegionOp, DropRegionOp, FlushRegionOp, Enter
 
 const char* RegionOpName(const RegionOp& op);
 
-struct RegionRequest {
-  uint64_t corr = 0;
+struct RegionInstruction {
   RegionId region;
   RegionOp op;
-  uint64_t route_version = 0;  // the region's table route version when it was sent
+};
+// A direct RPC names one region. A mailbox instruction is one message per datanode naming every
+// region of that datanode the state addresses, all with the same op kind (GreptimeDB's
+// EnterStagingRegions, FlushRegions, ApplyStagingManifests: src/meta-srv/src/procedure/
+// repartition/group/*.rs group the regions by peer); the datanode answers it with one response.
+struct RegionRequest {
+  uint64_t corr = 0;
+  std::vector<RegionInstruction> items;  // non-empty, one op kind
+  uint64_t route_version = 0;  // the table route version when it was sent
+  const RegionOp& op() const { return items.front().op; }
 };
 // True iff `op` travels as a mailbox instruction on the datanode's heartbeat stream (Flush,
 // EnterStaging, RemapManifest, ApplyStagingManifest); CreateRegion and DropRegion are direct
 // unary RPCs.
 bool IsMailboxOp(const RegionOp& op);
-struct RegionResponse {
-  uint64_t corr = 0;
+struct RegionResult {
   RegionId region;
   ReplyCode code = ReplyCode::kOk;
   std::string message;
+};
+struct RegionResponse {
+  uint64_t corr = 0;
+  std::vector<RegionResult> results;  // one per item of the request, in its order
   bool mailbox = false;  // the reply of a mailbox instruction (heartbeat stream), not an RPC
 };
 

@@ -25,6 +25,17 @@ struct Outgoing {
   uint64_t id = 0;
 };
 
+// Which heartbeat streams are connected (the metasrv's pushers): a mailbox instruction to a
+// datanode without one fails at once (PusherNotFound). The cluster implements it.
+class StreamLinks {
+ public:
+  // True iff the stream between `a` and `b` is open and both ends are up.
+  virtual bool StreamConnected(NodeId a, NodeId b) const = 0;
+
+ protected:
+  ~StreamLinks() = default;
+};
+
 struct NodeContext final : public CrashHook {
   NodeContext(NodeId self, sim::StepContext& step, const Protocol& protocol, History& history)
       : self(self), step(step), protocol(protocol), history(history) {}
@@ -46,6 +57,10 @@ struct NodeContext final : public CrashHook {
   uint32_t Choose(std::string_view label, uint32_t option_count) {
     return step.chooser.Choose(label, option_count);
   }
+  // True iff `self` has a connected heartbeat stream with `to` (always, without `links`).
+  bool StreamConnected(NodeId to) const {
+    return links == nullptr || links->StreamConnected(self, to);
+  }
 
   NodeId self;
   sim::StepContext& step;
@@ -53,6 +68,7 @@ struct NodeContext final : public CrashHook {
   History& history;
   std::vector<Outgoing> outbox;
   bool crashed = false;  // a crash point fired: the cluster crashes `self` after the handler
+  const StreamLinks* links = nullptr;  // set by the cluster for the metasrv's procedure steps
 };
 
 }  // namespace repartsim::model

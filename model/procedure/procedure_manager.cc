@@ -177,7 +177,9 @@ RunResult ProcedureRunner::Handle(Slot& slot, ProcedureEnv& env, Step step) {
     case Step::Kind::kCrashed:
       return RunResult::kCrashed;
     case Step::Kind::kExecuting:
-      slot.retry_count = 0;
+      // One retry budget and one growing backoff per execution of the procedure: a successful
+      // step does not reset them (GreptimeDB's runner builds its backoff iterator once per
+      // execution, src/common/procedure/src/local/runner.rs execute_once_with_retry).
       slot.status = ProcedureStatus::kRunning;
       slot.wake_at = now;
       if (step.persist && !Persist(slot, env, RecordKind::kStep)) return RunResult::kCrashed;

@@ -6,7 +6,9 @@
 //     step record, between the crash points `<Type>.<State>.before_persist` and
 //     `<Type>.<State>.after_persist`;
 //   - retries kRetryLater with exponential backoff (retry_delay doubling, up to 25% noise
-//     chosen through the Env's Chooser) up to max_retry_times, then rolls back;
+//     chosen through the Env's Chooser) up to max_retry_times, then rolls back; the budget and
+//     the backoff belong to one execution of the procedure (a slot): a successful step does
+//     not reset them, a recovery (a new slot) starts afresh, a rollback counts its own;
 //   - kError: persists a rollback record and rolls back if the body supports it, else fails;
 //   - kSuspend: submits children (refusing ones whose locks conflict with the parent's:
 //     "Deadlock prevented"), resumes the parent when all children have ended;
@@ -51,7 +53,7 @@ class ProcedureRunner {
     AnyBody body;
     ProcedureStatus status = ProcedureStatus::kRunning;
     uint32_t step = 0;  // index of the next record
-    uint32_t retry_count = 0;
+    uint32_t retry_count = 0;  // retries of this execution (of its rollback once rolling back)
     bool locks_held = false;
     bool recovered = false;
     sim::SimTime wake_at;

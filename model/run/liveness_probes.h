@@ -3,8 +3,9 @@
 // values the system once accepted must be writable again; capped at kProbesMax), probe i
 // through frontend i mod F as an ordinary InsertOp, so probes land in History and the oracle
 // like any write (INV-ACK checks them too). An attempt that ends rejected or unknown is
-// retried 1 s later (a client retrying after a stale-route error), kAttemptsMax attempts in
-// all; each attempt carries a fresh time index, so a retry never duplicates a maybe-applied
+// retried 2 s later (a client retrying after a stale-route error), kAttemptsMax attempts in
+// all, so the attempts span more than one heartbeat interval (3 s): a region that waits for
+// its next lease (a new region awaiting commit after ExitStaging) gets it within them; each attempt carries a fresh time index, so a retry never duplicates a maybe-applied
 // attempt. Every write issued after Start() is a probe (the workload has ended; asserted).
 #pragma once
 
@@ -30,7 +31,7 @@ class LivenessProbes {
  public:
   static constexpr size_t kProbesMax = 64;
   static constexpr uint32_t kAttemptsMax = 3;
-  static constexpr int64_t kRetryDelayMs = 1000;
+  static constexpr int64_t kRetryDelayMs = 2000;
 
   // Chooses the probe rows from the History's writes and the current route and schedules the
   // first attempt of each at `now`. Returns false (nothing scheduled) when the table has no

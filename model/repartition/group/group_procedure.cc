@@ -148,7 +148,7 @@ void RepartitionGroupProcedure::Fingerprint(sim::Hasher& h) const {
   for (const TargetDescriptor& t : ctx_.targets) h.Add(t.region.value).Add(ExprVersion(&t.expr));
   h.Add(ctx_.prepare.has_value());
   requests_.Hash(h);
-  h.Add(static_cast<uint64_t>(phase_));
+  h.Add(static_cast<uint64_t>(phase_)).Add(apply_timeout_.ms);
 }
 
 std::optional<Step> RepartitionGroupProcedure::CheckDeadline(MetasrvEnv& env) const {
@@ -177,7 +177,7 @@ std::optional<Step> RepartitionGroupProcedure::SendToLeader(MetasrvEnv& env, Reg
   if (!leader.has_value()) return Step::Error("Unexpected: no leader for " + region.ToString());
   REPARTSIM_ASSERT(leader->value != 0);
   requests_.Send(env, *leader, region, std::move(op));
-  REPARTSIM_ASSERT(!requests_.empty());
+  REPARTSIM_ASSERT(!requests_.sent());
   return std::nullopt;
 }
 
@@ -186,7 +186,11 @@ Step RepartitionGroupProcedure::FinishTwoPhaseRound(MetasrvEnv& env, State next)
   REPARTSIM_ASSERT(static_cast<uint8_t>(next) > static_cast<uint8_t>(state_));
   PendingRequests::Outcome outcome = requests_.Collect(env);
   if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
-  if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
+  if (outcome != PendingRequests::Outcome::kOk) {
+    // A retry re-runs the whole state from its first round, as GreptimeDB's State::next does.
+    phase_ = 0;
+    return requests_.FailureStep(outcome);
+  }
   if (phase_ == 0) {
     phase_ = 1;
     return Step::Next(/*persist=*/false);

@@ -6,8 +6,10 @@
 // messages (delayed, dropped or duplicated by the network) and replies follow the outcome
 // table of docs/protocol.md section 10.1. No rollback: a non-retryable error or an exhausted retry
 // budget fails the group, and groups are never recovered after a metasrv crash (the parent
-// re-dispatches). Every datanode request first checks the group deadline (DDL TIMEOUT from group
-// creation): ExceededDeadline is not retryable. One file per state under model/repartition/group/.
+// re-dispatches). Every round of instructions first checks the group deadline (DDL TIMEOUT from
+// group creation): ExceededDeadline is not retryable. A round sends one instruction per datanode
+// and waits for its reply until the group deadline (GreptimeDB's next_operation_timeout). One
+// file per state under model/repartition/group/.
 #pragma once
 
 #include <array>
@@ -112,6 +114,9 @@ class RepartitionGroupProcedure {
   // Volatile context.
   PendingRequests requests_;
   uint8_t phase_ = 0;  // sub-step of EnterStagingRegion / ApplyStagingManifest
+  // ApplyStagingManifest computes its mailbox timeout once, before the non-central round, and
+  // waits that long for the central region too (apply_staging_manifest.rs).
+  sim::Duration apply_timeout_{0};
 };
 
 static_assert(RepartitionGroupProcedure::kStateNames.size() ==

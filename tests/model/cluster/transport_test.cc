@@ -39,13 +39,13 @@ TEST(TransportTest, ChannelsFollowGreptimeDb) {
   EXPECT_EQ(ChannelOf(Message{HeartbeatReply{}}), sim::Channel::kStream);
   EXPECT_EQ(ChannelOf(Message{InvalidateCache{}}), sim::Channel::kStream);
   EXPECT_EQ(ChannelOf(Message{InvalidateAck{}}), sim::Channel::kStream);
-  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {}, EnterStagingOp{}, 0}}), sim::Channel::kStream);
-  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {}, FlushRegionOp{}, 0}}), sim::Channel::kStream);
-  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {}, CreateRegionOp{}, 0}}), sim::Channel::kCall);
-  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {}, DropRegionOp{}, 0}}), sim::Channel::kCall);
-  EXPECT_EQ(ChannelOf(Message{RegionResponse{1, {}, ReplyCode::kOk, "", true}}),
+  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, EnterStagingOp{}}}, 0}}), sim::Channel::kStream);
+  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, FlushRegionOp{}}}, 0}}), sim::Channel::kStream);
+  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, CreateRegionOp{}}}, 0}}), sim::Channel::kCall);
+  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, DropRegionOp{}}}, 0}}), sim::Channel::kCall);
+  EXPECT_EQ(ChannelOf(Message{RegionResponse{1, {}, true}}),
             sim::Channel::kStream);
-  EXPECT_EQ(ChannelOf(Message{RegionResponse{1, {}, ReplyCode::kOk, "", false}}),
+  EXPECT_EQ(ChannelOf(Message{RegionResponse{1, {}, false}}),
             sim::Channel::kCall);
   EXPECT_EQ(ChannelOf(Message{WriteRequest{}}), sim::Channel::kCall);
   EXPECT_EQ(ChannelOf(Message{RouteRequest{}}), sim::Channel::kCall);

@@ -33,7 +33,14 @@ constexpr NodeId kMetasrv{0};
 constexpr NodeId kFe{3};
 
 Message Create(RegionId region, PartitionExpr expr, uint64_t corr) {
-  return Message{RegionRequest{corr, region, CreateRegionOp{TestSchema(), std::move(expr)}, 1}};
+  CreateRegionOp op;
+  op.schema = TestSchema();
+  op.expr = std::move(expr);
+  RegionRequest request;
+  request.corr = corr;
+  request.items.push_back(RegionInstruction{region, std::move(op)});
+  request.route_version = 1;
+  return Message{std::move(request)};
 }
 
 TEST(DatanodeMessagesTest, CreateRegionRepliesAndStartsTheLeaseCountdown) {
@@ -45,8 +52,9 @@ TEST(DatanodeMessagesTest, CreateRegionRepliesAndStartsTheLeaseCountdown) {
   EXPECT_EQ(f.ctx().outbox[0].to, kMetasrv);
   const auto& reply = std::get<RegionResponse>(f.ctx().outbox[0].message.body);
   EXPECT_EQ(reply.corr, 7u);
-  EXPECT_EQ(reply.region, kR0);
-  EXPECT_EQ(reply.code, ReplyCode::kOk);
+  ASSERT_EQ(reply.results.size(), 1u);
+  EXPECT_EQ(reply.results[0].region, kR0);
+  EXPECT_EQ(reply.results[0].code, ReplyCode::kOk);
   EXPECT_FALSE(reply.mailbox);  // CreateRegion is a direct RPC
   ASSERT_TRUE(dn.NextLeaseDeadline().has_value());
   EXPECT_EQ(dn.NextLeaseDeadline()->ms, 1000 + 10000);

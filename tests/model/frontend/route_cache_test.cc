@@ -1,6 +1,6 @@
 // Goal: the frontend's route cache (docs/protocol.md section 8): a fill that raced an
-// invalidation is discarded and reloaded up to kVersionCheckedReloads times, then kept (stale)
-// in greptime, and always discarded under Rule::kVersionedCacheFills; a reply of another fill
+// invalidation is discarded and reloaded up to kVersionCheckedReloads times, then fails (nothing
+// cached) in greptime, and is always discarded under Rule::kVersionedCacheFills; a reply of another fill
 // is ignored; ignored invalidations keep the route (a forced one does not); expired fills are
 // forgotten in table order; a crash forgets routes, fills and counts but not the ignore set.
 // Method: drive a RouteCache by hand with exact replies.
@@ -45,7 +45,7 @@ TEST(RouteCacheTest, AReplyOfAnotherFillIsIgnored) {
   EXPECT_EQ(cache.Find(kTable), nullptr);
 }
 
-TEST(RouteCacheTest, GreptimeReloadsARacedFillThreeTimesThenKeepsIt) {
+TEST(RouteCacheTest, GreptimeReloadsARacedFillThreeTimesThenFails) {
   RouteCache cache;
   for (uint32_t reloads = 0; reloads < RouteCache::kVersionCheckedReloads; ++reloads) {
     cache.StartFill(kTable, 10 + reloads, sim::AtMs(5000), reloads);
@@ -59,9 +59,11 @@ TEST(RouteCacheTest, GreptimeReloadsARacedFillThreeTimesThenKeepsIt) {
   cache.StartFill(kTable, 20, sim::AtMs(5000), 3);
   EXPECT_TRUE(cache.ReceiveInvalidation(kTable));
   RouteCache::FillResult last = cache.CompleteFill(Reply(20, 7), false);
-  EXPECT_EQ(last.kind, Kind::kApplied);
+  EXPECT_EQ(last.kind, Kind::kFailed);
   EXPECT_TRUE(last.raced);
-  ASSERT_NE(cache.Find(kTable), nullptr);  // the stale route is kept
+  EXPECT_EQ(last.reloads, 3u);
+  EXPECT_FALSE(cache.Filling(kTable));
+  EXPECT_EQ(cache.Find(kTable), nullptr);  // the raced value is not kept
 }
 
 TEST(RouteCacheTest, VersionedFillsAlwaysDiscardARacedFill) {

@@ -112,6 +112,27 @@ TEST(DdlSubmitTest, LeaderStartWindowAnswersUnavailable) {
   EXPECT_EQ(reply->outcome, DdlOutcome::kUnavailable);
   EXPECT_EQ(reply->procedure, 0u);
   EXPECT_EQ(metasrv.procedures().Find(ProcedureId{1}), nullptr);
+// CreateTableProcedure::recover re-registers the regions of a recovered CREATE TABLE, and a
+// metasrv that restarts with a leader-start window recovers procedures only when the window
+// ends (docs/protocol.md section 3).
+TEST(DdlSubmitTest, RecoveredCreateTableRegistersItsRegionsAgainWhenTheLeaderStartWindowEnds) {
+  Metasrv metasrv = Fresh();
+  NodeContextFixture f(NodeId{0});
+  TableRoute route = TableRoute::New({FeRoute(0, FeLt(10)), FeRoute(1, FeGe(10))});
+  const ProcedureId id = metasrv.SubmitCreateTable(FeInfo(), route, f.ctx());
+  ASSERT_TRUE(metasrv.RunProcedure(id, f.ctx()));  // Prepare, persisted
+  metasrv.Crash();
+  EXPECT_TRUE(metasrv.operating_regions().empty());
+  ASSERT_TRUE(metasrv.Restart(sim::AtMs(2000), sim::Ms(1500)).ok());
+  EXPECT_TRUE(metasrv.operating_regions().empty());  // heartbeats are served, nothing recovered
+  EXPECT_TRUE(metasrv.procedures().slots().empty());
+  ASSERT_EQ(metasrv.NextTimer(), sim::AtMs(3500));
+  NodeContextFixture later(NodeId{0}, Protocol::Greptime(), sim::AtMs(3500));
+  metasrv.OnTimer(later.ctx());
+  EXPECT_EQ(later.TraceCount("ms.procedures_recovered"), 1u);
+  EXPECT_EQ(metasrv.operating_regions(),
+            (std::map<RegionId, ProcedureId>{{route.region_routes[0].region_id, id},
+                                             {route.region_routes[1].region_id, id}}));
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ Metasrv Base() {
   m.mutable_kv().Put("k", "v");
   Seam::epochs(m)[kTable] = 2;
   Seam::corr_owner(m)[7] = kOwner;
-  Seam::inboxes(m)[kOwner][6] = RegionResponse{6, kRegion, ReplyCode::kOk, "", false};
+  Seam::inboxes(m)[kOwner][6] =
+      RegionResponse{6, {RegionResult{kRegion, ReplyCode::kOk, ""}}, false};
   m.operating_regions().emplace(kRegion, kOwner);
   Seam::pending_acks(m)[{NodeId{3}, kTable}] = 2;
   Seam::next_resend(m) = sim::AtMs(1000);
@@ -60,6 +61,7 @@ Metasrv Base() {
 }
 
 RegionResponse& Buffered(Metasrv& m) { return Seam::inboxes(m).at(kOwner).at(6); }
+RegionResult& BufferedResult(Metasrv& m) { return Buffered(m).results.at(0); }
 
 TEST(MetasrvFingerprintCompletenessTest, EveryFieldChangesTheFingerprint) {
   ExpectEachMutationChangesFingerprint<Metasrv>(
@@ -75,11 +77,14 @@ TEST(MetasrvFingerprintCompletenessTest, EveryFieldChangesTheFingerprint) {
           {"inboxes_ (one more)", [](Metasrv& m) { Seam::inboxes(m)[ProcedureId{2}]; }},
           {"inboxes_ (a response)", [](Metasrv& m) { Seam::inboxes(m)[kOwner][9]; }},
           {"inboxes_ response.corr", [](Metasrv& m) { Buffered(m).corr = 5; }},
-          {"inboxes_ response.region",
-           [](Metasrv& m) { Buffered(m).region = RegionId::Of(kTable, RegionNumber{1}); }},
-          {"inboxes_ response.code",
-           [](Metasrv& m) { Buffered(m).code = ReplyCode::kRegionNotReady; }},
-          {"inboxes_ response.message", [](Metasrv& m) { Buffered(m).message = "busy"; }},
+          {"inboxes_ response.results (one more)",
+           [](Metasrv& m) { Buffered(m).results.push_back(RegionResult{}); }},
+          {"inboxes_ response.results.region",
+           [](Metasrv& m) { BufferedResult(m).region = RegionId::Of(kTable, RegionNumber{1}); }},
+          {"inboxes_ response.results.code",
+           [](Metasrv& m) { BufferedResult(m).code = ReplyCode::kRegionNotReady; }},
+          {"inboxes_ response.results.message",
+           [](Metasrv& m) { BufferedResult(m).message = "busy"; }},
           {"inboxes_ response.mailbox", [](Metasrv& m) { Buffered(m).mailbox = true; }},
           {"operating_regions_", [](Metasrv& m) { m.operating_regions().clear(); }},
           {"operating_regions_ owner",

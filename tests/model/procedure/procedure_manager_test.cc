@@ -33,13 +33,15 @@ struct FakeEnv {
 
 // A body that walks states "S0", "S1", ... following `plan`: plan[i] is what state i returns.
 // 'p' = next+persist, 'n' = next without persist, 'd' = done, 'r' = retry later, 'e' = error,
-// 'c' = suspend with one child (a body "Child" that finishes at once).
+// 'c' = suspend with one child (a body "Child" that finishes at once), 'o' = retry later once,
+// then next+persist.
 struct ScriptBody {
   std::string kind = "Script";
   std::string plan;
   uint32_t state = 0;
   bool rollback_supported_ = true;
   uint32_t rollbacks = 0;
+  bool retried = false;  // 'o': this state already retried once
   std::vector<LockKey> keys;
 
   std::string_view type() const { return kind; }
@@ -68,6 +70,14 @@ struct ScriptBody {
         return Step::Next(false);
       case 'r':
         return Step::RetryLater("busy");
+      case 'o':
+        if (!retried) {
+          retried = true;
+          return Step::RetryLater("busy once");
+        }
+        retried = false;
+        ++state;
+        return Step::Next(true);
       case 'e':
         return Step::Error("boom");
       case 'c':
@@ -167,6 +177,40 @@ TEST(ProcedureManagerTest, RetriesBackOffExponentiallyThenRollBack) {
   EXPECT_EQ(slot->error, "RetryTimesExceeded: busy");
   // 12 retries: 500, 1000, ... capped at 60 s: 500+1000+2000+4000+8000+16000+32000 + 5*60000.
   EXPECT_EQ(env.now.ms, 363500);
+}
+
+TEST(ProcedureManagerTest, OneRetryBudgetPerExecutionIsNotResetBySuccessfulSteps) {
+  // Twelve states that each retry once: the twelve retries spend the whole budget, and the
+  // backoff keeps growing across states (500 ms, 1 s, ..., capped at 60 s).
+  Manager manager;
+  FakeEnv env;
+  ProcedureId id = manager.Submit(Script(std::string(12, 'o')), env.now);
+  EXPECT_EQ(Drain(manager, env), RunResult::kOk);
+  EXPECT_EQ(manager.Find(id)->status, ProcedureStatus::kDone);
+  EXPECT_EQ(manager.Find(id)->retry_count, 12u);
+  EXPECT_EQ(env.now.ms, 363500);
+  // A thirteenth state that retries once exceeds it.
+  Manager exceeded;
+  FakeEnv env2;
+  ProcedureId id2 = exceeded.Submit(Script(std::string(13, 'o')), env2.now);
+  EXPECT_EQ(Drain(exceeded, env2), RunResult::kOk);
+  EXPECT_EQ(exceeded.Find(id2)->status, ProcedureStatus::kFailed);
+  EXPECT_EQ(exceeded.Find(id2)->error, "RetryTimesExceeded: busy once");
+  EXPECT_EQ(Manager::BodyOf(*exceeded.Find(id2)).rollbacks, 1u);
+  EXPECT_EQ(Manager::BodyOf(*exceeded.Find(id2)).state, 12u);
+}
+
+TEST(ProcedureManagerTest, ARecoveredProcedureStartsWithAFreshRetryBudget) {
+  Manager manager;
+  FakeEnv env;
+  env.crash_at = "Script.S3.after_persist";
+  manager.Submit(Script("ooop"), env.now);
+  EXPECT_EQ(Drain(manager, env), RunResult::kCrashed);
+  EXPECT_EQ(manager.slots().begin()->second.retry_count, 3u);
+  manager.Crash();
+  ASSERT_TRUE(manager.Recover(env.now).ok());
+  EXPECT_EQ(manager.slots().begin()->second.retry_count, 0u);
+  EXPECT_EQ(Manager::BodyOf(manager.slots().begin()->second).state, 3u);
 }
 
 TEST(ProcedureManagerTest, BackoffNoiseComesFromTheChooser) {

@@ -184,6 +184,33 @@ TEST(GroupStateTest, EnterStagingRegionStagesEveryTargetAfterFlushingIt) {
   EXPECT_EQ(DnStaging(s.h, 1), "<none>");
 }
 
+// GreptimeDB groups a state's regions by peer: one EnterStagingRegions instruction per
+// datanode, waited for as long as the group has left (group.rs next_operation_timeout).
+TEST(GroupStateTest, EnterStagingRegionSendsOneInstructionPerDatanodeUntilTheGroupDeadline) {
+  ClusterConfig config;
+  config.datanode_count = 1;
+  RepartitionHarness h(Protocol::Greptime(), "PARTITION ON COLUMNS (a) (a < 100, a >= 100)",
+                       config);
+  ProcedureProbe p(h);
+  h.Insert(2000, 0, {MakeRow(10, 1), MakeRow(60, 2)});
+  h.Alter(3000, kSplit);
+  ASSERT_TRUE(p.ToGroup(GroupState::kEnterStagingRegion));
+  const size_t mark = p.Mark();
+  ASSERT_TRUE(p.StepUntil([&] { return p.GroupSlots()[0]->status == ProcedureStatus::kWaiting; }));
+  const RepartitionGroupProcedure::PersistentContext& ctx = p.Group()->context();
+  EXPECT_EQ(p.GroupSlots()[0]->wake_at.ms, ctx.created_at_ms + ctx.timeout_ms);
+  EXPECT_EQ(p.LinesSince(mark, "ms.region_request"),
+            (std::vector<std::string>{Request("EnterStaging", 0, 1), Request("EnterStaging", 2, 1)}));
+  std::vector<std::string> sends = p.LinesSince(mark, "send");
+  std::erase_if(sends, [](const std::string& l) { return l.find("msg=RegionRequest") == l.npos; });
+  EXPECT_EQ(sends.size(), 1u);
+  ASSERT_TRUE(p.PastGroup(GroupState::kEnterStagingRegion));
+  EXPECT_EQ(p.GroupStateNow(), GroupState::kRemapManifest);
+  EXPECT_EQ(p.LinesSince(mark, "dn.region_op"),
+            (std::vector<std::string>{"dn.region_op EnterStaging " + R(0) + " Ok",
+                                      "dn.region_op EnterStaging " + R(2) + " Ok"}));
+}
+
 TEST(GroupStateTest, EnterStagingRegionFlushesTheMergedAwaySourceFirst) {
   MergeAt s(GroupState::kEnterStagingRegion);
   ASSERT_TRUE(s.ok);
