@@ -59,12 +59,22 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
         step.Log(from.value, "net.rule", what + " +" + std::to_string(rule.delay.ms) + "ms" + id);
         SendWith(from, std::move(out), rule.delay, step);
         return true;
-      case MessageAction::kDuplicate:
+      case MessageAction::kDuplicate: {
         ++active.matched;
-        step.Log(from.value, "net.rule", what + id);
+        step.Log(from.value, "net.rule",
+                 what + (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "") +
+                     id);
+        // The network never duplicates: a second copy of a frontend's write is the frontend
+        // resending it (an application retry), which its statement knows of.
+        if (const auto* write = std::get_if<WriteRequest>(&out.message.body);
+            write != nullptr && IsFrontend(from)) {
+          NodeContext ctx(from, step, protocol_, history_);
+          mutable_frontend(from).NoteResent(write->corr, ctx);
+        }
         SendWith(from, out, sim::Duration{0}, step);
-        SendWith(from, std::move(out), sim::Duration{0}, step);
+        SendWith(from, std::move(out), rule.delay, step);
         return true;
+      }
       case MessageAction::kHold: {
         ++active.matched;
         // A lease reply waits in the metasrv's handler chain (later pushes pass it); any other

@@ -1,5 +1,6 @@
 #include "model/frontend/frontend.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -165,10 +166,39 @@ void Frontend::OnInvalidate(const InvalidateCache& message, NodeContext& ctx) {
   ctx.Log("fe.invalidate", "table=" + message.table.ToString());
 }
 
-void Frontend::OnWriteReply(const WriteReply& reply, NodeContext& ctx) {
-  FrontendStatement* owner = statements_.TakeOwner(reply.corr);
-  if (owner == nullptr) return;  // duplicate or after timeout
+void Frontend::NoteResent(uint64_t corr, NodeContext& ctx) {
+  if (!statements_.NoteResend(corr)) return;
+  ctx.Log("fe.resend", "corr=" + std::to_string(corr));
+}
+
+void Frontend::OnWriteReply(const WriteReply& received, NodeContext& ctx) {
+  FrontendStatement* owner = statements_.FindOwner(received.corr);
+  if (owner == nullptr) return;  // a copy after the request ended, or after a timeout
   FrontendStatement& statement = *owner;
+  WriteReply reply = received;
+  auto copies = statement.resent.find(reply.corr);
+  if (copies != statement.resent.end()) {
+    // The frontend resent this request: a refusal is definite only once every copy refused.
+    const bool all_ok = std::all_of(reply.results.begin(), reply.results.end(),
+                                    [](const RegionWriteResult& r) { return r.code == ReplyCode::kOk; });
+    if (!all_ok && copies->second.copies_in_flight > 0) {
+      --copies->second.copies_in_flight;
+      for (const RegionWriteResult& r : reply.results) copies->second.refused.push_back(r);
+      ctx.Log("fe.copy_refused", "statement=" + std::to_string(statement.id) + " corr=" +
+                                     std::to_string(reply.corr) + " copies_left=" +
+                                     std::to_string(copies->second.copies_in_flight + 1));
+      return;
+    }
+    // A region some copy applied is applied.
+    for (RegionWriteResult& r : reply.results) {
+      for (const RegionWriteResult& earlier : copies->second.refused) {
+        if (earlier.region == r.region && earlier.code == ReplyCode::kOk) r = earlier;
+      }
+    }
+    statement.resent.erase(copies);
+  }
+  FrontendStatement* taken = statements_.TakeOwner(reply.corr);
+  REPARTSIM_ASSERT(taken == &statement);
   auto request = statement.outstanding.find(reply.corr);
   SubRequest sent = std::move(request->second);
   statement.outstanding.erase(request);

@@ -67,6 +67,10 @@ class Frontend {
   void StartRepartition(uint64_t history_id, TableId table, sql::AlterRepartition alter,
                         NodeContext& ctx);
 
+  // The frontend resent write request `corr` (one more copy in flight, an application retry):
+  // its statement waits for every copy's answer before it counts a refusal, so a write is
+  // rejected only when every copy was refused (docs/invariants.md, writes).
+  void NoteResent(uint64_t corr, NodeContext& ctx);
   // Handles a RouteReply, InvalidateCache, WriteReply, ScanResponse or DdlReply.
   // REQUIRES: is_up().
   void OnMessage(NodeId from, const Message& message, NodeContext& ctx);

@@ -59,6 +59,23 @@ FrontendStatement* StatementTable::TakeOwner(uint64_t corr) {
   return &it->second;
 }
 
+FrontendStatement* StatementTable::FindOwner(uint64_t corr) {
+  auto owner = corr_owner_.find(corr);
+  if (owner == corr_owner_.end()) return nullptr;
+  auto it = statements_.find(owner->second);
+  REPARTSIM_ASSERT(it != statements_.end());
+  REPARTSIM_ASSERT(it->second.outstanding.count(corr) == 1);
+  return &it->second;
+}
+
+bool StatementTable::NoteResend(uint64_t corr) {
+  FrontendStatement* owner = FindOwner(corr);
+  if (owner == nullptr) return false;
+  REPARTSIM_ASSERT(owner->kind == StatementKind::kInsert);
+  ++owner->resent[corr].copies_in_flight;
+  return true;
+}
+
 std::optional<sim::SimTime> StatementTable::NextDeadline() const {
   std::optional<sim::SimTime> next;
   for (const auto& [key, statement] : statements_) {
@@ -76,6 +93,7 @@ std::vector<uint64_t> StatementTable::ExpireRequests(sim::SimTime now) {
     for (const auto& [corr, request] : statement.outstanding) corr_owner_.erase(corr);
     statement.unknown_count += static_cast<uint32_t>(statement.outstanding.size());
     statement.outstanding.clear();
+    statement.resent.clear();
     statement.rows.clear();
     statement.replan = false;
     statement.error = "request timed out";
@@ -96,6 +114,7 @@ void StatementTable::CrashAll(NodeContext& ctx) {
   for (auto& [key, statement] : statements_) {
     statement.unknown_count += static_cast<uint32_t>(statement.outstanding.size()) + 1;
     statement.outstanding.clear();
+    statement.resent.clear();
     statement.rows.clear();
     statement.replan = false;
     statement.phase = StatementPhase::kInFlight;
@@ -167,6 +186,13 @@ void StatementTable::Hash(sim::Hasher& h) const {
       for (const RegionWrite& w : request.writes) {
         h.Add(w.region.value).Add(w.version.has_value()).Add(w.version.value_or(0));
         HashRowList(w.rows, h);
+      }
+    }
+    h.Add(static_cast<uint64_t>(s.resent.size()));
+    for (const auto& [corr, copies] : s.resent) {
+      h.Add(corr).Add(copies.copies_in_flight).Add(static_cast<uint64_t>(copies.refused.size()));
+      for (const RegionWriteResult& r : copies.refused) {
+        h.Add(r.region.value).Add(static_cast<uint64_t>(r.code)).Add(r.message);
       }
     }
     h.Add(s.ok_count).Add(s.error_count).Add(s.unknown_count).Add(s.error);

@@ -33,6 +33,13 @@ struct SubRequest {
   RegionId region;                  // queries
 };
 
+// The extra copies of one write request a frontend resent (an application retry), and the
+// refusals of the copies answered so far.
+struct ResendState {
+  uint32_t copies_in_flight = 0;  // copies sent but not answered, besides the one tracked
+  std::vector<RegionWriteResult> refused;  // results of copies that answered with a refusal
+};
+
 struct FrontendStatement {
   uint64_t id = 0;   // History id (of a write or of a query)
   uint64_t key = 0;  // the key in the table
@@ -43,6 +50,7 @@ struct FrontendStatement {
   std::vector<Row> rows;  // inserts: rows still to route
   uint32_t attempts = 0;
   std::map<uint64_t, SubRequest> outstanding;  // corr -> request
+  std::map<uint64_t, ResendState> resent;      // corr -> its extra copies (inserts)
   sim::SimTime deadline;
   // Outcome so far.
   uint32_t ok_count = 0;
@@ -70,6 +78,11 @@ class StatementTable {
   // The statement the reply with `corr` belongs to, forgetting `corr`; nullptr for a duplicate
   // or a reply after a timeout. The request stays in the statement's `outstanding`.
   FrontendStatement* TakeOwner(uint64_t corr);
+  // The statement the request `corr` belongs to, or nullptr; keeps `corr`.
+  FrontendStatement* FindOwner(uint64_t corr);
+  // The frontend sent one more copy of write request `corr`; false iff `corr` is not
+  // outstanding (its statement ended).
+  bool NoteResend(uint64_t corr);
   // The earliest deadline of a statement with requests outstanding, if any.
   std::optional<sim::SimTime> NextDeadline() const;
   // Every statement with requests outstanding at its deadline (<= now) gives them up: their

@@ -92,6 +92,9 @@ model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& 
   if (rule.action == model::MessageAction::kDelay) {
     rule.delay = sim::Ms(ReadInt(f.Require("ms"), ctx, path + ".ms", 1, 3600000));
   }
+  if (rule.action == model::MessageAction::kDuplicate && f.Has("ms")) {
+    rule.delay = sim::Ms(ReadInt(f.Get("ms"), ctx, path + ".ms", 1, 3600000));
+  }
   if (rule.action == model::MessageAction::kHold) {
     rule.until_state = ReadProcedureState(f.Require("until"), ctx, path + ".until");
     if (f.Has("ms")) rule.delay = sim::Ms(ReadInt(f.Get("ms"), ctx, path + ".ms", 1, 3600000));
@@ -105,6 +108,7 @@ model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& 
   }
   std::vector<std::string> allowed = {"kind", "from", "to", "count"};
   if (rule.action == model::MessageAction::kDelay) allowed.push_back("ms");
+  if (rule.action == model::MessageAction::kDuplicate) allowed.push_back("ms");
   if (rule.action == model::MessageAction::kHold) {
     allowed.push_back("until");
     allowed.push_back("ms");
