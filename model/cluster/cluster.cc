@@ -153,6 +153,11 @@ bool Cluster::Earliest(sim::EnabledEvent& best) const {
 }
 
 void Cluster::Fire(const sim::EnabledEvent& event, sim::StepContext& step) {
+  FireEvent(event, step);
+  MaybeReleaseScript(step);
+}
+
+void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) {
   now_ = step.now;
   switch (event.kind) {
     case kDeliver:
@@ -312,7 +317,7 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
 
 bool Cluster::Idle() const {
   return !metasrv_.procedures().HasActive() && ops_.empty() && network_.Pending().empty() &&
-         held_.empty() && armed_.empty();
+         held_.empty() && armed_.empty() && waiting_create_.empty();
 }
 
 uint64_t Cluster::Fingerprint() const {
@@ -328,6 +333,10 @@ uint64_t Cluster::Fingerprint() const {
   for (sim::SimTime t : paused_until_) h.Add(t.ms);
   history_.Hash(h);
   HashScriptedFaults(h);
+  h.Add(static_cast<uint64_t>(script_seqs_.size()));
+  for (uint64_t seq : script_seqs_) h.Add(seq);
+  h.Add(static_cast<uint64_t>(waiting_create_.size()));
+  for (const ScheduledOp& op : waiting_create_) HashScheduledOp(h, op);
   return h.Finish();
 }
 

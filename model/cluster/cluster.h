@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,12 @@ class Cluster final : public StreamLinks {
   // dropped.
   void ScheduleAfterState(std::string state, uint32_t occurrence, sim::Duration delay,
                           ScheduledOp op);
+  // Schedules a statement of the scenario's own client (setup and scripted SQL) at `at`. That
+  // client issued CREATE TABLE first and waits for its answer: a statement due while the
+  // CREATE TABLE procedure is still running is held (trace `op.wait_create`), and the held
+  // ones run, in order and 10 ms apart, once it ended (`op.release_script`). A fault action
+  // is scheduled as with Schedule.
+  void ScheduleScriptOp(sim::SimTime at, ScheduledOp op);
   // Round-robin placement of `rule`'s regions (region i on datanode i mod D) for CREATE TABLE.
   CreateTableOp PlanCreateTable(TableId table, const TableSchema& schema, const PartitionRule& rule,
                                 const std::vector<uint32_t>& placement = {}) const;
@@ -171,6 +178,13 @@ class Cluster final : public StreamLinks {
   sim::SimTime PausedUntil(NodeId node) const { return paused_until_[node.value]; }
   // ---- the op queue and client statements (cluster_ops.cc) -----------------------------------
   void RunScheduledOp(size_t index, sim::StepContext& step);
+  // True iff the scenario's CREATE TABLE has not ended for its client: the call is outstanding,
+  // or it broke and the procedure runs (or, the metasrv down or recovering, its records
+  // survive without a commit).
+  bool CreateTableInProgress() const;
+  // Schedules the held script statements once CREATE TABLE ended (ScheduleScriptOp).
+  void MaybeReleaseScript(sim::StepContext& step);
+  void FireEvent(const sim::EnabledEvent& event, sim::StepContext& step);
   void ExecuteOp(ScheduledOp& op, sim::StepContext& step);
   void RunStatement(ClientStatement& statement, sim::StepContext& step);
   // A repartition statement: its DdlRecord, then the frontend's StartRepartition (or Rejected
@@ -250,8 +264,10 @@ class Cluster final : public StreamLinks {
   std::vector<ActiveRule> message_rules_;
   std::vector<HeldMessage> held_;
   std::vector<ArmedOp> armed_;
-  std::map<std::string, uint32_t> passed_;  // procedure state -> times passed
-  bool track_states_ = false;               // something waits on a procedure state
+  std::set<uint64_t> script_seqs_;           // op-queue seqs of the script's statements
+  std::vector<ScheduledOp> waiting_create_;  // script statements held for CREATE TABLE
+  std::map<std::string, uint32_t> passed_;   // procedure state -> times passed
+  bool track_states_ = false;                // something waits on a procedure state
   // The next trace message id (Outgoing::id). Trace bookkeeping, not state: not fingerprinted.
   uint64_t next_message_id_ = 1;
 };

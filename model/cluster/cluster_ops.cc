@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "model/cluster/cluster.h"
+#include "model/ddl/create_table_procedure.h"
 #include "model/frontend/ddl_validation.h"
 #include "model/meta/table_metadata.h"
 #include "sim/assert.h"
@@ -36,6 +37,48 @@ Record& BeginRecord(std::vector<Record>& records, const Frontend& fe, TableId ta
 
 void Cluster::Schedule(sim::SimTime at, ScheduledOp op) { ops_.Push(at, std::move(op)); }
 
+void Cluster::ScheduleScriptOp(sim::SimTime at, ScheduledOp op) {
+  const bool statement = std::holds_alternative<ClientStatement>(op);
+  const uint64_t seq = ops_.Push(at, std::move(op));
+  if (statement) script_seqs_.insert(seq);
+}
+
+bool Cluster::CreateTableInProgress() const {
+  // The client's CREATE TABLE call is still outstanding.
+  if (frontends_[0].HasSetupDdl()) return true;
+  // The call broke (a crash of either end): the client waits while the procedure may still
+  // run, that is while it runs or, with the metasrv down or recovering, its records survive
+  // without a commit. There is one CREATE TABLE per scenario.
+  if (!metasrv_.is_up() || !metasrv_.recovered()) {
+    for (const ProcedureRecord& record : metasrv_.procedures().store().Latest()) {
+      if (record.type == CreateTableProcedure::kType && !record.parent.valid() &&
+          record.kind != RecordKind::kCommit) {
+        return true;
+      }
+    }
+    return false;
+  }
+  for (const auto& [id, slot] : metasrv_.procedures().slots()) {
+    if (slot.body.type() == CreateTableProcedure::kType && !slot.parent.valid() &&
+        MetaProcedureManager::IsActive(slot.status)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void Cluster::MaybeReleaseScript(sim::StepContext& step) {
+  if (waiting_create_.empty() || CreateTableInProgress()) return;
+  step.Log(sim::kNoNode, "op.release_script", "count=" + std::to_string(waiting_create_.size()));
+  int64_t offset_ms = 10;
+  for (ScheduledOp& op : waiting_create_) {
+    ops_.Push(step.now + sim::Ms(offset_ms), std::move(op));
+    offset_ms += 10;
+  }
+  waiting_create_.clear();
+  REPARTSIM_ASSERT(waiting_create_.empty());
+}
+
 CreateTableOp Cluster::PlanCreateTable(TableId table, const TableSchema& schema,
                                        const PartitionRule& rule,
                                        const std::vector<uint32_t>& placement) const {
@@ -63,6 +106,13 @@ CreateTableOp Cluster::PlanCreateTable(TableId table, const TableSchema& schema,
 
 void Cluster::RunScheduledOp(size_t index, sim::StepContext& step) {
   auto entry = ops_.PopAt(index);
+  const bool scripted = script_seqs_.erase(entry.seq) != 0;
+  if (scripted && (CreateTableInProgress() || !waiting_create_.empty())) {
+    // The scenario's client has not got the answer to its CREATE TABLE yet.
+    step.Log(sim::kNoNode, "op.wait_create", ScheduledOpName(entry.payload));
+    waiting_create_.push_back(std::move(entry.payload));
+    return;
+  }
   ExecuteOp(entry.payload, step);
 }
 

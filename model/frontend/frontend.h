@@ -71,6 +71,8 @@ class Frontend {
   // its statement waits for every copy's answer before it counts a refusal, so a write is
   // rejected only when every copy was refused (docs/invariants.md, writes).
   void NoteResent(uint64_t corr, NodeContext& ctx);
+  // True iff the setup CREATE TABLE's call (the DDL without a History record) is outstanding.
+  bool HasSetupDdl() const;
   // Handles a RouteReply, InvalidateCache, WriteReply, ScanResponse or DdlReply.
   // REQUIRES: is_up().
   void OnMessage(NodeId from, const Message& message, NodeContext& ctx);

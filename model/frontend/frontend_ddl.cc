@@ -97,6 +97,13 @@ void Frontend::DispatchDdl(uint64_t key, NodeContext& ctx) {
   ctx.Send(metasrv_, std::move(submit));
 }
 
+bool Frontend::HasSetupDdl() const {
+  for (const auto& [key, ddl] : ddls_) {
+    if (ddl.history_id == 0) return true;
+  }
+  return false;
+}
+
 std::vector<uint64_t> Frontend::DdlsWaitingForRoute(TableId table) const {
   std::vector<uint64_t> waiting;
   for (const auto& [key, ddl] : ddls_) {

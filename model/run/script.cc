@@ -5,10 +5,14 @@ namespace repartsim::scenario {
 void ScheduleScript(const Scenario& s, model::Cluster& cluster) {
   cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(s.table_id(), s.table.schema, s.table.rule,
                                                          s.placement));
-  for (const ScriptedStep& step : s.setup) cluster.Schedule(sim::AtMs(step.at_ms), step.op);
+  // Setup and scripted statements come from the client that created the table: they wait for
+  // its CREATE TABLE to end (Cluster::ScheduleScriptOp).
+  for (const ScriptedStep& step : s.setup) {
+    cluster.ScheduleScriptOp(sim::AtMs(step.at_ms), step.op);
+  }
   for (const ScriptedStep& step : s.steps) {
     if (step.after_state.empty()) {
-      cluster.Schedule(sim::AtMs(step.at_ms), step.op);
+      cluster.ScheduleScriptOp(sim::AtMs(step.at_ms), step.op);
     } else {
       cluster.ScheduleAfterState(step.after_state, step.occurrence, sim::Ms(step.at_ms), step.op);
     }
