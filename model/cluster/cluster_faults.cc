@@ -61,9 +61,9 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
         return true;
       case MessageAction::kDuplicate: {
         ++active.matched;
-        step.Log(from.value, "net.rule",
-                 what + (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "") +
-                     id);
+        step.Log(
+            from.value, "net.rule",
+            what + (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "") + id);
         // The network never duplicates: a second copy of a frontend's write is the frontend
         // resending it (an application retry), which its statement knows of.
         if (const auto* write = std::get_if<WriteRequest>(&out.message.body);

@@ -107,8 +107,8 @@ Reply Datanode::HandleRegionInstruction(const RegionInstruction& item, uint64_t 
         } else if constexpr (std::is_same_v<T, EnterStagingOp>) {
           result = HandleEnterStaging(item.region, op.directive, protocol, store, ctx);
         } else if constexpr (std::is_same_v<T, RemapManifestOp>) {
-          result = HandleRemapManifest(item.region, op.inputs, op.mapping, op.target_exprs,
-                                       store, ctx);
+          result =
+              HandleRemapManifest(item.region, op.inputs, op.mapping, op.target_exprs, store, ctx);
         } else {
           static_assert(std::is_same_v<T, ApplyStagingManifestOp>);
           result =

@@ -31,8 +31,8 @@ void PendingRequests::Seal(MetasrvEnv& env, std::optional<sim::SimTime> deadline
     if (!env.StreamConnected(node)) {
       // No pusher for the datanode: the mailbox refuses at once, a retryable error.
       any_retry_ = true;
-      message_ = std::string("Pusher not found for ") + name + " on datanode " +
-                 node.ToString() + " (region " + first.ToString() + ")";
+      message_ = std::string("Pusher not found for ") + name + " on datanode " + node.ToString() +
+                 " (region " + first.ToString() + ")";
       env.ctx().Log("ms.pusher_not_found", "to=" + node.ToString() + " op=" + name);
       continue;
     }

@@ -179,14 +179,15 @@ void Frontend::OnWriteReply(const WriteReply& received, NodeContext& ctx) {
   auto copies = statement.resent.find(reply.corr);
   if (copies != statement.resent.end()) {
     // The frontend resent this request: a refusal is definite only once every copy refused.
-    const bool all_ok = std::all_of(reply.results.begin(), reply.results.end(),
-                                    [](const RegionWriteResult& r) { return r.code == ReplyCode::kOk; });
+    const bool all_ok =
+        std::all_of(reply.results.begin(), reply.results.end(),
+                    [](const RegionWriteResult& r) { return r.code == ReplyCode::kOk; });
     if (!all_ok && copies->second.copies_in_flight > 0) {
       --copies->second.copies_in_flight;
       for (const RegionWriteResult& r : reply.results) copies->second.refused.push_back(r);
-      ctx.Log("fe.copy_refused", "statement=" + std::to_string(statement.id) + " corr=" +
-                                     std::to_string(reply.corr) + " copies_left=" +
-                                     std::to_string(copies->second.copies_in_flight + 1));
+      ctx.Log("fe.copy_refused",
+              "statement=" + std::to_string(statement.id) + " corr=" + std::to_string(reply.corr) +
+                  " copies_left=" + std::to_string(copies->second.copies_in_flight + 1));
       return;
     }
     // A region some copy applied is applied.
@@ -281,6 +282,9 @@ std::optional<sim::SimTime> Frontend::NextTimer() const {
   if (std::optional<sim::SimTime> t = statements_.NextDeadline()) {
     if (!next || *t < *next) next = t;
   }
+  if (std::optional<sim::SimTime> t = NextDdlDeadline()) {
+    if (!next || *t < *next) next = t;
+  }
   return next;
 }
 
@@ -293,6 +297,7 @@ void Frontend::OnTimer(NodeContext& ctx) {
   for (uint64_t key : statements_.ExpireRequests(now)) {
     statements_.MaybeFinish(statements_.At(key), ctx);
   }
+  ExpireDdls(ctx);
 }
 
 void Frontend::Crash(NodeContext& ctx) {

@@ -35,14 +35,18 @@ struct FrontendConfig {
 
 // A DDL statement in flight on a frontend: waiting for the table's route (a repartition is
 // validated against the cached route and table info), or submitted and waiting for the
-// metasrv's answer. A submitted call waits as long as its procedure runs [inferred: the
-// client's own call timeout is not modelled]; only a crash of either end breaks it.
+// metasrv's answer. A submitted call carries the DDL's timeout as its call deadline (GreptimeDB:
+// SubmitDdlTaskRequest's timeout, 60 s unless the statement sets one, is the gRPC deadline of
+// the meta client's submit_ddl_task); at the deadline, or when either end crashes, the call
+// ends with an unknown outcome. [Not modelled: the meta client resubmits the task after a
+// DeadlineExceeded, up to 3 attempts.]
 struct FrontendDdl {
   uint64_t history_id = 0;  // 0: no History record (the setup CREATE TABLE)
   TableId table;
   std::optional<sql::AlterRepartition> alter;  // a repartition; else `create`
   std::optional<CreateTableTask> create;
   bool submitted = false;
+  sim::SimTime deadline;  // of the submitted call
 };
 
 class Frontend {
@@ -121,6 +125,9 @@ class Frontend {
   // A route load that failed (raced invalidations) rejects the DDLs waiting for it.
   void FailWaitingDdls(TableId table, const std::string& error, NodeContext& ctx);
   std::vector<uint64_t> DdlsWaitingForRoute(TableId table) const;
+  std::optional<sim::SimTime> NextDdlDeadline() const;
+  // Ends every submitted DDL call whose deadline is <= now (outcome unknown).
+  void ExpireDdls(NodeContext& ctx);
   void HashDdls(sim::Hasher& h) const;
   uint64_t NextCorr() { return next_corr_++; }
 

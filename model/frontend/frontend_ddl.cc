@@ -31,6 +31,9 @@ const char* DdlStatusWord(DdlStatus status) {
   REPARTSIM_UNREACHABLE();
 }
 
+// The call deadline of a CREATE TABLE (SubmitDdlTaskRequest::default_timeout).
+constexpr int64_t kCreateTableTimeoutMs = 60000;
+
 // What the repartition procedure's persistent context needs from the validated statement.
 RepartitionTask MakeRepartitionTask(const TableInfo& info, const sql::AlterRepartition& alter,
                                     sql::RepartitionPlan plan) {
@@ -94,7 +97,28 @@ void Frontend::DispatchDdl(uint64_t key, NodeContext& ctx) {
     submit.task = MakeRepartitionTask(cached->info, *ddl.alter, std::move(plan.value()));
   }
   ddl.submitted = true;
+  ddl.deadline = ctx.now() + sim::Ms(std::holds_alternative<RepartitionTask>(submit.task)
+                                         ? std::get<RepartitionTask>(submit.task).timeout_ms
+                                         : kCreateTableTimeoutMs);
   ctx.Send(metasrv_, std::move(submit));
+}
+
+std::optional<sim::SimTime> Frontend::NextDdlDeadline() const {
+  std::optional<sim::SimTime> next;
+  for (const auto& [key, ddl] : ddls_) {
+    if (ddl.submitted && (!next || ddl.deadline < *next)) next = ddl.deadline;
+  }
+  return next;
+}
+
+void Frontend::ExpireDdls(NodeContext& ctx) {
+  std::vector<uint64_t> expired;
+  for (const auto& [key, ddl] : ddls_) {
+    if (ddl.submitted && ddl.deadline <= ctx.now()) expired.push_back(key);
+  }
+  for (uint64_t key : expired) {
+    FinishDdl(key, DdlStatus::kUnknown, 0, "deadline exceeded: the DDL call timed out", ctx);
+  }
 }
 
 bool Frontend::HasSetupDdl() const {
@@ -181,7 +205,7 @@ void Frontend::HashDdls(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(ddls_.size()));
   for (const auto& [key, ddl] : ddls_) {
     h.Add(key).Add(ddl.history_id).Add(ddl.table.value).Add(ddl.alter.has_value());
-    h.Add(ddl.create.has_value()).Add(ddl.submitted);
+    h.Add(ddl.create.has_value()).Add(ddl.submitted).Add(ddl.deadline.ms);
   }
 }
 

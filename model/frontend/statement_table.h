@@ -36,7 +36,7 @@ struct SubRequest {
 // The extra copies of one write request a frontend resent (an application retry), and the
 // refusals of the copies answered so far.
 struct ResendState {
-  uint32_t copies_in_flight = 0;  // copies sent but not answered, besides the one tracked
+  uint32_t copies_in_flight = 0;           // copies sent but not answered, besides the one tracked
   std::vector<RegionWriteResult> refused;  // results of copies that answered with a refusal
 };
 

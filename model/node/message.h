@@ -170,7 +170,7 @@ struct RegionInstruction {
 struct RegionRequest {
   uint64_t corr = 0;
   std::vector<RegionInstruction> items;  // non-empty, one op kind
-  uint64_t route_version = 0;  // the table route version when it was sent
+  uint64_t route_version = 0;            // the table route version when it was sent
   const RegionOp& op() const { return items.front().op; }
 };
 // True iff `op` travels as a mailbox instruction on the datanode's heartbeat stream (Flush,

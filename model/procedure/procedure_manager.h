@@ -52,7 +52,7 @@ class ProcedureRunner {
     ProcedureId parent;
     AnyBody body;
     ProcedureStatus status = ProcedureStatus::kRunning;
-    uint32_t step = 0;  // index of the next record
+    uint32_t step = 0;         // index of the next record
     uint32_t retry_count = 0;  // retries of this execution (of its rollback once rolling back)
     bool locks_held = false;
     bool recovered = false;

@@ -5,8 +5,9 @@
 // like any write (INV-ACK checks them too). An attempt that ends rejected or unknown is
 // retried 2 s later (a client retrying after a stale-route error), kAttemptsMax attempts in
 // all, so the attempts span more than one heartbeat interval (3 s): a region that waits for
-// its next lease (a new region awaiting commit after ExitStaging) gets it within them; each attempt carries a fresh time index, so a retry never duplicates a maybe-applied
-// attempt. Every write issued after Start() is a probe (the workload has ended; asserted).
+// its next lease (a new region awaiting commit after ExitStaging) gets it within them; each attempt
+// carries a fresh time index, so a retry never duplicates a maybe-applied attempt. Every write
+// issued after Start() is a probe (the workload has ended; asserted).
 #pragma once
 
 #include <cstdint>

@@ -23,8 +23,8 @@ std::string TempDir() {
 TEST(ExploreCliTest, ReferenceExhausts) {
   const CliOutcome r = RunRepartsim("explore " + kScenario + " --crash-budget 0 --quiet");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("runs=151 (cut at a visited state: 124) states=2941 unique=2817 "
-                          "depth_max=51"),
+  EXPECT_NE(r.output.find("runs=145 (cut at a visited state: 115) states=2826 unique=2711 "
+                          "depth_max=49"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("result: exhausted\n"), std::string::npos) << r.output;

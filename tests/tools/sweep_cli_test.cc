@@ -350,32 +350,32 @@ TEST(SweepCliTest, RunExplainsItsViolationsDecisiveFirst) {
   // steps and accepting region; the lost row's last holder and the event that replaced its
   // data; a context of related events only (the query's own lines, not every region's).
   EXPECT_TRUE(Has(o.output,
-                  "  note: query 26 from fe1 (issued at step 545, completed at step 553) "
+                  "  note: query 26 from fe1 (issued at step 542, completed at step 550) "
                   "planned with route version 3 and scanned 4 regions (numbers 0, 1, 2, 3, "
                   "listed above)\n"))
       << o.output;
   EXPECT_TRUE(Has(o.output,
                   "  note: row (host='h2', ts=12, v=47, a=5): last accepted by region "
                   "4398046511104(1024, 0) on dn1 at step 168, which the query scanned; the first "
-                  "event after that which dropped, replaced or lost that region's data: `214 4010 "
+                  "event after that which dropped, replaced or lost that region's data: `211 4010 "
                   "n1 dn.region_op ApplyStagingManifest 4398046511104(1024, 0) Ok`\n"));
   EXPECT_TRUE(Has(o.output,
-                  "  note: write 55 from fe1 (issued at step 540, acked at step 544) wrote "
+                  "  note: write 55 from fe1 (issued at step 537, acked at step 541) wrote "
                   "(host='h2', ts=12, v=99, a=5) into region 4398046511107(1024, 3) on dn1 "
-                  "(accepted at step 541)\n"))
+                  "(accepted at step 538)\n"))
       << o.output;
   EXPECT_TRUE(Has(o.output,
                   "  note: row (host='h2', ts=12, v=47, a=5): last accepted by region "
                   "4398046511104(1024, 0) on dn1 at step 168; the first event after that which "
-                  "dropped, replaced or lost that region's data: `214 4010 n1 dn.region_op "
+                  "dropped, replaced or lost that region's data: `211 4010 n1 dn.region_op "
                   "ApplyStagingManifest 4398046511104(1024, 0) Ok`; the row belongs to region "
                   "4398046511107(1024, 3) in the final route, whose first such event after that "
-                  "was `210 4008 n1 dn.region_op ApplyStagingManifest 4398046511107(1024, 3) "
+                  "was `207 4008 n1 dn.region_op ApplyStagingManifest 4398046511107(1024, 3) "
                   "Ok`\n"))
       << o.output;
   EXPECT_TRUE(Has(o.output, "  note: the regions listed hold these rows in the final route\n"));
   EXPECT_TRUE(Has(o.output,
-                  "  trace: 545 8787 n4 fe.query_plan id=26 table=1024 version=3 "
+                  "  trace: 542 8787 n4 fe.query_plan id=26 table=1024 version=3 "
                   "regions=0,1,2,3\n"));
   // The query's context does not carry another query's lines, nor the write errors that
   // merely mention a region.

@@ -1,10 +1,10 @@
 // Goal: the cluster model end to end on a 3-datanode, 2-frontend cluster: CREATE TABLE as a
 // procedure, writes through both frontends, flush, datanode crash and reopen, metasrv crash in
 // the middle of CREATE TABLE, a stale frontend rejected by the version fence, the cache-fill /
-// invalidation race (reloaded 3 times, then failing, in greptime; always in reference), and copy + fingerprint.
-// Method: schedule client ops and scripted actions on a Cluster, run it under the timed driver
-// with no random faults (Chooser decisions are then all forced), and assert exact outcomes:
-// history statuses, rows read back, trace lines, region states.
+// invalidation race (reloaded 3 times, then failing, in greptime; always in reference), and copy +
+// fingerprint. Method: schedule client ops and scripted actions on a Cluster, run it under the
+// timed driver with no random faults (Chooser decisions are then all forced), and assert exact
+// outcomes: history statuses, rows read back, trace lines, region states.
 #include "model/cluster/cluster.h"
 
 #include <gtest/gtest.h>
@@ -215,8 +215,9 @@ TEST(ClusterTest, FourthConsecutiveRacedFillFailsTheLoadInGreptimeOnly) {
   EXPECT_FALSE(greptime.TraceHas("reload=4"));
   EXPECT_TRUE(greptime.TraceHas("fe.fill_failed table=1024 attempts=4"));
   EXPECT_FALSE(greptime.TraceHas("fe.route_filled"));
-  EXPECT_TRUE(greptime.TraceHas("rejected error=\"Failed to get latest cache value after 4 "
-                                "attempts due to concurrent invalidation\""));
+  EXPECT_TRUE(
+      greptime.TraceHas("rejected error=\"Failed to get latest cache value after 4 "
+                        "attempts due to concurrent invalidation\""));
   EXPECT_EQ(greptime.cluster.frontend(0).cache().count(kTable), 0u);
 
   Harness reference(Protocol::Reference());

@@ -39,14 +39,16 @@ TEST(TransportTest, ChannelsFollowGreptimeDb) {
   EXPECT_EQ(ChannelOf(Message{HeartbeatReply{}}), sim::Channel::kStream);
   EXPECT_EQ(ChannelOf(Message{InvalidateCache{}}), sim::Channel::kStream);
   EXPECT_EQ(ChannelOf(Message{InvalidateAck{}}), sim::Channel::kStream);
-  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, EnterStagingOp{}}}, 0}}), sim::Channel::kStream);
-  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, FlushRegionOp{}}}, 0}}), sim::Channel::kStream);
-  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, CreateRegionOp{}}}, 0}}), sim::Channel::kCall);
-  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, DropRegionOp{}}}, 0}}), sim::Channel::kCall);
-  EXPECT_EQ(ChannelOf(Message{RegionResponse{1, {}, true}}),
+  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, EnterStagingOp{}}}, 0}}),
             sim::Channel::kStream);
-  EXPECT_EQ(ChannelOf(Message{RegionResponse{1, {}, false}}),
+  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, FlushRegionOp{}}}, 0}}),
+            sim::Channel::kStream);
+  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, CreateRegionOp{}}}, 0}}),
             sim::Channel::kCall);
+  EXPECT_EQ(ChannelOf(Message{RegionRequest{1, {RegionInstruction{{}, DropRegionOp{}}}, 0}}),
+            sim::Channel::kCall);
+  EXPECT_EQ(ChannelOf(Message{RegionResponse{1, {}, true}}), sim::Channel::kStream);
+  EXPECT_EQ(ChannelOf(Message{RegionResponse{1, {}, false}}), sim::Channel::kCall);
   EXPECT_EQ(ChannelOf(Message{WriteRequest{}}), sim::Channel::kCall);
   EXPECT_EQ(ChannelOf(Message{RouteRequest{}}), sim::Channel::kCall);
   EXPECT_TRUE(IsStreamKind("EnterStaging"));

@@ -33,12 +33,9 @@ constexpr NodeId kMetasrv{0};
 constexpr NodeId kFe{3};
 
 Message Create(RegionId region, PartitionExpr expr, uint64_t corr) {
-  CreateRegionOp op;
-  op.schema = TestSchema();
-  op.expr = std::move(expr);
   RegionRequest request;
   request.corr = corr;
-  request.items.push_back(RegionInstruction{region, std::move(op)});
+  request.items.push_back(RegionInstruction{region, CreateRegionOp{TestSchema(), std::move(expr)}});
   request.route_version = 1;
   return Message{std::move(request)};
 }

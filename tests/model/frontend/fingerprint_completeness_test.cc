@@ -129,6 +129,7 @@ TEST(FrontendFingerprintCompletenessTest, EveryNodeFieldChangesTheFingerprint) {
           {"ddls_ alter", [](Frontend& f) { Seam::ddls(f).at(20).alter.reset(); }},
           {"ddls_ create", [](Frontend& f) { Seam::ddls(f).at(20).create = CreateTableTask{}; }},
           {"ddls_ submitted", [](Frontend& f) { Seam::ddls(f).at(20).submitted = false; }},
+          {"ddls_ deadline", [](Frontend& f) { Seam::ddls(f).at(20).deadline = sim::AtMs(1); }},
       });
 }
 

@@ -77,8 +77,30 @@ TEST(FrontendDdlTest, ARepartitionFillsValidatesAndSubmitsOneCall) {
   EXPECT_FALSE(task->target_columns.has_value());
   EXPECT_EQ(task->timeout_ms, 60000);
   EXPECT_EQ(f.history().ddls[0].status, DdlStatus::kPending);
-  // Pending until the answer, with no timer of its own.
+  // Pending until the answer or the call deadline: the DDL's timeout from the submission.
+  EXPECT_EQ(fe.NextTimer(), sim::AtMs(1000 + 60000));
+}
+
+// The call's deadline is the DDL's timeout (GreptimeDB's submit_ddl_task deadline): a call
+// whose answer never comes ends Unknown then, and a late answer changes nothing.
+TEST(FrontendDdlTest, TheCallEndsUnknownAtItsDeadline) {
+  Frontend fe(kSelf, kMetasrv);
+  NodeContextFixture f(kSelf);
+  DdlSubmit submit = Submitted(fe, f);
+  NodeContextFixture early(kSelf, Protocol::Greptime(), sim::AtMs(60999));
+  fe.OnTimer(early.ctx());
+  EXPECT_EQ(f.history().ddls[0].status, DdlStatus::kPending);
+  NodeContextFixture late(kSelf, Protocol::Greptime(), sim::AtMs(61000));
+  late.history() = f.history();
+  fe.OnTimer(late.ctx());
+  EXPECT_EQ(late.history().ddls[0].status, DdlStatus::kUnknown);
+  EXPECT_EQ(late.history().ddls[0].error, "deadline exceeded: the DDL call timed out");
+  EXPECT_EQ(late.TraceCount("fe.ddl_done repartition table=1024 status=unknown id=1 error: "
+                            "deadline exceeded: the DDL call timed out"),
+            1u);
   EXPECT_EQ(fe.NextTimer(), std::nullopt);
+  fe.OnMessage(kMetasrv, Message{DdlReply{submit.corr, DdlOutcome::kDone, 7, ""}}, late.ctx());
+  EXPECT_EQ(late.history().ddls[0].status, DdlStatus::kUnknown);
 }
 
 TEST(FrontendDdlTest, DoneEndsTheRecordAndDropsTheOwnCachedRoute) {

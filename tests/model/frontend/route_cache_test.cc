@@ -1,7 +1,7 @@
 // Goal: the frontend's route cache (docs/protocol.md section 8): a fill that raced an
 // invalidation is discarded and reloaded up to kVersionCheckedReloads times, then fails (nothing
-// cached) in greptime, and is always discarded under Rule::kVersionedCacheFills; a reply of another fill
-// is ignored; ignored invalidations keep the route (a forced one does not); expired fills are
+// cached) in greptime, and is always discarded under Rule::kVersionedCacheFills; a reply of another
+// fill is ignored; ignored invalidations keep the route (a forced one does not); expired fills are
 // forgotten in table order; a crash forgets routes, fills and counts but not the ignore set.
 // Method: drive a RouteCache by hand with exact replies.
 #include "model/frontend/route_cache.h"

@@ -112,6 +112,8 @@ TEST(DdlSubmitTest, LeaderStartWindowAnswersUnavailable) {
   EXPECT_EQ(reply->outcome, DdlOutcome::kUnavailable);
   EXPECT_EQ(reply->procedure, 0u);
   EXPECT_EQ(metasrv.procedures().Find(ProcedureId{1}), nullptr);
+}
+
 // CreateTableProcedure::recover re-registers the regions of a recovered CREATE TABLE, and a
 // metasrv that restarts with a leader-start window recovers procedures only when the window
 // ends (docs/protocol.md section 3).

@@ -199,8 +199,9 @@ TEST(GroupStateTest, EnterStagingRegionSendsOneInstructionPerDatanodeUntilTheGro
   ASSERT_TRUE(p.StepUntil([&] { return p.GroupSlots()[0]->status == ProcedureStatus::kWaiting; }));
   const RepartitionGroupProcedure::PersistentContext& ctx = p.Group()->context();
   EXPECT_EQ(p.GroupSlots()[0]->wake_at.ms, ctx.created_at_ms + ctx.timeout_ms);
-  EXPECT_EQ(p.LinesSince(mark, "ms.region_request"),
-            (std::vector<std::string>{Request("EnterStaging", 0, 1), Request("EnterStaging", 2, 1)}));
+  EXPECT_EQ(
+      p.LinesSince(mark, "ms.region_request"),
+      (std::vector<std::string>{Request("EnterStaging", 0, 1), Request("EnterStaging", 2, 1)}));
   std::vector<std::string> sends = p.LinesSince(mark, "send");
   std::erase_if(sends, [](const std::string& l) { return l.find("msg=RegionRequest") == l.npos; });
   EXPECT_EQ(sends.size(), 1u);

@@ -40,16 +40,16 @@ TEST(ExploreTest, ReferenceExhaustsOneFaultWithoutViolation) {
   EXPECT_TRUE(x.stats.exhausted);
   EXPECT_EQ(x.stats.stop_reason, "exhausted");
   EXPECT_FALSE(x.counterexample.has_value());
-  EXPECT_EQ(x.stats.runs, 151u);
-  EXPECT_EQ(x.stats.runs_cut, 124u);
-  EXPECT_EQ(x.stats.states, 2941u);
-  EXPECT_EQ(x.stats.unique, 2817u);
-  EXPECT_EQ(x.stats.depth_max, 51u);
+  EXPECT_EQ(x.stats.runs, 145u);
+  EXPECT_EQ(x.stats.runs_cut, 115u);
+  EXPECT_EQ(x.stats.states, 2826u);
+  EXPECT_EQ(x.stats.unique, 2711u);
+  EXPECT_EQ(x.stats.depth_max, 49u);
   // Breadth-first visits the same tree in another order.
   const ExploreReport b = ExploreIt(s, 0, sim::explore::Order::kBreadthFirst);
   EXPECT_TRUE(b.stats.exhausted);
-  EXPECT_EQ(b.stats.runs, 151u);
-  EXPECT_EQ(b.stats.unique, 2817u);
+  EXPECT_EQ(b.stats.runs, 145u);
+  EXPECT_EQ(b.stats.unique, 2711u);
 }
 
 TEST(ExploreTest, FenceOffFindsInvOwnAndTheCounterexampleReproduces) {
@@ -57,7 +57,7 @@ TEST(ExploreTest, FenceOffFindsInvOwnAndTheCounterexampleReproduces) {
   const ExploreReport x =
       ExploreIt(s, 0, sim::explore::Order::kDepthFirst, {{"version-fence-unversioned", false}});
   EXPECT_TRUE(x.stats.failed);
-  EXPECT_EQ(x.stats.runs, 102u);
+  EXPECT_EQ(x.stats.runs, 96u);
   ASSERT_TRUE(x.counterexample.has_value());
   const RunReport& r = *x.counterexample;
   EXPECT_EQ(r.outcome, Outcome::kSafety);

@@ -105,8 +105,8 @@ TEST(RunCheckTest, ProbeNeverAcknowledgedIsRowNotWritable) {
   EXPECT_EQ(r.history.probes_acked, 26u);
   EXPECT_EQ(r.history.probe_writes, 38u);  // 4 probes x 3 attempts + 26 x 1
   EXPECT_EQ(live[0]->ToText().substr(0, live[0]->ToText().find("  trace:")),
-            "INV-LIVE at step 997 (t=26009 ms): row of region 4398046511104(1024, 0) is not "
-            "writable 161 steps after faults healed at step 836: its last write attempt was "
+            "INV-LIVE at step 1003 (t=28009 ms): row of region 4398046511104(1024, 0) is not "
+            "writable 170 steps after faults healed at step 833: its last write attempt was "
             "rejected: Partition expr version mismatch for region 4398046511104(1024, 0): request "
             "17049039589619737785, "
             "expected 8034692573255843343\n"
