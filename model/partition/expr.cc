@@ -259,10 +259,14 @@ uint64_t Fnv1a64(std::string_view bytes) {
   return h;
 }
 
-uint64_t ExprVersion(const PartitionExpr* expr) {
-  if (expr == nullptr) return 0;
-  uint64_t h = Fnv1a64(expr->CanonicalText());
-  return h == 0 ? 1 : h;
+uint64_t PartitionExpr::version() const {
+  if (version_ == 0) {
+    const uint64_t h = Fnv1a64(CanonicalText());
+    version_ = h == 0 ? 1 : h;
+  }
+  return version_;
 }
+
+uint64_t ExprVersion(const PartitionExpr* expr) { return expr == nullptr ? 0 : expr->version(); }
 
 }  // namespace repartsim::model

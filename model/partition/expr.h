@@ -54,6 +54,9 @@ class PartitionExpr {
   std::string CanonicalText() const;
   // Rust-Debug-like form used by "Duplicate expr: ..." messages.
   std::string ToDebug() const;
+  // ExprVersion(this): computed from CanonicalText() on first use and kept with the value
+  // (an expression never changes after it is built; copies carry the cached version).
+  uint64_t version() const;
 
   friend bool operator==(const PartitionExpr& a, const PartitionExpr& b);
   friend bool operator!=(const PartitionExpr& a, const PartitionExpr& b) { return !(a == b); }
@@ -64,6 +67,7 @@ class PartitionExpr {
   std::string column_;
   Value value_;
   std::vector<PartitionExpr> children_;  // two children for kAnd/kOr, none for leaves
+  mutable uint64_t version_ = 0;         // cache of version(); 0: not computed yet
 };
 
 bool operator==(const PartitionExpr& a, const PartitionExpr& b);

@@ -69,6 +69,23 @@ TEST(ExprTest, VersionIsFnv1aOfCanonicalTextAndZeroForNone) {
   EXPECT_NE(ExprVersion(&leaf), ExprVersion(&other));
 }
 
+TEST(ExprTest, CachedVersionTravelsWithCopiesAndAssignmentsAndMatchesTheText) {
+  E a = E::And(E::Leaf("a", CompareOp::kGtEq, Value::Int(0)),
+               E::Leaf("a", CompareOp::kLt, Value::Int(10)));
+  const uint64_t va = a.version();  // computed and cached here
+  EXPECT_EQ(va, Fnv1a64(a.CanonicalText()));
+  E copy = a;
+  EXPECT_EQ(copy.version(), va);
+  E b = E::Leaf("a", CompareOp::kLt, Value::Int(5));
+  const uint64_t vb = b.version();
+  copy = b;  // an assignment takes the other expression's version with it
+  EXPECT_EQ(copy.version(), vb);
+  EXPECT_EQ(ExprVersion(&copy), Fnv1a64(b.CanonicalText()));
+  EXPECT_NE(va, vb);
+  EXPECT_EQ(a, E::And(E::Leaf("a", CompareOp::kGtEq, Value::Int(0)),
+                      E::Leaf("a", CompareOp::kLt, Value::Int(10))));  // cache not compared
+}
+
 TEST(ExprTest, RowPathTreatsNullAsSmallest) {
   TableSchema s = Schema();
   Row null_row = {Value::Null(), Value::Null(), Value::Timestamp(0)};
