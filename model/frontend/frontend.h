@@ -31,22 +31,28 @@ struct FrontendConfig {
   sim::Duration request_timeout = sim::Seconds(5);  // write/scan/route round trips
   uint32_t reroute_attempts_max = 3;                // Rule::kRerouteOnVersionMismatch
   bool gc_enabled = true;  // metasrv GC on: a repartition is refused without it
+  // Submissions of one DDL task: the meta client's DEFAULT_SUBMIT_DDL_MAX_RETRY (a test that
+  // studies one procedure alone may set 1).
+  uint32_t ddl_submit_attempts = 3;
 };
 
 // A DDL statement in flight on a frontend: waiting for the table's route (a repartition is
 // validated against the cached route and table info), or submitted and waiting for the
 // metasrv's answer. A submitted call carries the DDL's timeout as its call deadline (GreptimeDB:
 // SubmitDdlTaskRequest's timeout, 60 s unless the statement sets one, is the gRPC deadline of
-// the meta client's submit_ddl_task); at the deadline, or when either end crashes, the call
-// ends with an unknown outcome. [Not modelled: the meta client resubmits the task after a
-// DeadlineExceeded, up to 3 attempts.]
+// the meta client's submit_ddl_task). At the deadline the meta client treats the leader as
+// unreachable and submits the same task again as a new call (with_retry, at most 3 attempts in
+// all), whatever became of the first; after the third deadline, or when either end crashes,
+// the DDL ends with an unknown outcome.
 struct FrontendDdl {
   uint64_t history_id = 0;  // 0: no History record (the setup CREATE TABLE)
   TableId table;
   std::optional<sql::AlterRepartition> alter;  // a repartition; else `create`
   std::optional<CreateTableTask> create;
+  std::optional<RepartitionTask> task;  // the validated repartition, as submitted
   bool submitted = false;
-  sim::SimTime deadline;  // of the submitted call
+  uint32_t attempts = 0;  // submissions so far
+  sim::SimTime deadline;  // of the current call
 };
 
 class Frontend {
@@ -116,6 +122,8 @@ class Frontend {
   // ---- DDL (frontend_ddl.cc) ----
   // Validates (a repartition) and submits DDL `key`, or waits for the table's route.
   void DispatchDdl(uint64_t key, NodeContext& ctx);
+  // Sends DDL `key`'s task as call `key` (one more attempt) with a fresh deadline.
+  void SubmitDdl(uint64_t key, NodeContext& ctx);
   // Ends DDL `key` with `status` (its History record, if any, and the trace) and forgets it.
   void FinishDdl(uint64_t key, DdlStatus status, uint64_t procedure, std::string error,
                  NodeContext& ctx);
@@ -126,7 +134,8 @@ class Frontend {
   void FailWaitingDdls(TableId table, const std::string& error, NodeContext& ctx);
   std::vector<uint64_t> DdlsWaitingForRoute(TableId table) const;
   std::optional<sim::SimTime> NextDdlDeadline() const;
-  // Ends every submitted DDL call whose deadline is <= now (outcome unknown).
+  // Every submitted DDL call whose deadline is <= now is submitted again as a new call, or,
+  // after the last attempt, ends with an unknown outcome.
   void ExpireDdls(NodeContext& ctx);
   void HashDdls(sim::Hasher& h) const;
   uint64_t NextCorr() { return next_corr_++; }

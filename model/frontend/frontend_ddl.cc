@@ -76,12 +76,7 @@ void Frontend::StartRepartition(uint64_t history_id, TableId table, sql::AlterRe
 void Frontend::DispatchDdl(uint64_t key, NodeContext& ctx) {
   FrontendDdl& ddl = ddls_.at(key);
   REPARTSIM_ASSERT(!ddl.submitted);
-  DdlSubmit submit;
-  submit.corr = key;
-  submit.ddl = ddl.history_id;
-  if (ddl.create.has_value()) {
-    submit.task = *ddl.create;
-  } else {
+  if (!ddl.create.has_value()) {
     REPARTSIM_ASSERT(ddl.alter.has_value());
     const CachedTable* cached = routes_.Find(ddl.table);
     if (cached == nullptr) {
@@ -94,12 +89,26 @@ void Frontend::DispatchDdl(uint64_t key, NodeContext& ctx) {
     if (!plan.ok()) {
       return FinishDdl(key, DdlStatus::kRejected, 0, plan.error().message, ctx);
     }
-    submit.task = MakeRepartitionTask(cached->info, *ddl.alter, std::move(plan.value()));
+    ddl.task = MakeRepartitionTask(cached->info, *ddl.alter, std::move(plan.value()));
   }
   ddl.submitted = true;
-  ddl.deadline = ctx.now() + sim::Ms(std::holds_alternative<RepartitionTask>(submit.task)
-                                         ? std::get<RepartitionTask>(submit.task).timeout_ms
-                                         : kCreateTableTimeoutMs);
+  SubmitDdl(key, ctx);
+}
+
+void Frontend::SubmitDdl(uint64_t key, NodeContext& ctx) {
+  FrontendDdl& ddl = ddls_.at(key);
+  REPARTSIM_ASSERT(ddl.submitted && ddl.attempts < config_.ddl_submit_attempts);
+  DdlSubmit submit;
+  submit.corr = key;
+  submit.ddl = ddl.history_id;
+  if (ddl.create.has_value()) {
+    submit.task = *ddl.create;
+  } else {
+    REPARTSIM_ASSERT(ddl.task.has_value());
+    submit.task = *ddl.task;
+  }
+  ++ddl.attempts;
+  ddl.deadline = ctx.now() + sim::Ms(ddl.task ? ddl.task->timeout_ms : kCreateTableTimeoutMs);
   ctx.Send(metasrv_, std::move(submit));
 }
 
@@ -117,7 +126,23 @@ void Frontend::ExpireDdls(NodeContext& ctx) {
     if (ddl.submitted && ddl.deadline <= ctx.now()) expired.push_back(key);
   }
   for (uint64_t key : expired) {
-    FinishDdl(key, DdlStatus::kUnknown, 0, "deadline exceeded: the DDL call timed out", ctx);
+    if (ddls_.at(key).attempts >= config_.ddl_submit_attempts) {
+      FinishDdl(key, DdlStatus::kUnknown, 0,
+                "deadline exceeded: the DDL call timed out " +
+                    std::to_string(config_.ddl_submit_attempts) + " times",
+                ctx);
+      continue;
+    }
+    // The same task as a new call: a late answer to the old one is ignored.
+    auto node = ddls_.extract(key);
+    const uint64_t call = NextCorr();
+    node.key() = call;
+    ddls_.insert(std::move(node));
+    const FrontendDdl& ddl = ddls_.at(call);
+    ctx.Log("fe.ddl_resubmit", std::string(ddl.create ? "create_table" : "repartition") +
+                                   " table=" + ddl.table.ToString() + " attempt=" +
+                                   std::to_string(ddl.attempts + 1) + " after a call deadline");
+    SubmitDdl(call, ctx);
   }
 }
 
@@ -205,7 +230,9 @@ void Frontend::HashDdls(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(ddls_.size()));
   for (const auto& [key, ddl] : ddls_) {
     h.Add(key).Add(ddl.history_id).Add(ddl.table.value).Add(ddl.alter.has_value());
-    h.Add(ddl.create.has_value()).Add(ddl.submitted).Add(ddl.deadline.ms);
+    h.Add(ddl.create.has_value()).Add(ddl.submitted).Add(ddl.deadline.ms).Add(ddl.attempts);
+    h.Add(ddl.task.has_value());
+    if (ddl.task) HashRepartitionTask(h, *ddl.task);
   }
 }
 

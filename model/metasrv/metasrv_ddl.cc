@@ -55,7 +55,7 @@ void Metasrv::OnDdlSubmit(NodeId from, const DdlSubmit& submit, NodeContext& ctx
   }
   REPARTSIM_ASSERT(ddl_waiters_.count(id) == 0);
   ddl_waiters_[id] = DdlWaiter{from, submit.corr, submit.ddl};
-  if (submit.ddl != 0) ctx.history.Ddl(submit.ddl).procedure = id.value;
+  if (submit.ddl != 0) ctx.history.Ddl(submit.ddl).procedures.push_back(id.value);
 }
 
 void Metasrv::AnswerEndedDdls(NodeContext& ctx) {

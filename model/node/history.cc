@@ -52,7 +52,8 @@ void History::Hash(sim::Hasher& h) const {
   }
   h.Add(static_cast<uint64_t>(ddls.size()));
   for (const DdlRecord& d : ddls) {
-    h.Add(static_cast<uint64_t>(d.status)).Add(d.procedure);
+    h.Add(static_cast<uint64_t>(d.status)).Add(static_cast<uint64_t>(d.procedures.size()));
+    for (uint64_t p : d.procedures) h.Add(p);
   }
   h.Add(static_cast<uint64_t>(ownership_breaches.size()));
   h.Add(static_cast<uint64_t>(procedure_ends.size()));

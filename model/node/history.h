@@ -78,7 +78,9 @@ struct DdlRecord {
   uint64_t id = 0;
   NodeId frontend;
   std::string sql;
-  uint64_t procedure = 0;  // the parent procedure id, 0 if never submitted
+  // The parent procedure of every submission that reached the metasrv, in order (the meta
+  // client submits the task again after a call deadline); empty if none did.
+  std::vector<uint64_t> procedures;
   uint64_t start_step = 0;
   sim::SimTime start;
   DdlStatus status = DdlStatus::kPending;

@@ -124,6 +124,20 @@ void HashRow(sim::Hasher& h, const Row& row) {
   for (const Value& v : row) v.Hash(h);
 }
 
+void HashRepartitionTask(sim::Hasher& h, const RepartitionTask& t) {
+  t.info.Hash(h);
+  h.Add(static_cast<uint64_t>(t.kind)).Add(t.target_columns.has_value());
+  if (t.target_columns) {
+    h.Add(static_cast<uint64_t>(t.target_columns->size()));
+    for (const std::string& c : *t.target_columns) h.Add(c);
+  }
+  h.Add(static_cast<uint64_t>(t.from.size()));
+  for (const PartitionExpr& e : t.from) h.Add(ExprVersion(&e));
+  h.Add(static_cast<uint64_t>(t.to.size()));
+  for (const PartitionExpr& e : t.to) h.Add(ExprVersion(&e));
+  h.Add(t.timeout_ms);
+}
+
 void HashMessage(sim::Hasher& h, const Message& message) {
   h.Add(static_cast<uint64_t>(message.body.index()));
   std::visit(
@@ -202,18 +216,7 @@ void HashMessage(sim::Hasher& h, const Message& message) {
               t->route.Hash(h);
               return;
             }
-            const auto& t = std::get<RepartitionTask>(m.task);
-            t.info.Hash(h);
-            h.Add(static_cast<uint64_t>(t.kind)).Add(t.target_columns.has_value());
-            if (t.target_columns) {
-              h.Add(static_cast<uint64_t>(t.target_columns->size()));
-              for (const std::string& c : *t.target_columns) h.Add(c);
-            }
-            h.Add(static_cast<uint64_t>(t.from.size()));
-            for (const PartitionExpr& e : t.from) h.Add(ExprVersion(&e));
-            h.Add(static_cast<uint64_t>(t.to.size()));
-            for (const PartitionExpr& e : t.to) h.Add(ExprVersion(&e));
-            h.Add(t.timeout_ms);
+            HashRepartitionTask(h, std::get<RepartitionTask>(m.task));
           },
           [&](const DdlReply& m) {
             h.Add(m.corr).Add(static_cast<uint64_t>(m.outcome)).Add(m.procedure).Add(m.error);

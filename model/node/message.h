@@ -212,6 +212,7 @@ bool IsMessageKindName(std::string_view kind);
 // "RouteRequest, RouteReply, ..., ApplyStagingManifest" for error messages.
 std::string MessageKindList();
 void HashMessage(sim::Hasher& h, const Message& message);
+void HashRepartitionTask(sim::Hasher& h, const RepartitionTask& task);
 void HashRow(sim::Hasher& h, const Row& row);
 
 }  // namespace repartsim::model

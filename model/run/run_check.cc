@@ -60,15 +60,21 @@ void CheckAcceptedRows(const CheckInput& in, std::vector<Violation>& out) {
 }
 
 // True iff a repartition procedure was in progress at some point of [start_step, end_step]:
-// from the DDL's issue to its procedure's end as the metasrv saw it (open-ended while the
-// procedure has not ended, e.g. a call a metasrv crash lost); a DDL that never reached a
-// procedure (rejected, or unknown with none submitted) ran nothing.
+// from the DDL's issue to the end of its procedures as the metasrv saw them (one per
+// submission; open-ended while one has not ended, e.g. a call a metasrv crash lost, or while a
+// pending DDL has none yet); a DDL that never reached a procedure (rejected, or unknown with
+// none submitted) ran nothing.
 bool OverlapsDdl(const model::History& history, uint64_t start_step, uint64_t end_step) {
   for (const model::DdlRecord& d : history.ddls) {
-    if (d.status == model::DdlStatus::kRejected) continue;
-    if (d.procedure == 0 && d.status != model::DdlStatus::kPending) continue;
-    const model::ProcedureEnd* end = d.procedure == 0 ? nullptr : history.EndOf(d.procedure);
-    if (d.start_step <= end_step && (end == nullptr || end->step >= start_step)) return true;
+    if (d.status == model::DdlStatus::kRejected || d.start_step > end_step) continue;
+    if (d.procedures.empty()) {
+      if (d.status == model::DdlStatus::kPending) return true;
+      continue;
+    }
+    for (uint64_t procedure : d.procedures) {
+      const model::ProcedureEnd* end = history.EndOf(procedure);
+      if (end == nullptr || end->step >= start_step) return true;
+    }
   }
   return false;
 }
@@ -248,7 +254,7 @@ void CheckNotQuiescent(const CheckInput& in, std::vector<Violation>& out) {
 // repartition it describes.
 void CheckRejectedDdls(const CheckInput& in, std::vector<Violation>& out) {
   for (const model::DdlRecord& d : in.cluster->history().ddls) {
-    const bool never_submitted = d.status == model::DdlStatus::kUnknown && d.procedure == 0;
+    const bool never_submitted = d.status == model::DdlStatus::kUnknown && d.procedures.empty();
     if (d.status != model::DdlStatus::kRejected && !never_submitted) continue;
     Violation v;
     v.invariant = check::Invariant::kDdlRejected;

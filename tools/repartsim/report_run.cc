@@ -344,6 +344,7 @@ std::vector<std::string_view> TracePositionalNames(std::string_view kind) {
       {"fe.write_done", {"status"}},
       {"fe.ddl_done", {"ddl"}},
       {"fe.ddl_rejected", {"ddl"}},
+      {"fe.ddl_resubmit", {"ddl"}},
   };
   for (const Names& n : kNames) {
     if (n.kind == kind) return n.names;

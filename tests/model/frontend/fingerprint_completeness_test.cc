@@ -109,7 +109,9 @@ TEST(FrontendFingerprintCompletenessTest, EveryNodeFieldChangesTheFingerprint) {
   ddl.history_id = 1;
   ddl.table = kTable;
   ddl.alter = sql::AlterRepartition{};
+  ddl.task = RepartitionTask{};
   ddl.submitted = true;
+  ddl.attempts = 1;
   ExpectEachMutationChangesFingerprint<Frontend>(
       base, HashOf<Frontend>,
       {
@@ -130,6 +132,9 @@ TEST(FrontendFingerprintCompletenessTest, EveryNodeFieldChangesTheFingerprint) {
           {"ddls_ create", [](Frontend& f) { Seam::ddls(f).at(20).create = CreateTableTask{}; }},
           {"ddls_ submitted", [](Frontend& f) { Seam::ddls(f).at(20).submitted = false; }},
           {"ddls_ deadline", [](Frontend& f) { Seam::ddls(f).at(20).deadline = sim::AtMs(1); }},
+          {"ddls_ attempts", [](Frontend& f) { Seam::ddls(f).at(20).attempts = 2; }},
+          {"ddls_ task", [](Frontend& f) { Seam::ddls(f).at(20).task.reset(); }},
+          {"ddls_ task.timeout_ms", [](Frontend& f) { Seam::ddls(f).at(20).task->timeout_ms = 1; }},
       });
 }
 

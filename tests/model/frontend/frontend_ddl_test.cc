@@ -81,26 +81,64 @@ TEST(FrontendDdlTest, ARepartitionFillsValidatesAndSubmitsOneCall) {
   EXPECT_EQ(fe.NextTimer(), sim::AtMs(1000 + 60000));
 }
 
-// The call's deadline is the DDL's timeout (GreptimeDB's submit_ddl_task deadline): a call
-// whose answer never comes ends Unknown then, and a late answer changes nothing.
-TEST(FrontendDdlTest, TheCallEndsUnknownAtItsDeadline) {
+// The call's deadline is the DDL's timeout (GreptimeDB's submit_ddl_task deadline). At the
+// deadline the meta client submits the same task again as a new call, three attempts in all; a
+// late answer to an earlier call is ignored; after the third deadline the DDL ends Unknown.
+TEST(FrontendDdlTest, ACallDeadlineResubmitsTheTaskThenEndsUnknown) {
   Frontend fe(kSelf, kMetasrv);
   NodeContextFixture f(kSelf);
-  DdlSubmit submit = Submitted(fe, f);
+  const DdlSubmit first = Submitted(fe, f);
   NodeContextFixture early(kSelf, Protocol::Greptime(), sim::AtMs(60999));
   fe.OnTimer(early.ctx());
-  EXPECT_EQ(f.history().ddls[0].status, DdlStatus::kPending);
-  NodeContextFixture late(kSelf, Protocol::Greptime(), sim::AtMs(61000));
-  late.history() = f.history();
-  fe.OnTimer(late.ctx());
-  EXPECT_EQ(late.history().ddls[0].status, DdlStatus::kUnknown);
-  EXPECT_EQ(late.history().ddls[0].error, "deadline exceeded: the DDL call timed out");
-  EXPECT_EQ(late.TraceCount("fe.ddl_done repartition table=1024 status=unknown id=1 error: "
-                            "deadline exceeded: the DDL call timed out"),
-            1u);
+  EXPECT_TRUE(early.ctx().outbox.empty());
+  NodeContextFixture second(kSelf, Protocol::Greptime(), sim::AtMs(61000));
+  second.history() = f.history();
+  fe.OnTimer(second.ctx());
+  ASSERT_EQ(second.ctx().outbox.size(), 1u);
+  const auto* again = std::get_if<DdlSubmit>(&second.ctx().outbox[0].message.body);
+  ASSERT_NE(again, nullptr);
+  EXPECT_NE(again->corr, first.corr);
+  EXPECT_EQ(again->ddl, 1u);
+  ASSERT_TRUE(std::holds_alternative<RepartitionTask>(again->task));
+  EXPECT_EQ(std::get<RepartitionTask>(again->task).from,
+            std::get<RepartitionTask>(first.task).from);
+  EXPECT_EQ(std::get<RepartitionTask>(again->task).to, std::get<RepartitionTask>(first.task).to);
+  EXPECT_EQ(
+      second.TraceCount("fe.ddl_resubmit repartition table=1024 attempt=2 after a call deadline"),
+      1u);
+  EXPECT_EQ(fe.NextTimer(), sim::AtMs(121000));
+  // The first call's answer comes late: ignored, the DDL waits for the second call.
+  fe.OnMessage(kMetasrv, Message{DdlReply{first.corr, DdlOutcome::kDone, 7, ""}}, second.ctx());
+  EXPECT_EQ(second.history().ddls[0].status, DdlStatus::kPending);
+  NodeContextFixture third(kSelf, Protocol::Greptime(), sim::AtMs(121000));
+  third.history() = second.history();
+  fe.OnTimer(third.ctx());
+  ASSERT_EQ(third.ctx().outbox.size(), 1u);
+  EXPECT_EQ(
+      third.TraceCount("fe.ddl_resubmit repartition table=1024 attempt=3 after a call deadline"),
+      1u);
+  NodeContextFixture last(kSelf, Protocol::Greptime(), sim::AtMs(181000));
+  last.history() = third.history();
+  fe.OnTimer(last.ctx());
+  EXPECT_TRUE(last.ctx().outbox.empty());
+  EXPECT_EQ(last.history().ddls[0].status, DdlStatus::kUnknown);
+  EXPECT_EQ(last.history().ddls[0].error, "deadline exceeded: the DDL call timed out 3 times");
   EXPECT_EQ(fe.NextTimer(), std::nullopt);
-  fe.OnMessage(kMetasrv, Message{DdlReply{submit.corr, DdlOutcome::kDone, 7, ""}}, late.ctx());
-  EXPECT_EQ(late.history().ddls[0].status, DdlStatus::kUnknown);
+}
+
+// The second call's answer ends the DDL.
+TEST(FrontendDdlTest, TheResubmittedCallsAnswerEndsTheDdl) {
+  Frontend fe(kSelf, kMetasrv);
+  NodeContextFixture f(kSelf);
+  Submitted(fe, f);
+  NodeContextFixture later(kSelf, Protocol::Greptime(), sim::AtMs(61000));
+  later.history() = f.history();
+  fe.OnTimer(later.ctx());
+  ASSERT_EQ(later.ctx().outbox.size(), 1u);
+  const uint64_t corr = std::get<DdlSubmit>(later.ctx().outbox[0].message.body).corr;
+  fe.OnMessage(kMetasrv, Message{DdlReply{corr, DdlOutcome::kFailed, 8, "not found"}}, later.ctx());
+  EXPECT_EQ(later.history().ddls[0].status, DdlStatus::kFailed);
+  EXPECT_EQ(later.history().ddls[0].error, "not found");
 }
 
 TEST(FrontendDdlTest, DoneEndsTheRecordAndDropsTheOwnCachedRoute) {

@@ -72,7 +72,7 @@ TEST(DdlSubmitTest, TheCallIsAnsweredWhenItsProcedureEnds) {
   task.to = {FeGe(10)};
   // No route is stored: RepartitionStart aborts at its first step.
   metasrv.OnMessage(NodeId{2}, Message{DdlSubmit{5, 1, task}}, f.ctx());
-  ASSERT_EQ(record.procedure, 1u);
+  ASSERT_EQ(record.procedures, std::vector<uint64_t>{1});
   EXPECT_TRUE(f.ctx().outbox.empty());
   for (int i = 0; i < 10 && f.ctx().outbox.empty(); ++i) {
     ASSERT_TRUE(metasrv.RunProcedure(ProcedureId{1}, f.ctx()));

@@ -35,7 +35,7 @@ inline Predicate AGe(int64_t v) { return Predicate::Compare("a", CompareOp::kGtE
 inline const MetaProcedureManager::Slot* ParentSlot(const RepartitionHarness& h,
                                                     size_t ddl_index = 0) {
   return h.cluster.metasrv().procedures().Find(
-      ProcedureId{h.cluster.history().ddls.at(ddl_index).procedure});
+      ProcedureId{h.cluster.history().ddls.at(ddl_index).procedures.at(0)});
 }
 
 inline size_t CountLines(const RepartitionHarness& h, const std::string& needle) {

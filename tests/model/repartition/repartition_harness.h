@@ -108,13 +108,14 @@ struct RepartitionHarness {
 // client's call is lost in a metasrv crash even when the recovered procedure finishes.
 inline DdlRecord AsRun(DdlRecord ddl, const History& history, const Metasrv& metasrv) {
   // (End step and time are the procedure's end too.)
-  if (const ProcedureEnd* end = ddl.procedure == 0 ? nullptr : history.EndOf(ddl.procedure)) {
+  // (A test DDL is submitted at most once: its first procedure is the one that ran.)
+  const uint64_t procedure = ddl.procedures.empty() ? 0 : ddl.procedures.front();
+  if (const ProcedureEnd* end = procedure == 0 ? nullptr : history.EndOf(procedure)) {
     ddl.status = end->done ? DdlStatus::kDone : DdlStatus::kFailed;
     ddl.error = end->error;
     ddl.end_step = end->step;
     ddl.end = end->at;
-  } else if (ddl.procedure != 0 &&
-             metasrv.procedures().Find(ProcedureId{ddl.procedure}) == nullptr) {
+  } else if (procedure != 0 && metasrv.procedures().Find(ProcedureId{procedure}) == nullptr) {
     ddl.status = DdlStatus::kFailed;
     ddl.error = "procedure lost in a metasrv crash";
   }

@@ -58,9 +58,13 @@ TEST(LeaseRaceTest, SplitLivenessGreptimeLosesRowsOfTheRolledBackNewRegion) {
   EXPECT_EQ(r.outcome, Outcome::kSafety);
   EXPECT_EQ(Invariants(r), (std::set<std::string>{"INV-ACK", "READ-ANOMALY"}));
   // The split rolls back at its 60 s deadline; the ALTER's call, whose deadline is the same
-  // timeout counted from its submission, ends first: the client sees an unknown outcome.
-  EXPECT_EQ(r.history.ddls_unknown, 1u);
+  // timeout counted from its submission, expires first, and the meta client submits the task
+  // again: the second split (procedure 4) succeeds, so the client sees Done although the
+  // first attempt lost acknowledged rows.
+  EXPECT_EQ(r.history.ddls_done, 1u);
   EXPECT_EQ(r.history.ddls_failed, 0u);
+  EXPECT_EQ(Count(r, "fe.ddl_resubmit repartition table=1024 attempt=2 after a call deadline"), 1u);
+  EXPECT_EQ(Count(r, "fe.ddl_done repartition table=1024 status=done id=1 procedure=4"), 1u);
   // The old Leader lease reached dn1 after EnterStaging of the central region.
   const size_t enter = First(r, "n1 dn.region_op EnterStaging 4398046511104(1024, 0) Ok");
   const size_t release = First(r, "net.release HeartbeatReply metasrv->dn1");
