@@ -42,6 +42,7 @@ int RunCli(int argc, char** argv) {
   AddRulesVerb(app, &exit_code);
   AddDemoVerb(app, &exit_code);
   AddReportVerb(app, &exit_code);
+  AddMutantsVerb(app, &exit_code);
 
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   try {

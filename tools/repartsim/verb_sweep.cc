@@ -43,6 +43,7 @@
 #include "tools/repartsim/html_timeline.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
+#include "tools/repartsim/scenario_paths.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
@@ -361,18 +362,6 @@ std::optional<uint64_t> ParseU64(std::string_view text) {
   return value;
 }
 
-sim::Result<std::pair<uint64_t, uint64_t>> ParseRange(const std::string& text,
-                                                      const std::vector<std::string>& args) {
-  const size_t dots = text.find("..");
-  if (dots != std::string::npos) {
-    auto a = ParseU64(std::string_view(text).substr(0, dots));
-    auto b = ParseU64(std::string_view(text).substr(dots + 2));
-    if (a && b && *a <= *b) return std::make_pair(*a, *b);
-  }
-  return sim::Error{{"<command line>", 1, ArgumentColumn(args, text)},
-                    "--seeds expects A..B with 0 <= A <= B < 2^64, got '" + text + "'"};
-}
-
 // --shard "I/N", or "env": I from JOB_COMPLETION_INDEX, N from REPARTSIM_SHARD_COUNT.
 sim::Result<std::pair<uint32_t, uint32_t>> ParseShard(const std::string& text,
                                                       const std::vector<std::string>& args) {
@@ -397,38 +386,6 @@ sim::Result<std::pair<uint32_t, uint32_t>> ParseShard(const std::string& text,
   }
   return sim::Error{{"<command line>", 1, ArgumentColumn(args, text)},
                     "--shard expects I/N with 0 <= I < N (or env), got '" + spec + "'"};
-}
-
-// The scenario files named on the command line: files as given, directories expanded to
-// every *.yaml under them (recursively, sorted).
-sim::Result<std::vector<std::string>> ExpandScenarioPaths(const std::vector<std::string>& paths,
-                                                          const std::vector<std::string>& args) {
-  std::vector<std::string> out;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) {
-      out.push_back(path);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
-         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_regular_file() && it->path().extension() == ".yaml") {
-        found.push_back(it->path().lexically_normal().string());
-      }
-    }
-    if (ec) {
-      return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
-                        "cannot read directory " + path + ": " + ec.message()};
-    }
-    if (found.empty()) {
-      return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
-                        "directory " + path + " holds no *.yaml scenario"};
-    }
-    std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
-  }
-  return out;
 }
 
 std::string FileHash(const std::string& path) {

@@ -1,0 +1,185 @@
+// Goal: `repartsim mutants` turns each reference switch off alone, searches its budget in the
+// printed order and reports the first finding: a known switch is killed by the known scenario
+// with the exact invariant, a switch no scenario of the budget exercises survives, the
+// reference row is clean, the score is the last line, --json carries the same rows, and the
+// exit code follows --min-score and the reference row; bad flags are located errors (exit 64).
+// Method: run the built binary through popen from the source directory on two or three bundled
+// scenarios (a fraction of a second per call).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/tools/cli_runner.h"
+
+namespace {
+
+using Outcome = repartsim::testing::CliOutcome;
+
+const std::string kRoot = REPARTSIM_SOURCE_DIR;
+const std::string kTwoGroups = "scenarios/multi_group/two_group_repartition.yaml";
+const std::string kSplit = "scenarios/split/split_with_writers.yaml";
+
+Outcome Cli(const std::string& args) { return repartsim::testing::RunRepartsim(args, kRoot); }
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// A table row without its last column (wall time): "%-30s %-9s %-13s %-60s %7s %10s".
+std::string RowPrefix(const std::string& line) {
+  return line.size() < 9 ? line : line.substr(0, line.size() - 9);  // " %8s" time
+}
+
+std::string Row(const std::string& rule, const std::string& result, const std::string& invariant,
+                const std::string& found_by, int runs, int steps) {
+  char buf[256];
+  std::snprintf(buf, sizeof(buf), "%-30s %-9s %-13s %-60s %7d %10d", rule.c_str(), result.c_str(),
+                invariant.c_str(), found_by.c_str(), runs, steps);
+  return buf;
+}
+
+TEST(MutantsCliTest, KillsAKnownSwitchWithItsInvariantAndKeepsTheReferenceClean) {
+  Outcome o = Cli("mutants " + kTwoGroups + " " + kSplit +
+                  " --only per-group-indices --only version-fence-unversioned"
+                  " --seeds-per-scenario 2 --explore-states 0 --quiet");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  std::vector<std::string> lines = Lines(o.output);
+  ASSERT_EQ(lines.size(), 7u) << o.output;
+  EXPECT_EQ(lines[0],
+            "budget: 2 scenarios, 4 runs (the first 2 seeds of each scenario's range, steps_max "
+            "10000 per run), no explore");
+  EXPECT_EQ(lines[1],
+            std::string("switch                         result    invariant     found by") +
+                std::string(56, ' ') + "runs      steps     time");
+  EXPECT_EQ(RowPrefix(lines[2]), Row("(reference: all on)", "clean", "-", "-", 4, 4194));
+  EXPECT_EQ(RowPrefix(lines[3]),
+            Row("per-group-indices", "killed", "INV-RULE", kTwoGroups + " seed 0", 1, 938));
+  EXPECT_EQ(RowPrefix(lines[4]), Row("version-fence-unversioned", "survived", "-", "-", 4, 4194));
+  EXPECT_EQ(lines[5],
+            "  per-group-indices: published rule of table cpu is not complete and disjoint: "
+            "Checkpoint `a=5` is overlapped (repro: repartsim run " +
+                kTwoGroups + " --seed 0 --profile reference --rule per-group-indices=off)");
+  EXPECT_EQ(lines[6], "mutation score: 1/2 killed (50.0%)");
+}
+
+TEST(MutantsCliTest, SearchesSeedMajorAndCountsRunsUntilTheKill) {
+  // split_with_writers comes first here; per-group-indices needs two groups, so the kill is the
+  // second run of the first seed round.
+  Outcome o = Cli("mutants " + kSplit + " " + kTwoGroups +
+                  " --only per-group-indices --seeds 3..4 --explore-states 0 --quiet");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  std::vector<std::string> lines = Lines(o.output);
+  ASSERT_GE(lines.size(), 4u) << o.output;
+  EXPECT_EQ(lines[0],
+            "budget: 2 scenarios, 4 runs (seeds 3..4 of every scenario, steps_max 10000 per run), "
+            "no explore");
+  EXPECT_EQ(RowPrefix(lines[3]),
+            Row("per-group-indices", "killed", "INV-RULE", kTwoGroups + " seed 3", 2, 1960));
+  EXPECT_EQ(lines.back(), "mutation score: 1/1 killed (100.0%)");
+}
+
+TEST(MutantsCliTest, JsonHoldsBudgetRowsAndScore) {
+  Outcome o = Cli("mutants " + kTwoGroups +
+                  " --only per-group-indices --only fenced-reads --seeds-per-scenario 1"
+                  " --explore-states 0 --quiet --json -");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  // The text goes to stderr (merged here) before the JSON object.
+  const size_t brace = o.output.find("\n{");
+  ASSERT_NE(brace, std::string::npos) << o.output;
+  EXPECT_EQ(Lines(o.output.substr(0, brace)).back(), "mutation score: 1/2 killed (50.0%)");
+  nlohmann::json j = nlohmann::json::parse(o.output.substr(brace + 1));
+  EXPECT_EQ(j.at("budget").at("runs"), 1);
+  EXPECT_EQ(j.at("budget").at("scenarios"), nlohmann::json::array({kTwoGroups}));
+  EXPECT_EQ(j.at("budget").at("seeds"), "the first 1 seeds of each scenario's range");
+  EXPECT_EQ(j.at("budget").at("steps_max"), 10000);
+  EXPECT_EQ(j.at("budget").at("explore_states"), 0);
+  EXPECT_EQ(j.at("reference").at("switch"), nullptr);
+  EXPECT_EQ(j.at("reference").at("result"), "clean");
+  EXPECT_EQ(j.at("reference").at("runs"), 1);
+  ASSERT_EQ(j.at("mutants").size(), 2u);
+  const nlohmann::json& killed = j.at("mutants")[0];
+  EXPECT_EQ(killed.at("switch"), "per-group-indices");
+  EXPECT_EQ(killed.at("result"), "killed");
+  EXPECT_EQ(killed.at("invariant"), "INV-RULE");
+  EXPECT_EQ(killed.at("stage"), "run");
+  EXPECT_EQ(killed.at("path"), kTwoGroups);
+  EXPECT_EQ(killed.at("scenario"), "multi-group-repartition");
+  EXPECT_EQ(killed.at("seed"), 0);
+  EXPECT_EQ(killed.at("runs"), 1);
+  EXPECT_EQ(killed.at("steps"), 938);
+  EXPECT_TRUE(killed.at("ms").is_number_integer());
+  EXPECT_EQ(killed.at("repro"), "repartsim run " + kTwoGroups +
+                                    " --seed 0 --profile reference --rule per-group-indices=off");
+  EXPECT_EQ(j.at("mutants")[1].at("switch"), "fenced-reads");
+  EXPECT_EQ(j.at("mutants")[1].at("result"), "survived");
+  EXPECT_FALSE(j.at("mutants")[1].contains("invariant"));
+  EXPECT_EQ(j.at("score"), (nlohmann::json{{"killed", 1}, {"total", 2}, {"percent", 50.0}}));
+  EXPECT_EQ(j.at("min_score"), nullptr);
+  EXPECT_EQ(j.at("exit_code"), 0);
+}
+
+TEST(MutantsCliTest, ScoreBelowMinScoreExitsOne) {
+  const std::string base = "mutants " + kTwoGroups +
+                           " --only per-group-indices --only fenced-reads --seeds-per-scenario 1"
+                           " --explore-states 0 --quiet";
+  Outcome met = Cli(base + " --min-score 50");
+  EXPECT_EQ(met.exit_code, 0) << met.output;
+  Outcome below = Cli(base + " --min-score 50.1");
+  EXPECT_EQ(below.exit_code, 1) << below.output;
+  EXPECT_EQ(Lines(below.output).back(), "mutation score: 1/2 killed (50.0%)");
+}
+
+TEST(MutantsCliTest, ReferenceNotCleanExitsOne) {
+  // The fixture switches time-ordered-sequences off itself: seed 12 loses a value even with
+  // no mutation.
+  Outcome o =
+      Cli("mutants tests/data/scenarios/unsafe_reference.yaml --seeds 12..12 --only "
+          "per-group-indices --quiet");
+  EXPECT_EQ(o.exit_code, 1) << o.output;
+  std::vector<std::string> lines = Lines(o.output);
+  ASSERT_GE(lines.size(), 3u) << o.output;
+  EXPECT_EQ(RowPrefix(lines[2]),
+            Row("(reference: all on)", "violation", "INV-ACK",
+                "tests/data/scenarios/unsafe_reference.yaml seed 12", 1, 1032));
+  EXPECT_NE(o.output.find("reference is NOT clean: INV-ACK by tests/data/scenarios/"
+                          "unsafe_reference.yaml seed 12: 1 row shows a stale value at "
+                          "quiescence"),
+            std::string::npos)
+      << o.output;
+  EXPECT_EQ(lines.back(), "mutation score: 1/1 killed (100.0%); reference NOT clean");
+}
+
+TEST(MutantsCliTest, BadFlagsAreLocatedErrors) {
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"mutants " + kSplit + " --min-score 200",
+       "<command line>:1:61: error: --min-score expects a percentage from 0 to 100, got '200'"},
+      {"mutants --only nosuch",
+       "<command line>:1:16: error: --only: 'nosuch' is not a switch that is on in reference "
+       "(see 'repartsim rules')"},
+      {"mutants --seeds 3..1",
+       "<command line>:1:17: error: --seeds expects A..B with 0 <= A <= B < 2^64, got '3..1'"},
+      {"mutants --seeds-per-scenario 0",
+       "<command line>:1:9: error: --seeds-per-scenario must be at least 1"},
+      {"mutants --steps-max 0", "<command line>:1:9: error: --steps-max must be at least 1"},
+      {"mutants --bogus",
+       "<command line>:1:9: error: The following argument was not expected: --bogus (see "
+       "'repartsim mutants --help')"},
+  };
+  for (const Case& c : cases) {
+    Outcome o = Cli(c.args);
+    EXPECT_EQ(o.exit_code, 64) << c.args << "\n" << o.output;
+    EXPECT_EQ(o.output, c.message + "\n") << c.args;
+  }
+}
+
+}  // namespace
