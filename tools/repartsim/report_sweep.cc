@@ -10,6 +10,7 @@
 #include "model/check/violation.h"
 #include "sim/fingerprint.h"
 #include "tools/repartsim/exit_code.h"
+#include "tools/repartsim/html_text.h"
 #include "tools/repartsim/report_run.h"
 
 namespace repartsim::tools {
@@ -717,29 +718,6 @@ sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const st
 
 namespace {
 
-std::string XmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string RowLabel(const SweepScenario& s) {
   return s.name + " (" + s.path + (s.rules.empty() ? "" : ", rules " + s.rules) + ")";
 }
@@ -762,8 +740,8 @@ std::string SweepReport::ToJunit() const {
   xml += "  <testsuite name=\"scenarios\"" + counts + ">\n";
   for (const SweepScenario& s : scenarios) {
     const ScenarioTally& t = tallies.at(s.Key());
-    xml += "    <testcase classname=\"" + XmlEscape(s.profile) + "\" name=\"" +
-           XmlEscape(RowLabel(s)) + "\">\n";
+    xml += "    <testcase classname=\"" + html::Escape(s.profile) + "\" name=\"" +
+           html::Escape(RowLabel(s)) + "\">\n";
     if (!t.met) {
       std::string body;
       for (const SweepGroup& g : groups) {
@@ -772,17 +750,17 @@ std::string SweepReport::ToJunit() const {
                 g.message +
                 "\n  replay: " + ReproCommand(g.path, g.fastest_seed, g.profile, g.rules) + "\n";
       }
-      xml += "      <failure message=\"" + XmlEscape(t.verdict + "; expected " + s.expect) + "\">" +
-             XmlEscape(body) + "</failure>\n";
+      xml += "      <failure message=\"" + html::Escape(t.verdict + "; expected " + s.expect) +
+             "\">" + html::Escape(body) + "</failure>\n";
     } else if (t.runs == 0) {
-      xml += "      <skipped message=\"" + XmlEscape(t.verdict) + "\"/>\n";
+      xml += "      <skipped message=\"" + html::Escape(t.verdict) + "\"/>\n";
     }
     xml += "      <system-out>" +
-           XmlEscape("runs=" + std::to_string(t.runs) + " pass=" + std::to_string(t.pass) +
-                     " safety=" + std::to_string(t.safety) + " liveness=" +
-                     std::to_string(t.liveness) + " anomalies=" + std::to_string(t.anomalies) +
-                     " unexpected=" + std::to_string(t.unexpected) + " skipped=" +
-                     std::to_string(t.skipped) + " unrun=" + std::to_string(t.unrun)) +
+           html::Escape("runs=" + std::to_string(t.runs) + " pass=" + std::to_string(t.pass) +
+                        " safety=" + std::to_string(t.safety) + " liveness=" +
+                        std::to_string(t.liveness) + " anomalies=" + std::to_string(t.anomalies) +
+                        " unexpected=" + std::to_string(t.unexpected) + " skipped=" +
+                        std::to_string(t.skipped) + " unrun=" + std::to_string(t.unrun)) +
            "</system-out>\n    </testcase>\n";
   }
   xml += "  </testsuite>\n</testsuites>\n";
