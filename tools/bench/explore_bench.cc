@@ -1,0 +1,70 @@
+// Exhaustive exploration (issue 15): states/s and unique states of `repartsim explore` on
+// scenarios/explore/split_small.yaml (reference profile, 3 values per numeric choice), one
+// exhaustive search per benchmark iteration, side by side for each budget setting. Counters:
+// states (visits past the replayed prefixes), unique (distinct state keys), runs, steps
+// (simulated, replays included) per search, and states/s and steps/s per core (CPU time).
+// The search must end exhausted; a violation or a stop fails the benchmark.
+//   build/bench/explore_bench                                   (about 10 s on an idle core)
+//   build/bench/explore_bench --benchmark_filter=crash0
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+
+#include "model/run/explore.h"
+#include "model/scenario/loader.h"
+
+// The repository root (benchmarks get no REPARTSIM_SOURCE_DIR): this file is tools/bench/.
+#define REPARTSIM_BENCH_ROOT \
+  (std::string(__FILE__).substr(0, std::string(__FILE__).rfind("/tools/bench/")))
+
+namespace {
+
+using repartsim::scenario::ExploreConfig;
+
+const repartsim::scenario::Scenario& SplitSmall() {
+  static const repartsim::scenario::Scenario s =
+      repartsim::scenario::LoadScenarioFile(REPARTSIM_BENCH_ROOT +
+                                            "/scenarios/explore/split_small.yaml")
+          .value();
+  return s;
+}
+
+// One exhaustive search per iteration with the given crash and fault budgets.
+void Explore(benchmark::State& state, uint32_t crash_budget, uint32_t fault_budget) {
+  const repartsim::scenario::Scenario& s = SplitSmall();
+  ExploreConfig config;
+  config.policy.crash_budget = crash_budget;
+  config.policy.fault_budget = fault_budget;
+  uint64_t states = 0, unique = 0, runs = 0, steps = 0;
+  for (auto _ : state) {
+    auto report = repartsim::scenario::ExploreScenario(s, config);
+    if (!report.ok() || !report.value().stats.exhausted) {
+      state.SkipWithError("the search did not end exhausted");
+      return;
+    }
+    states = report.value().stats.states;
+    unique = report.value().stats.unique;
+    runs = report.value().stats.runs;
+    steps = report.value().steps;
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["states"] = benchmark::Counter(static_cast<double>(states));
+  state.counters["unique"] = benchmark::Counter(static_cast<double>(unique));
+  state.counters["runs"] = benchmark::Counter(static_cast<double>(runs));
+  state.counters["steps"] = benchmark::Counter(static_cast<double>(steps));
+  state.counters["states/s"] =
+      benchmark::Counter(static_cast<double>(states) * n, benchmark::Counter::kIsRate);
+  state.counters["steps/s"] =
+      benchmark::Counter(static_cast<double>(steps) * n, benchmark::Counter::kIsRate);
+}
+
+void BM_ExploreSplitSmall_crash0(benchmark::State& state) { Explore(state, 0, 1); }
+BENCHMARK(BM_ExploreSplitSmall_crash0)->Unit(benchmark::kMillisecond);
+
+void BM_ExploreSplitSmall_fault0(benchmark::State& state) { Explore(state, 1, 0); }
+BENCHMARK(BM_ExploreSplitSmall_fault0)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
