@@ -21,7 +21,7 @@ void RegionManifest::Hash(sim::Hasher& h) const {
   region_id.Hash(h);
   REPARTSIM_ASSERT(schema != nullptr);
   HashSchema(*schema, h);
-  h.Add(std::string_view(ExprText()));
+  h.Add(ExprVersionValue());  // the cached hash of the expression's CanonicalText
   h.Add(static_cast<uint64_t>(files.size()));
   for (FileId f : files) h.Add(f.value);
   h.Add(flushed_entry_id);
@@ -32,7 +32,7 @@ void RegionManifest::Hash(sim::Hasher& h) const {
 void StagingAction::Hash(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(kind));
   h.Add(partition_expr.has_value());
-  if (partition_expr) h.Add(std::string_view(partition_expr->CanonicalText()));
+  if (partition_expr) h.Add(partition_expr->version());
   h.Add(static_cast<uint64_t>(files_to_add.size()));
   for (FileId f : files_to_add) h.Add(f.value);
   h.Add(flushed_entry_id);

@@ -53,7 +53,7 @@ uint64_t RegionRoute::ExprVersionValue() const {
 void RegionRoute::Hash(sim::Hasher& h) const {
   region_id.Hash(h);
   h.Add(partition_expr.has_value());
-  if (partition_expr) h.Add(std::string_view(partition_expr->CanonicalText()));
+  if (partition_expr) h.Add(partition_expr->version());  // cached hash of CanonicalText
   h.Add(leader.has_value());
   if (leader) leader->Hash(h);
   h.Add(static_cast<uint64_t>(followers.size()));

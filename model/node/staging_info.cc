@@ -18,7 +18,7 @@ StagingInfo StagingInfo::RejectAllWrites() { return StagingInfo{}; }
 void StagingInfo::Hash(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(directive));
   h.Add(partition_expr.has_value());
-  if (partition_expr) h.Add(std::string_view(partition_expr->CanonicalText()));
+  if (partition_expr) h.Add(partition_expr->version());  // cached hash of CanonicalText
   h.Add(version);
 }
 

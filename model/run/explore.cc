@@ -27,6 +27,8 @@ sim::Result<ExploreReport> ExploreScenario(const Scenario& s, const ExploreConfi
     rc.chooser = &chooser;
     rc.after_step = [&](const StepView& v) {
       if (v.healed) return true;
+      // The replayed prefix was visited by the run that first took it: no key needed.
+      if (!chooser.past_prefix()) return true;
       // Two runs at the same cluster state have the same future only with the same budgets
       // left: crashes and faults used, and (under a depth bound) branching decisions taken.
       const uint64_t depth =
