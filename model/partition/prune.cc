@@ -122,14 +122,141 @@ struct Converter {
   }
 };
 
-void SplitConjuncts(const Predicate& p, std::vector<const Predicate*>& out) {
-  if (p.kind == Predicate::Kind::kAnd) {
-    SplitConjuncts(p.children[0], out);
-    SplitConjuncts(p.children[1], out);
-  } else {
-    out.push_back(&p);
+// GreptimeDB's planner (kGreptime), step by step as src/query/src/dist_plan/ runs it:
+//  1. The WHERE clause reaches the extractor as one filter expression: DataFusion keeps a
+//     conjunction in one Filter, and the extractor joins the filters pushed into the table
+//     scan back with AND (predicate_extractor.rs, collect_filter_expressions).
+//  2. DataFusion's simplifier has already pushed NOT down to the leaves: inverted
+//     comparisons, De Morgan over AND and OR, IN <-> NOT IN, BETWEEN <-> NOT BETWEEN,
+//     IS NULL <-> IS NOT NULL.
+//  3. DataFusionExprConverter turns it into one partition expression (IN -> OR of =, NOT IN
+//     -> AND of <>, BETWEEN -> >= AND <=, IS NULL -> `= NULL`); anything it cannot express
+//     (kOther, a comparison with a NULL literal, which DataFusion folds to NULL) fails the
+//     whole filter, and the table is not pruned.
+//  4. ExpressionChecker: an expression over partition columns only is used as it is; an AND
+//     mixing other columns keeps its partition-only conjuncts, each as an expression of its
+//     own (their union then selects regions); an OR mixing other columns is dropped whole.
+//  5. normalize_datatype: a literal on an integer or float column must be a number of that
+//     kind, NULL included; otherwise the table is not pruned.
+// A region is then a candidate iff one atom of one query expression overlaps one of its
+// atoms (region_pruner.rs), so several expressions act as a union.
+class GreptimeExtractor {
+ public:
+  GreptimeExtractor(const PartitionRule& rule, const TableSchema& schema)
+      : rule_(rule), schema_(schema) {}
+
+  Result<PartitionExpr> Convert(const Predicate& p, bool negated) const {
+    using K = Predicate::Kind;
+    switch (p.kind) {
+      case K::kCompare:
+        if (p.values[0].is_null()) return Fail("a comparison with NULL is always NULL");
+        return PartitionExpr::Leaf(p.column, negated ? Converter::Negate(p.op) : p.op, p.values[0]);
+      case K::kAnd:
+      case K::kOr: {
+        auto lhs = Convert(p.children[0], negated);
+        if (!lhs.ok()) return lhs;
+        auto rhs = Convert(p.children[1], negated);
+        if (!rhs.ok()) return rhs;
+        if ((p.kind == K::kAnd) != negated) {
+          return PartitionExpr::And(std::move(lhs).value(), std::move(rhs).value());
+        }
+        return PartitionExpr::Or(std::move(lhs).value(), std::move(rhs).value());
+      }
+      case K::kNot:
+        return Convert(p.children[0], !negated);
+      case K::kIn: {
+        const bool in = p.negated == negated;
+        std::vector<PartitionExpr> leaves;
+        leaves.reserve(p.values.size());
+        for (const Value& v : p.values) {
+          leaves.push_back(
+              PartitionExpr::Leaf(p.column, in ? CompareOp::kEq : CompareOp::kNotEq, v));
+        }
+        return Converter::Balanced(leaves, 0, leaves.size(),
+                                   in ? PartitionExpr::Kind::kOr : PartitionExpr::Kind::kAnd);
+      }
+      case K::kBetween: {
+        const bool in = p.negated == negated;
+        PartitionExpr lo =
+            PartitionExpr::Leaf(p.column, in ? CompareOp::kGtEq : CompareOp::kLt, p.values[0]);
+        PartitionExpr hi =
+            PartitionExpr::Leaf(p.column, in ? CompareOp::kLtEq : CompareOp::kGt, p.values[1]);
+        if (in) return PartitionExpr::And(std::move(lo), std::move(hi));
+        return PartitionExpr::Or(std::move(lo), std::move(hi));
+      }
+      case K::kIsNull: {
+        const bool is_null = p.negated == negated;
+        return PartitionExpr::Leaf(p.column, is_null ? CompareOp::kEq : CompareOp::kNotEq,
+                                   Value::Null());
+      }
+      case K::kOther:
+        return Fail("an expression the partition converter does not support");
+    }
+    REPARTSIM_UNREACHABLE();
   }
-}
+
+  // ExpressionChecker::check_expression_for_pruning: appends what may be used to `out`.
+  void Check(const PartitionExpr& e, std::vector<PartitionExpr>& out) const {
+    if (e.kind() == PartitionExpr::Kind::kAnd) {
+      if (OnlyPartitionColumns(e)) {
+        out.push_back(e);
+      } else {
+        ExtractAnd(e, out);
+      }
+      return;
+    }
+    if (OnlyPartitionColumns(e)) out.push_back(e);
+  }
+
+  // normalize_datatype: false when a literal does not fit its column's type.
+  Result<PartitionExpr> Normalize(const PartitionExpr& e) const {
+    if (!e.is_leaf()) {
+      auto lhs = Normalize(e.lhs());
+      if (!lhs.ok()) return lhs;
+      auto rhs = Normalize(e.rhs());
+      if (!rhs.ok()) return rhs;
+      if (e.kind() == PartitionExpr::Kind::kAnd) {
+        return PartitionExpr::And(std::move(lhs).value(), std::move(rhs).value());
+      }
+      return PartitionExpr::Or(std::move(lhs).value(), std::move(rhs).value());
+    }
+    std::optional<size_t> index = schema_.FindColumn(e.column());
+    if (!index) return Fail("column " + e.column() + " not found from type set");
+    const ColumnType type = schema_.columns[*index].type;
+    const bool numeric = type != ColumnType::kString && type != ColumnType::kBool;
+    if (e.value().is_null()) {
+      if (numeric) return Fail("value NULL cannot be converted to a number");
+      return e;
+    }
+    Result<Value> v = ConvertToColumnType(e.value(), type);
+    if (!v.ok()) return Fail(v.error().message);
+    return PartitionExpr::Leaf(e.column(), e.op(), v.value());
+  }
+
+ private:
+  static Result<PartitionExpr> Fail(std::string reason) {
+    return sim::MakeError(sim::SourceLocation{}, std::move(reason));
+  }
+
+  bool OnlyPartitionColumns(const PartitionExpr& e) const {
+    if (!e.is_leaf()) return OnlyPartitionColumns(e.lhs()) && OnlyPartitionColumns(e.rhs());
+    return std::find(rule_.columns.begin(), rule_.columns.end(), e.column()) != rule_.columns.end();
+  }
+
+  // extract_and_constraints: through AND nodes only; any other node is kept whole when it
+  // names partition columns only.
+  void ExtractAnd(const PartitionExpr& e, std::vector<PartitionExpr>& out) const {
+    if (e.kind() == PartitionExpr::Kind::kAnd) {
+      ExtractAnd(e.lhs(), out);
+      ExtractAnd(e.rhs(), out);
+    } else if (OnlyPartitionColumns(e)) {
+      out.push_back(e);
+    }
+  }
+
+  const PartitionRule& rule_;
+  const TableSchema& schema_;
+};
 
 // DNF as a list of AND-chains; nullopt when it would exceed kPruneAtomsMax atoms.
 std::optional<std::vector<PartitionExpr>> ToDnf(const PartitionExpr& e) {
@@ -183,12 +310,17 @@ PruneResult PruneRegions(const PartitionRule& rule, const TableSchema& schema,
     if (!dnf) return All(rule, "predicate too large");
     query = std::move(*dnf);
   } else {
-    std::vector<const Predicate*> conjuncts;
-    SplitConjuncts(where, conjuncts);
-    for (const Predicate* c : conjuncts) {
-      if (MaybeExpr e = conv.Convert(*c, false)) query.push_back(std::move(*e));
+    GreptimeExtractor extractor(rule, schema);
+    Result<PartitionExpr> whole = extractor.Convert(where, false);
+    if (!whole.ok()) return All(rule, whole.error().message);
+    std::vector<PartitionExpr> checked;
+    extractor.Check(whole.value(), checked);
+    if (checked.empty()) return All(rule, "predicate does not constrain partition columns");
+    for (const PartitionExpr& e : checked) {
+      Result<PartitionExpr> normalized = extractor.Normalize(e);
+      if (!normalized.ok()) return All(rule, normalized.error().message);
+      query.push_back(std::move(normalized).value());
     }
-    if (query.empty()) return All(rule, "predicate does not constrain partition columns");
   }
   std::vector<const PartitionExpr*> exprs;
   for (const PartitionExpr& q : query) exprs.push_back(&q);

@@ -1,14 +1,16 @@
 // Query pruning (region_pruner.rs / predicate_extractor.rs): a WHERE predicate -> candidate
-// regions. The predicate is converted to partition expressions over the rule's columns
-// (IN -> OR of =, NOT IN -> AND of <>, BETWEEN -> >= AND <=, NOT BETWEEN -> < OR >; a
-// conjunct on a non-partition column is dropped; an OR touching anything unconvertible is
-// dropped whole), collided jointly with the rule, and a region is a candidate iff one of its
-// atoms overlaps a query atom. Falls back to ALL regions whenever unsure: no partition
-// columns, an expression-less region, timestamp columns (unsupported literal type in the
-// real system), or a collider error. Sound: a matching row's owner is always a candidate.
-// kGreptime treats the top-level conjuncts as separate query expressions (their union, as the
-// real extractor's list) and lets an AND-over-OR fail the collider; kExact expands the whole
-// predicate to DNF (at most kPruneAtomsMax atoms) and uses the exact overlap.
+// regions. The predicate becomes partition expressions over the rule's columns, collided
+// jointly with the rule, and a region is a candidate iff one of its atoms overlaps a query
+// atom. Falls back to ALL regions whenever unsure: no partition columns, an expression-less
+// region, timestamp columns (unsupported literal type in the real system), or a collider
+// error. Sound: a matching row's owner is always a candidate.
+// kGreptime follows GreptimeDB's planner (prune.cc, GreptimeExtractor): the whole WHERE is
+// one expression; an AND over partition columns only stays one expression; an AND mixing
+// other columns keeps its partition-only conjuncts as separate expressions (their union);
+// an OR mixing other columns, or anything the converter cannot express, leaves the table
+// unpruned; an AND over an OR fails the collider. kExact (reference) drops what it cannot
+// use conjunct by conjunct, expands the whole predicate to DNF (at most kPruneAtomsMax
+// atoms) and uses the exact overlap.
 #pragma once
 
 #include <cstdint>

@@ -70,7 +70,7 @@ TEST(RunCheckTest, BrokenRuleIsReportedAtThePublishingStepOnce) {
   const RunReport r = RunSeed("multi_group/two_group_repartition.yaml", "greptime", 0);
   std::vector<const check::Violation*> rule = Of(r, check::Invariant::kRule);
   ASSERT_EQ(rule.size(), 1u);
-  EXPECT_EQ(rule[0]->step, 198u);  // the parent procedure panicked (P1) and ended there
+  EXPECT_EQ(rule[0]->step, 196u);  // the parent procedure panicked (P1) and ended there
   EXPECT_EQ(rule[0]->time_ms, 4003);
   EXPECT_LT(rule[0]->step, r.heal_step);
   EXPECT_EQ(rule[0]->message,
@@ -78,7 +78,7 @@ TEST(RunCheckTest, BrokenRuleIsReportedAtThePublishingStepOnce) {
             "overlapped");
   bool panicked = false;
   for (const std::string& line : r.trace_lines) {
-    panicked = panicked || (LeadingNumber(line) == 198 &&
+    panicked = panicked || (LeadingNumber(line) == 196 &&
                             line.find("ms.procedure procedure=2 panic") != std::string::npos);
   }
   EXPECT_TRUE(panicked);
@@ -105,8 +105,8 @@ TEST(RunCheckTest, ProbeNeverAcknowledgedIsRowNotWritable) {
   EXPECT_EQ(r.history.probes_acked, 26u);
   EXPECT_EQ(r.history.probe_writes, 38u);  // 4 probes x 3 attempts + 26 x 1
   EXPECT_EQ(live[0]->ToText().substr(0, live[0]->ToText().find("  trace:")),
-            "INV-LIVE at step 1003 (t=28009 ms): row of region 4398046511104(1024, 0) is not "
-            "writable 170 steps after faults healed at step 833: its last write attempt was "
+            "INV-LIVE at step 965 (t=28009 ms): row of region 4398046511104(1024, 0) is not "
+            "writable 170 steps after faults healed at step 795: its last write attempt was "
             "rejected: Partition expr version mismatch for region 4398046511104(1024, 0): request "
             "17049039589619737785, "
             "expected 8034692573255843343\n"

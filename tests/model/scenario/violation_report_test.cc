@@ -50,9 +50,9 @@ TEST(ViolationReportTest, InvAckNamesTheWriteTheRegionTheFrontendAndTheLosingEve
       ack,
       "row (host='h1', ts=2, v=2, a=7): last accepted by region 4398046511104(1024, 0) on dn2 "
       "at step 29; the first event after that which dropped, replaced or lost that region's "
-      "data: `627 9413 n2 dn.region_op ApplyStagingManifest 4398046511104(1024, 0) Ok`; the "
+      "data: `601 9413 n2 dn.region_op ApplyStagingManifest 4398046511104(1024, 0) Ok`; the "
       "row belongs to region 4398046511107(1024, 3) in the final route, whose first such event "
-      "after that was `623 9411 n1 dn.region_op ApplyStagingManifest 4398046511107(1024, 3) "
+      "after that was `597 9411 n1 dn.region_op ApplyStagingManifest 4398046511107(1024, 3) "
       "Ok`"))
       << Text(ack);
   // The context: the writes' op and ack lines and the losing events, nothing else.
@@ -64,7 +64,7 @@ TEST(ViolationReportTest, InvAckNamesTheWriteTheRegionTheFrontendAndTheLosingEve
     EXPECT_TRUE(related) << line;
   }
   EXPECT_EQ(ack.trace.back(),
-            "627 9413 n2 dn.region_op ApplyStagingManifest 4398046511104(1024, 0) Ok");
+            "601 9413 n2 dn.region_op ApplyStagingManifest 4398046511104(1024, 0) Ok");
 }
 
 TEST(ViolationReportTest, InvNoOmitNamesFrontendRouteVersionScannedRegionsAndHolders) {
@@ -73,24 +73,24 @@ TEST(ViolationReportTest, InvNoOmitNamesFrontendRouteVersionScannedRegionsAndHol
                            [](const auto& v) { return v.invariant == check::Invariant::kNoOmit; });
   ASSERT_NE(omit, r.violations.end());
   EXPECT_TRUE(HasNote(*omit,
-                      "query 39 from fe2 (issued at step 655, completed at step 663) planned "
+                      "query 39 from fe2 (issued at step 629, completed at step 637) planned "
                       "with route version 3 and scanned 4 regions (numbers 0, 1, 2, 3, listed "
                       "above)"))
       << Text(*omit);
   EXPECT_TRUE(
       HasNote(*omit,
               "row (host='h0', ts=2, v=92, a=5): last accepted by region 4398046511104(1024, 0) on "
-              "dn2 at step 561, which the query scanned; the first event after that which dropped, "
-              "replaced or lost that region's data: `627 9413 n2 dn.region_op ApplyStagingManifest "
+              "dn2 at step 537, which the query scanned; the first event after that which dropped, "
+              "replaced or lost that region's data: `601 9413 n2 dn.region_op ApplyStagingManifest "
               "4398046511104(1024, 0) Ok`"))
       << Text(*omit);
   // The query's own lines are in its context; other queries' are not.
   const auto has = [&](const std::string& line) {
     return std::find(omit->trace.begin(), omit->trace.end(), line) != omit->trace.end();
   };
-  EXPECT_TRUE(has("655 9651 n5 fe.query_plan id=39 table=1024 version=3 regions=0,1,2,3"))
+  EXPECT_TRUE(has("629 9651 n5 fe.query_plan id=39 table=1024 version=3 regions=0,1,2,3"))
       << Text(*omit);
-  EXPECT_TRUE(has("663 9653 n5 fe.query_done id=39 rows=127"));
+  EXPECT_TRUE(has("637 9653 n5 fe.query_done id=39 rows=127"));
   for (const std::string& line : omit->trace) {
     EXPECT_TRUE(line.find(" op query ") == std::string::npos ||
                 line.find(" op query id=39 ") != std::string::npos)
