@@ -164,8 +164,8 @@ std::vector<uint64_t> Frontend::DdlsWaitingForRoute(TableId table) const {
 void Frontend::OnDdlRoute(TableId table, bool found, NodeContext& ctx) {
   for (uint64_t key : DdlsWaitingForRoute(table)) {
     if (!found) {
-      FinishDdl(key, DdlStatus::kRejected, 0, "Table not found: " + ddls_.at(key).alter->table,
-                ctx);
+      FinishDdl(key, DdlStatus::kRejected, 0,
+                "Table not found: " + sql::FullTableName(ddls_.at(key).alter->table), ctx);
       continue;
     }
     DispatchDdl(key, ctx);

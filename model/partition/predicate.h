@@ -4,6 +4,7 @@
 // evaluation and pruning stay sound: pruning treats it as "unknown").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ struct Predicate {
   std::vector<Value> values;        // kCompare: 1; kIn: list; kBetween: low, high
   bool negated = false;             // NOT IN, NOT BETWEEN, IS NOT NULL
   std::vector<Predicate> children;  // kAnd/kOr: 2; kNot: 1
+  // `CAST(column AS cast)` instead of the bare column (kCompare, kIn, kBetween, kIsNull).
+  // The model accepts only casts that keep every value of the column (ValuePreservingCast,
+  // checked where a statement meets its table), so the cast is the identity: evaluation and
+  // ToSql() use the column itself, and pruning strips it as GreptimeDB strips a safe cast.
+  std::optional<ColumnType> cast;
 
   static Predicate Compare(std::string column, CompareOp op, Value v);
   static Predicate And(Predicate a, Predicate b);

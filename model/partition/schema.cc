@@ -67,6 +67,51 @@ bool IsDiscrete(ColumnType type) {
          st == ValueType::kTimestamp;
 }
 
+namespace {
+
+// Bits and signedness of an integer type; false for the others.
+bool IntegerShape(ColumnType t, int& bits, bool& is_signed) {
+  switch (t) {
+    case ColumnType::kInt8:
+    case ColumnType::kUInt8:
+      bits = 8;
+      break;
+    case ColumnType::kInt16:
+    case ColumnType::kUInt16:
+      bits = 16;
+      break;
+    case ColumnType::kInt32:
+    case ColumnType::kUInt32:
+      bits = 32;
+      break;
+    case ColumnType::kInt64:
+    case ColumnType::kUInt64:
+      bits = 64;
+      break;
+    default:
+      return false;
+  }
+  is_signed = t == ColumnType::kInt8 || t == ColumnType::kInt16 || t == ColumnType::kInt32 ||
+              t == ColumnType::kInt64;
+  return true;
+}
+
+}  // namespace
+
+bool ValuePreservingCast(ColumnType from, ColumnType to) {
+  if (from == to) return true;
+  if (from == ColumnType::kFloat32 && to == ColumnType::kFloat64) return true;
+  int from_bits = 0;
+  int to_bits = 0;
+  bool from_signed = false;
+  bool to_signed = false;
+  if (!IntegerShape(from, from_bits, from_signed) || !IntegerShape(to, to_bits, to_signed)) {
+    return false;
+  }
+  if (from_signed == to_signed) return to_bits >= from_bits;
+  return !from_signed && to_bits > from_bits;  // unsigned into a wider signed type
+}
+
 std::optional<size_t> TableSchema::FindColumn(std::string_view name) const {
   for (size_t i = 0; i < columns.size(); ++i) {
     if (columns[i].name == name) return i;

@@ -37,6 +37,10 @@ ValueType StorageType(ColumnType type);
 std::string_view ColumnTypeName(ColumnType type);
 // True for types whose domain is discrete (integers, booleans, timestamps).
 bool IsDiscrete(ColumnType type);
+// True when CAST(x AS to) keeps every value of a `from` column unchanged: the same type, a
+// wider integer (a signed one only from signed or from narrower unsigned types), or FLOAT to
+// DOUBLE.
+bool ValuePreservingCast(ColumnType from, ColumnType to);
 
 struct Column {
   std::string name;

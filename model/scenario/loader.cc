@@ -86,6 +86,15 @@ void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   }
   scenario.table = std::get<model::sql::CreateTable>(statements.value()[0].body);
   scenario.table_sql = statements.value()[0].text;
+  if (!scenario.table.physical_table.empty()) {
+    ctx.Fail(node, "table",
+             "a metric-engine logical table (on_physical_table = '" +
+                 scenario.table.physical_table +
+                 "') has no regions of its own: its rows live in the physical table's regions; "
+                 "a scenario's table must be a physical table (`repartsim plan` shows that "
+                 "REPARTITION on a logical table fails)");
+    return;
+  }
   const size_t regions = std::max<size_t>(1, scenario.table.rule.exprs.size());
   if (!scenario.placement.empty() && scenario.placement.size() != regions) {
     ctx.Fail(node, "cluster.placement",

@@ -9,12 +9,23 @@ namespace repartsim::scenario {
 
 namespace {
 
-// Checks every column a predicate names; returns the first unknown one.
-std::optional<std::string> UnknownColumn(const model::Predicate& p,
-                                         const model::TableSchema& schema) {
-  if (!p.column.empty() && !schema.FindColumn(p.column)) return p.column;
+// Checks every column a predicate names and every CAST; returns the first problem.
+std::optional<std::string> WhereProblem(const model::Predicate& p,
+                                        const model::TableSchema& schema) {
+  if (!p.column.empty()) {
+    std::optional<size_t> index = schema.FindColumn(p.column);
+    if (!index) return "WHERE names unknown column '" + p.column + "'";
+    const model::ColumnType type = schema.columns[*index].type;
+    if (p.cast && !model::ValuePreservingCast(type, *p.cast)) {
+      return "CAST(" + p.column + " AS " + std::string(model::ColumnTypeName(*p.cast)) +
+             ") may change values of the " + std::string(model::ColumnTypeName(type)) +
+             " column '" + p.column +
+             "': the model supports casts that keep every value (the same type, a wider "
+             "integer, Float32 to Float64)";
+    }
+  }
   for (const model::Predicate& child : p.children) {
-    if (auto c = UnknownColumn(child, schema)) return c;
+    if (auto problem = WhereProblem(child, schema)) return problem;
   }
   return std::nullopt;
 }
@@ -97,8 +108,8 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, bool bulk, int64_t at_ms
     } else if (const auto* select = std::get_if<model::sql::Select>(&st.body)) {
       if (!table_ok(select->table)) return;
       if (select->where) {
-        if (auto column = UnknownColumn(*select->where, s.table.schema)) {
-          ctx.FailAt(where, path, "WHERE names unknown column '" + *column + "'");
+        if (auto problem = WhereProblem(*select->where, s.table.schema)) {
+          ctx.FailAt(where, path, *problem);
           return;
         }
       }

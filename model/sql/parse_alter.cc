@@ -75,7 +75,7 @@ sim::Result<Statement> Parser::AlterStatement() {
   Next();  // ALTER
   if (auto s = ExpectKeyword("TABLE"); !s.ok()) return s.error();
   AlterRepartition alter;
-  auto table = Identifier("a table name");
+  auto table = TableName();
   if (!table.ok()) return table.error();
   alter.table = table.value();
   const char* clause = "REPARTITION";

@@ -59,26 +59,91 @@ ColumnType Unsigned(ColumnType t) {
 
 }  // namespace
 
-namespace {
-
-sim::Result<ColumnType> ParseColumnType(Parser& p) {
-  const Token& t = p.Peek();
-  if (t.kind != TokenKind::kIdent) return p.Expected("a data type");
+sim::Result<ColumnType> Parser::DataType() {
+  const Token& t = Peek();
+  if (t.kind != TokenKind::kIdent) return Expected("a data type");
   for (const TypeAlias& alias : kTypeAliases) {
     if (!t.IsKeyword(alias.name)) continue;
-    p.Next();
+    Next();
     ColumnType type = alias.type;
-    if (p.Peek().IsSymbol("(") && p.Peek(1).kind == TokenKind::kNumber && p.Peek(2).IsSymbol(")")) {
-      p.Next();  // VARCHAR(255), TIMESTAMP(3): the length/precision is not modelled
-      p.Next();
-      p.Next();
+    if (Peek().IsSymbol("(") && Peek(1).kind == TokenKind::kNumber && Peek(2).IsSymbol(")")) {
+      Next();  // VARCHAR(255), TIMESTAMP(3): the length/precision is not modelled
+      Next();
+      Next();
     }
     bool sized_int = type == ColumnType::kInt8 || type == ColumnType::kInt16 ||
                      type == ColumnType::kInt32 || type == ColumnType::kInt64;
-    if (sized_int && p.AcceptKeyword("unsigned")) type = Unsigned(type);
+    if (sized_int && AcceptKeyword("unsigned")) type = Unsigned(type);
     return type;
   }
-  return p.ErrorAt(t, "Unsupported data type: " + t.text);
+  return ErrorAt(t, "Unsupported data type: " + t.text);
+}
+
+namespace {
+
+// One `key = value` of a WITH list. Keys may be bare (dotted, e.g. compaction.type),
+// "double-quoted" or 'single-quoted'; values a literal, a quoted name or a bare word.
+struct OptionEntry {
+  std::string key;
+  std::string value;      // the value's text ('true', '7d', 1024 -> "1024")
+  std::string value_sql;  // as written, for messages ('true', 1024)
+  Token key_token;
+};
+
+sim::Result<std::vector<OptionEntry>> OptionList(Parser& p) {
+  if (auto s = p.ExpectSymbol("("); !s.ok()) return s.error();
+  std::vector<OptionEntry> out;
+  while (!p.Peek().IsSymbol(")")) {
+    OptionEntry entry;
+    entry.key_token = p.Peek();
+    if (entry.key_token.kind == TokenKind::kString) {
+      entry.key = p.Next().text;
+    } else {
+      auto key = p.Identifier("an option name");
+      if (!key.ok()) return key.error();
+      entry.key = key.value();
+      while (entry.key_token.kind == TokenKind::kIdent && p.AcceptSymbol(".")) {
+        auto part = p.Identifier("an option name");
+        if (!part.ok()) return part.error();
+        entry.key += "." + part.value();
+      }
+    }
+    if (auto s = p.ExpectSymbol("="); !s.ok()) return s.error();
+    const Token& value = p.Peek();
+    if (value.kind == TokenKind::kQuotedIdent ||
+        (value.kind == TokenKind::kIdent && !p.AtLiteral())) {
+      entry.value = p.Next().text;
+      entry.value_sql = entry.value;
+    } else {
+      auto v = p.Literal();
+      if (!v.ok()) return v.error();
+      entry.value_sql = v.value().ToSql();
+      entry.value =
+          v.value().type() == ValueType::kString ? v.value().as_string() : entry.value_sql;
+    }
+    out.push_back(std::move(entry));
+    if (!p.AcceptSymbol(",")) break;
+  }
+  if (auto s = p.ExpectSymbol(")"); !s.ok()) return s.error();
+  return out;
+}
+
+// `FULLTEXT [INDEX] [WITH (...)]`, `SKIPPING INDEX [WITH (...)]`, `INVERTED INDEX`: index
+// options of a column, accepted and not modelled (they change how a region finds rows, not
+// which rows it holds).
+sim::Result<bool> ParseColumnIndex(Parser& p) {
+  if (p.AcceptKeyword("fulltext")) {
+    p.AcceptKeyword("index");
+  } else if (p.AcceptKeyword("skipping") || p.AcceptKeyword("inverted")) {
+    if (auto s = p.ExpectKeyword("INDEX"); !s.ok()) return s.error();
+  } else {
+    return false;
+  }
+  if (p.AcceptKeyword("with")) {
+    auto options = OptionList(p);
+    if (!options.ok()) return options.error();
+  }
+  return true;
 }
 
 struct ColumnFlags {
@@ -104,7 +169,9 @@ sim::Status ParseColumnConstraints(Parser& p, Column& col, ColumnFlags& flags) {
       auto v = p.Literal();
       if (!v.ok()) return v.error();
     } else {
-      return sim::Ok{};
+      auto index = ParseColumnIndex(p);
+      if (!index.ok()) return index.error();
+      if (!index.value()) return sim::Ok{};
     }
   }
 }
@@ -135,29 +202,26 @@ sim::Result<bool> ParseTableConstraint(Parser& p, std::vector<std::string>& pk,
   return false;
 }
 
-sim::Status ParseOptions(Parser& p, TableSchema& schema) {
-  if (auto s = p.ExpectSymbol("("); !s.ok()) return s;
-  while (!p.Peek().IsSymbol(")")) {
-    Token key_token = p.Peek();
-    auto key = p.Identifier("an option name");
-    if (!key.ok()) return key.error();
-    if (auto s = p.ExpectSymbol("="); !s.ok()) return s;
-    auto v = p.Literal();
-    if (!v.ok()) return v.error();
-    if (EqualsIgnoreCase(key.value(), "append_mode")) {
-      std::string text =
-          v.value().type() == ValueType::kString ? v.value().as_string() : v.value().ToSql();
-      if (EqualsIgnoreCase(text, "true")) {
-        schema.append_mode = true;
-      } else if (EqualsIgnoreCase(text, "false")) {
-        schema.append_mode = false;
+// Table options. append_mode is modelled; on_physical_table makes the table a metric-engine
+// logical table; the others (ttl, compaction.*, physical_metric_table, ...) are accepted and
+// not modelled.
+sim::Status ParseOptions(Parser& p, CreateTable& create) {
+  auto options = OptionList(p);
+  if (!options.ok()) return options.error();
+  for (const OptionEntry& o : options.value()) {
+    if (EqualsIgnoreCase(o.key, "append_mode")) {
+      if (EqualsIgnoreCase(o.value, "true")) {
+        create.schema.append_mode = true;
+      } else if (EqualsIgnoreCase(o.value, "false")) {
+        create.schema.append_mode = false;
       } else {
-        return p.ErrorAt(key_token, "Invalid value for append_mode: " + v.value().ToSql());
+        return p.ErrorAt(o.key_token, "Invalid value for append_mode: " + o.value_sql);
       }
+    } else if (EqualsIgnoreCase(o.key, "on_physical_table")) {
+      create.physical_table = o.value;
     }
-    if (!p.AcceptSymbol(",")) break;
   }
-  return p.ExpectSymbol(")");
+  return sim::Ok{};
 }
 
 }  // namespace
@@ -175,7 +239,7 @@ sim::Result<Statement> Parser::CreateTableStatement() {
     create.if_not_exists = true;
   }
   TableSchema& schema = create.schema;
-  auto name = Identifier("a table name");
+  auto name = TableName();
   if (!name.ok()) return name.error();
   schema.name = name.value();
   if (auto s = ExpectSymbol("("); !s.ok()) return s.error();
@@ -195,7 +259,7 @@ sim::Result<Statement> Parser::CreateTableStatement() {
         return ErrorAt(col_token, "Duplicate column name: " + col_name.value());
       }
       Column col{col_name.value(), ColumnType::kInt64, true};
-      auto type = ParseColumnType(*this);
+      auto type = DataType();
       if (!type.ok()) return type.error();
       col.type = type.value();
       ColumnFlags flags;
@@ -254,14 +318,17 @@ sim::Result<Statement> Parser::CreateTableStatement() {
     }
     if (auto s = ExpectSymbol(")"); !s.ok()) return s.error();
   }
+  std::string engine = "mito";
   if (AcceptKeyword("engine")) {
     if (auto s = ExpectSymbol("="); !s.ok()) return s.error();
-    auto engine = Identifier("an engine name");
-    if (!engine.ok()) return engine.error();
+    auto name = Identifier("an engine name");
+    if (!name.ok()) return name.error();
+    engine = name.value();
   }
   if (AcceptKeyword("with")) {
-    if (auto s = ParseOptions(*this, schema); !s.ok()) return s.error();
+    if (auto s = ParseOptions(*this, create); !s.ok()) return s.error();
   }
+  if (!EqualsIgnoreCase(engine, "metric")) create.physical_table.clear();
   if (create.rule.exprs.empty()) create.rule.regions = {0};
   stmt.body = std::move(create);
   return stmt;

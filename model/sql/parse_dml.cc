@@ -10,7 +10,7 @@ sim::Result<Statement> Parser::InsertStatement() {
   Next();  // INSERT
   if (auto s = ExpectKeyword("INTO"); !s.ok()) return s.error();
   Insert insert;
-  auto table = Identifier("a table name");
+  auto table = TableName();
   if (!table.ok()) return table.error();
   insert.table = table.value();
   if (Peek().IsSymbol("(")) {
@@ -65,11 +65,13 @@ sim::Result<Statement> Parser::SelectStatement() {
     return Expected("* or count(*)");
   }
   if (auto s = ExpectKeyword("FROM"); !s.ok()) return s.error();
-  auto table = Identifier("a table name");
+  auto table = TableName();
   if (!table.ok()) return table.error();
   select.table = table.value();
   if (AcceptKeyword("where")) {
+    SetWhereTable(select.table);
     auto pred = PredicateExpr();
+    SetWhereTable("");
     if (!pred.ok()) return pred.error();
     select.where = std::move(pred).value();
   }

@@ -54,6 +54,70 @@ sim::Result<std::string> Parser::Identifier(std::string_view what) {
   return Next().text;
 }
 
+namespace {
+
+// The dotted parts of a name at the cursor: `a`, `a.b`, ... (at most `max_parts`).
+sim::Result<std::vector<std::string>> DottedName(Parser& p, std::string_view what,
+                                                 size_t max_parts) {
+  std::vector<std::string> parts;
+  do {
+    auto part = p.Identifier(what);
+    if (!part.ok()) return part.error();
+    parts.push_back(part.value());
+  } while (parts.size() < max_parts && p.AcceptSymbol("."));
+  return parts;
+}
+
+std::string JoinDotted(const std::vector<std::string>& parts, size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count; ++i) out += (i == 0 ? "" : ".") + parts[i];
+  return out;
+}
+
+}  // namespace
+
+sim::Result<std::string> Parser::TableName() {
+  auto parts = DottedName(*this, "a table name", 3);
+  if (!parts.ok()) return parts.error();
+  const std::vector<std::string>& p = parts.value();
+  const bool in_model =
+      (p.size() == 1) || (p.size() == 2 && EqualsIgnoreCase(p[0], "public")) ||
+      (p.size() == 3 && EqualsIgnoreCase(p[0], "greptime") && EqualsIgnoreCase(p[1], "public"));
+  return in_model ? p.back() : JoinDotted(p, p.size());
+}
+
+sim::Status Parser::ColumnOperand(Predicate& leaf) {
+  if (Peek().IsKeyword("cast") && Peek(1).IsSymbol("(")) {
+    Next();
+    Next();
+    if (auto s = ColumnOperand(leaf); !s.ok()) return s;
+    if (leaf.cast) return ErrorAt(Peek(), "nested CAST is not supported");
+    if (auto s = ExpectKeyword("AS"); !s.ok()) return s;
+    auto type = DataType();
+    if (!type.ok()) return type.error();
+    leaf.cast = type.value();
+    return ExpectSymbol(")");
+  }
+  const Token& start = Peek();
+  auto parts = DottedName(*this, "an expression", 4);
+  if (!parts.ok()) return parts.error();
+  const std::vector<std::string>& p = parts.value();
+  leaf.column = p.back();
+  if (p.size() > 1 && !where_table_.empty()) {
+    std::vector<std::string> table(p.begin(), p.end() - 1);
+    const bool names_table =
+        EqualsIgnoreCase(table.back(), where_table_) &&
+        (table.size() == 1 || (table.size() == 2 && EqualsIgnoreCase(table[0], "public")) ||
+         (table.size() == 3 && EqualsIgnoreCase(table[0], "greptime") &&
+          EqualsIgnoreCase(table[1], "public")));
+    if (!names_table) {
+      return ErrorAt(start,
+                     "No field named " + JoinDotted(p, p.size()) + " in table " + where_table_);
+    }
+  }
+  return sim::Ok{};
+}
+
 sim::Result<std::vector<std::string>> Parser::IdentifierList(std::string_view what) {
   if (auto s = ExpectSymbol("("); !s.ok()) return s.error();
   std::vector<std::string> out;
@@ -271,14 +335,12 @@ sim::Result<Predicate> Parser::PredicatePrimary() {
     if (!op) return Expected("a comparison operator");
     Next();
     if (AtLiteral()) return Expected("a column name");
-    auto c = Identifier("a column name");
-    if (!c.ok()) return c.error();
-    return Predicate::Compare(c.value(), FlipCompareOp(*op), v.value());
+    Predicate leaf = Predicate::Compare("", FlipCompareOp(*op), v.value());
+    if (auto s = ColumnOperand(leaf); !s.ok()) return s.error();
+    return leaf;
   }
-  auto col = Identifier("an expression");
-  if (!col.ok()) return col.error();
   Predicate p;
-  p.column = col.value();
+  if (auto s = ColumnOperand(p); !s.ok()) return s.error();
   bool negated = AcceptKeyword("not");
   if (AcceptKeyword("in")) {
     p.kind = Predicate::Kind::kIn;
@@ -322,10 +384,16 @@ sim::Result<Predicate> Parser::PredicatePrimary() {
   if (AtLiteral()) {
     auto v = Literal();
     if (!v.ok()) return v.error();
-    return Predicate::Compare(p.column, *op, v.value());
+    p.kind = Predicate::Kind::kCompare;
+    p.op = *op;
+    p.values = {v.value()};
+    return p;
   }
-  auto other = Identifier("a literal or column name");
-  if (!other.ok()) return other.error();
+  Predicate other;
+  if (Peek().kind != TokenKind::kIdent && Peek().kind != TokenKind::kQuotedIdent) {
+    return Expected("a literal or column name");
+  }
+  if (auto s = ColumnOperand(other); !s.ok()) return s.error();
   Predicate unknown;  // column op column: evaluated as unknown, never pruned on
   unknown.kind = Predicate::Kind::kOther;
   return unknown;

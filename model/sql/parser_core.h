@@ -29,6 +29,13 @@ class Parser {
   sim::SourceLocation LocationOf(const Token& t) const { return {file_, t.line, t.column}; }
 
   sim::Result<std::string> Identifier(std::string_view what);
+  // A table name, optionally qualified: `t`, `public.t`, `greptime.public.t`. The model has
+  // one catalog (greptime) and one schema (public): a name in them is returned bare, any
+  // other qualified name whole (so that it names no table of the model).
+  sim::Result<std::string> TableName();
+  // A data type name (GreptimeDB's spellings, e.g. INT, BIGINT UNSIGNED, DOUBLE, STRING,
+  // VARCHAR(255), TIMESTAMP(3)).
+  sim::Result<ColumnType> DataType();
   // Literal: number (optionally signed), 'string', TRUE/FALSE, NULL.
   sim::Result<Value> Literal();
   bool AtLiteral() const;
@@ -36,6 +43,8 @@ class Parser {
   sim::Result<LocatedExpr> PartitionExpression();
   // WHERE predicate with NOT, IN, BETWEEN, IS NULL and parentheses.
   sim::Result<Predicate> PredicateExpr();
+  // The table that qualified columns of later WHERE clauses must name ("": any table).
+  void SetWhereTable(std::string table) { where_table_ = std::move(table); }
   // `( ident, ... )`.
   sim::Result<std::vector<std::string>> IdentifierList(std::string_view what);
 
@@ -53,6 +62,9 @@ class Parser {
   sim::Result<Predicate> PredicateNot();
   sim::Result<Predicate> PredicatePrimary();
   std::optional<CompareOp> PeekCompareOp() const;
+  // A column operand of a WHERE leaf: `col`, `t.col` (up to catalog.schema.table.col; the
+  // qualifier must name the statement's table, see where_table_) or `CAST(col AS type)`.
+  sim::Status ColumnOperand(Predicate& leaf);
   // Limits of sql_limits.h: an error at `t` once one expression nests or chains too much.
   sim::Status EnterNesting(const Token& t);
   sim::Status CountOperator(const Token& t);
@@ -62,6 +74,7 @@ class Parser {
   size_t pos_ = 0;
   size_t nesting_depth_ = 0;   // open parentheses and NOTs of the current expression
   size_t operator_count_ = 0;  // AND/OR operators of the current expression
+  std::string where_table_;    // the table qualified WHERE columns must name ("": any)
 };
 
 }  // namespace repartsim::model::sql

@@ -12,8 +12,15 @@ TableState TableState::FromCreate(const CreateTable& create) {
   TableState t;
   t.schema = create.schema;
   t.rule = create.rule;
+  t.logical = !create.physical_table.empty();
   for (uint32_t r : t.rule.regions) t.max_region_number = std::max(t.max_region_number, r);
   return t;
+}
+
+std::string FullTableName(const std::string& table) {
+  // Parser::TableName returns names outside greptime.public qualified, the others bare.
+  if (table.find('.') != std::string::npos) return table;
+  return "greptime.public." + table;
 }
 
 namespace {
@@ -177,7 +184,7 @@ sim::Result<RepartitionPlan> PlanRepartition(const TableState& table, const Alte
                                              const sim::SourceLocation& loc,
                                              const PlanOptions& options) {
   if (alter.table != table.schema.name) {
-    return sim::MakeError(loc, "Table not found: " + alter.table);
+    return sim::MakeError(loc, "Table not found: " + FullTableName(alter.table));
   }
   if (table.logical) return sim::MakeError(loc, "Not supported: REPARTITION on logical tables");
   RepartitionPlan plan;

@@ -57,6 +57,10 @@ struct RepartitionPlan {
   int64_t timeout_ms = 60000;
 };
 
+// GreptimeDB's full name of a table of the model's catalog and schema, for messages:
+// "t" -> "greptime.public.t" (a name outside them is kept as written).
+std::string FullTableName(const std::string& table);
+
 // Errors are located at the offending expression or at `statement_location`.
 sim::Result<RepartitionPlan> PlanRepartition(const TableState& table, const AlterRepartition& alter,
                                              const sim::SourceLocation& statement_location,

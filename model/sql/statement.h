@@ -26,6 +26,9 @@ struct CreateTable {
   PartitionRule rule;  // regions 0..n-1 in PARTITION ON COLUMNS order; empty if unpartitioned
   std::vector<sim::SourceLocation> expr_locations;
   bool if_not_exists = false;
+  // ENGINE = metric WITH (on_physical_table = 'p'): a logical table over the physical table
+  // p, whose regions and routes are p's ("" for an ordinary table).
+  std::string physical_table;
 };
 
 struct AlterRepartition {

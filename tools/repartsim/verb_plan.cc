@@ -4,6 +4,7 @@
 // before the next one. greptime profile reproduces P1 (a multi-group Dispatch panic is reported as
 // a warning); reference uses the exact checker. Exit 0 accepted, 1 rejected, 64 bad input.
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "model/sql/repartition_planner.h"
@@ -102,7 +103,16 @@ int RunPlan(const PlanArgs& args) {
   if (!statements.ok()) return ReportInputError(statements.error());
   auto create = model::sql::FindCreateTable(statements.value());
   if (!create.ok()) return ReportInputError(create.error());
-  auto table = model::sql::TableState::FromCreate(*create.value());
+  // Every CREATE TABLE, by name (a metric-engine logical table next to its physical one); an
+  // ALTER naming none of them is planned against the first, whose planner says "Table not
+  // found".
+  std::map<std::string, model::sql::TableState> tables;
+  for (const model::sql::Statement& stmt : statements.value()) {
+    if (const auto* c = std::get_if<model::sql::CreateTable>(&stmt.body)) {
+      tables.emplace(c->schema.name, model::sql::TableState::FromCreate(*c));
+    }
+  }
+  const std::string first = create.value()->schema.name;
   auto options = args.profile == "reference" ? model::sql::PlanOptions::Reference()
                                              : model::sql::PlanOptions::Greptime();
   std::optional<RepartitionPlan> last;
@@ -111,6 +121,8 @@ int RunPlan(const PlanArgs& args) {
     const auto* alter = std::get_if<model::sql::AlterRepartition>(&stmt.body);
     if (alter == nullptr) continue;
     any = true;
+    auto found = tables.find(alter->table);
+    model::sql::TableState& table = found != tables.end() ? found->second : tables.at(first);
     auto plan = model::sql::PlanRepartition(table, *alter, stmt.location, options);
     if (!plan.ok()) {
       if (args.json) {

@@ -1,9 +1,11 @@
 // `repartsim prune "CREATE TABLE ...;" --where "a > 5 AND b = 'x'"`: the candidate regions
-// a query must scan. greptime profile: the real pruner (conjunct list as a union, collider
-// failures fall back to all regions); reference: DNF expansion and exact overlap. Exit 0, or
-// 64 on bad input.
+// a query must scan. greptime profile: the real pruner (model/partition/prune.h); reference:
+// DNF expansion and exact overlap. Without --where the query has no filter and scans every
+// region, as GreptimeDB's planner does. Exit 0, or 64 on bad input.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "model/partition/prune.h"
 #include "model/sql/sql_input.h"
@@ -18,7 +20,7 @@ namespace {
 struct PruneArgs {
   std::vector<std::string> sql;
   std::string file;
-  std::string where;
+  std::optional<std::string> where;
   std::string profile = "greptime";
   bool json = false;
 };
@@ -29,11 +31,17 @@ int RunPrune(const PruneArgs& args) {
   auto create = model::sql::FindCreateTable(statements.value());
   if (!create.ok()) return ReportInputError(create.error());
   const model::sql::CreateTable& table = *create.value();
-  auto where = model::sql::ParsePredicate(args.where, "<--where>");
-  if (!where.ok()) return ReportInputError(where.error());
-  model::PruneMode mode =
-      args.profile == "reference" ? model::PruneMode::kExact : model::PruneMode::kGreptime;
-  model::PruneResult result = model::PruneRegions(table.rule, table.schema, where.value(), mode);
+  model::PruneResult result;
+  if (args.where) {
+    auto where = model::sql::ParsePredicate(*args.where, "<--where>");
+    if (!where.ok()) return ReportInputError(where.error());
+    model::PruneMode mode =
+        args.profile == "reference" ? model::PruneMode::kExact : model::PruneMode::kGreptime;
+    result = model::PruneRegions(table.rule, table.schema, where.value(), mode);
+  } else {
+    result.regions = table.rule.regions;
+    std::sort(result.regions.begin(), result.regions.end());
+  }
   if (args.json) {
     nlohmann::json out = {{"regions", result.regions}, {"fell_back", result.fell_back}};
     std::printf("%s\n", out.dump().c_str());
@@ -57,7 +65,8 @@ void AddPruneVerb(CLI::App& app, int* exit_code) {
       app.add_subcommand("prune", "List the regions a query with a WHERE predicate must scan");
   sub->add_option("sql", args->sql, "SQL text with the CREATE TABLE");
   sub->add_option("-f,--file", args->file, "Read SQL from FILE (before any SQL arguments)");
-  sub->add_option("--where", args->where, "The WHERE predicate")->required();
+  sub->add_option("--where", args->where,
+                  "The WHERE predicate (without it: no filter, every region)");
   sub->add_option("--profile", args->profile, "greptime (the real pruner) or reference")
       ->check(CLI::IsMember({"greptime", "reference"}));
   sub->add_flag("--json", args->json, "Print one JSON object {regions}");

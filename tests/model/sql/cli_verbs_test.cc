@@ -67,6 +67,33 @@ TEST(PartitionCliTest, PlanAcceptedAndRejected) {
   EXPECT_EQ(Repartsim("plan " + kMetrics).code, 64);
 }
 
+// A metric-engine logical table has the regions of its physical table: GreptimeDB refuses to
+// repartition it (ddl.rs, repartition_table) and names unknown tables in full.
+TEST(PartitionCliTest, PlanRefusesALogicalTableAndNamesUnknownTablesInFull) {
+  const std::string tables =
+      "\"CREATE TABLE phy (host STRING PRIMARY KEY, ts TIMESTAMP TIME INDEX, v DOUBLE) "
+      "PARTITION ON COLUMNS (host) (host < 'm', host >= 'm') ENGINE = metric "
+      "WITH ('physical_metric_table' = '');\" "
+      "\"CREATE TABLE cpu (host STRING PRIMARY KEY, ts TIMESTAMP TIME INDEX, v DOUBLE) "
+      "ENGINE = metric WITH ('on_physical_table' = 'phy');\" ";
+  CliRun logical = Repartsim("plan --json " + tables +
+                             "\"ALTER TABLE cpu SPLIT PARTITION (host < 'm') INTO "
+                             "(host < 'c', host >= 'c' AND host < 'm')\"");
+  EXPECT_EQ(logical.out,
+            "{\"accepted\":false,\"error\":\"Not supported: REPARTITION on logical tables\","
+            "\"groups\":[],\"rule\":[]}\n");
+  EXPECT_EQ(logical.code, 1);
+  CliRun physical = Repartsim("plan " + tables +
+                              "\"ALTER TABLE phy SPLIT PARTITION (host < 'm') INTO "
+                              "(host < 'c', host >= 'c' AND host < 'm')\"");
+  EXPECT_EQ(physical.code, 0) << physical.out;
+  CliRun unknown = Repartsim("plan --json " + tables +
+                             "\"ALTER TABLE mem MERGE PARTITION (host < 'm', host >= 'm')\"");
+  EXPECT_EQ(unknown.out,
+            "{\"accepted\":false,\"error\":\"Table not found: greptime.public.mem\","
+            "\"groups\":[],\"rule\":[]}\n");
+}
+
 TEST(PartitionCliTest, RouteFlagsTheNullNotEqDisagreement) {
   CliRun r = Repartsim(
       "route --json \"CREATE TABLE t (host STRING, ts TIMESTAMP TIME INDEX) PARTITION "
@@ -89,6 +116,14 @@ TEST(PartitionCliTest, PruneCandidatesAndFallBack) {
   CliRun bad = Repartsim("prune " + kMetrics + "--where \"host > \"");
   EXPECT_EQ(bad.out, "<--where>:1:8: error: Expected a literal or column name, found: EOF\n");
   EXPECT_EQ(bad.code, 64);
+}
+
+TEST(PartitionCliTest, PruneWithoutWhereScansEveryRegion) {
+  CliRun all = Repartsim("prune " + kMetrics);
+  EXPECT_EQ(all.out, "candidate regions: 0, 1, 2\n");
+  EXPECT_EQ(all.code, 0);
+  EXPECT_EQ(Repartsim("prune --json " + kMetrics).out,
+            "{\"fell_back\":false,\"regions\":[0,1,2]}\n");
 }
 
 }  // namespace

@@ -191,5 +191,63 @@ TEST(ParserTest, Durations) {
   EXPECT_EQ(ParseDurationMs("10").error().message, "invalid duration '10'");
 }
 
+// GreptimeDB's own examples write index options on columns and quote option keys and values.
+TEST(ParserTest, ColumnIndexOptionsAndQuotedTableOptions) {
+  auto r = ParseStatements(
+      "CREATE TABLE greptime.public.logs (\n"
+      "  host STRING SKIPPING INDEX WITH (granularity = 1024, type = 'BLOOM'),\n"
+      "  msg STRING FULLTEXT INDEX WITH (analyzer = 'English', case_sensitive = 'false'),\n"
+      "  note STRING FULLTEXT, lvl STRING INVERTED INDEX COMMENT 'level',\n"
+      "  ts TIMESTAMP TIME INDEX, PRIMARY KEY (host, lvl))\n"
+      "WITH ('append_mode' = 'true', \"ttl\" = \"7d\", compaction.type = twcs)",
+      "f");
+  ASSERT_TRUE(r.ok()) << r.error().Format();
+  const CreateTable& c = Create(r.value());
+  EXPECT_EQ(c.schema.name, "logs");  // greptime.public is the model's catalog and schema
+  EXPECT_EQ(c.schema.columns.size(), 5u);
+  EXPECT_TRUE(c.schema.append_mode);
+  EXPECT_TRUE(c.physical_table.empty());
+  EXPECT_EQ(Err("CREATE TABLE t (a STRING SKIPPING, ts TIMESTAMP TIME INDEX)"),
+            "f:1:34: error: Expected INDEX, found: ,");
+}
+
+TEST(ParserTest, MetricEngineLogicalTable) {
+  auto r = ParseStatements(
+      "CREATE TABLE cpu (host STRING PRIMARY KEY, v DOUBLE, ts TIMESTAMP TIME INDEX) "
+      "ENGINE = metric WITH (\"on_physical_table\" = \"phy\")",
+      "f");
+  ASSERT_TRUE(r.ok()) << r.error().Format();
+  EXPECT_EQ(Create(r.value()).physical_table, "phy");
+  // The option means nothing to the mito engine.
+  auto mito = ParseStatements(
+      "CREATE TABLE cpu (ts TIMESTAMP TIME INDEX) WITH (on_physical_table = 'phy')", "f");
+  ASSERT_TRUE(mito.ok());
+  EXPECT_TRUE(Create(mito.value()).physical_table.empty());
+}
+
+TEST(ParserTest, QualifiedColumnsAndCastInWhere) {
+  auto r = ParseStatements(
+      "SELECT * FROM public.t WHERE t.a > 1 AND greptime.public.t.b = 'x' AND "
+      "CAST(a AS BIGINT) IN (1, 2) AND 3 < CAST(t.c AS DOUBLE)",
+      "f");
+  ASSERT_TRUE(r.ok()) << r.error().Format();
+  const Select& select = std::get<Select>(r.value()[0].body);
+  EXPECT_EQ(select.table, "t");
+  ASSERT_TRUE(select.where.has_value());
+  // The casts keep the column's values, so the SQL is the bare columns'.
+  EXPECT_EQ(select.where->ToSql(), "(((a > 1 AND b = 'x') AND a IN (1, 2)) AND c > 3)");
+  const Predicate& in = select.where->children[0].children[1];
+  ASSERT_EQ(in.kind, Predicate::Kind::kIn);
+  EXPECT_EQ(in.cast, ColumnType::kInt64);
+  EXPECT_EQ(select.where->children[1].cast, ColumnType::kFloat64);
+  EXPECT_EQ(Err("SELECT * FROM t WHERE u.a = 1"), "f:1:23: error: No field named u.a in table t");
+  EXPECT_EQ(Err("SELECT * FROM t WHERE CAST(a AS JSONB) = 1"),
+            "f:1:33: error: Unsupported data type: JSONB");
+  EXPECT_EQ(Err("SELECT * FROM t WHERE CAST(a BIGINT) = 1"),
+            "f:1:30: error: Expected AS, found: BIGINT");
+  // A standalone predicate (prune --where) has no table to check a qualifier against.
+  EXPECT_TRUE(ParsePredicate("x.a = 1", "w").ok());
+}
+
 }  // namespace
 }  // namespace repartsim::model::sql

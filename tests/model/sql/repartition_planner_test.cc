@@ -98,7 +98,8 @@ TEST(RepartitionPlannerTest, TwoGroupsReproduceP1OnlyInGreptime) {
 }
 
 TEST(RepartitionPlannerTest, PipelineErrorsUseTheRealTexts) {
-  EXPECT_EQ(Err("ALTER TABLE u MERGE PARTITION (a < 10)"), "alter:1:1: error: Table not found: u");
+  EXPECT_EQ(Err("ALTER TABLE u MERGE PARTITION (a < 10)"),
+            "alter:1:1: error: Table not found: greptime.public.u");
   EXPECT_EQ(Err("ALTER TABLE t SPLIT PARTITION (b < 'x') INTO (a < 1, a >= 1)"),
             "alter:1:32: error: Cannot find column by name: b");
   EXPECT_EQ(Err("ALTER TABLE t SPLIT PARTITION (a < 11) INTO (a < 1, a >= 1 AND a < 11)"),
