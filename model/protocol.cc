@@ -107,6 +107,12 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "under the new route, nor see them twice (the expression-version fence alone passes it, "
      "because a staging region's committed expression has not changed yet)",
      false, true},
+    {Rule::kExactCountStatistics, "exact-count-statistics",
+     "an append-mode region answers an unfiltered count(*) from its files' row counts only "
+     "when no file needs the partition filter (every file was written under the region's "
+     "expression); otherwise it counts the filtered scan, so files a split shares between "
+     "regions are not counted once per region (#9149, fixed by #9154)",
+     false, true},
 }};
 
 uint32_t DefaultBits(ProfileKind kind) {

@@ -43,6 +43,7 @@ enum class Rule : uint8_t {
   kFenceNewRegionsUntilCommit,  // an applied new region takes writes only after ExitStaging
   kDropTombstones,              // a dropped region is not re-created by an older CreateRegion
   kRouteFencedReads,            // scans carry the route version; a region that saw a newer refuses
+  kExactCountStatistics,        // count(*) from file statistics only where no file needs filtering
   kCount,
 };
 

@@ -105,7 +105,7 @@ Reply Datanode::HandleWrite(RegionId region_id, std::vector<Row> rows,
 
 ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> planned_version,
                                const Protocol& protocol, const ObjectStore& store,
-                               uint64_t route_version) const {
+                               uint64_t route_version, bool count_only) const {
   REPARTSIM_ASSERT(up_);
   ScanReply reply;
   const Region* region = FindRegion(region_id);
@@ -147,6 +147,8 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   std::vector<SeqRowRef> refs;
   std::vector<size_t> runs;
   refs.reserve(region->memtable_rows());
+  uint64_t file_rows = 0;     // every row of every file read, filtered or not
+  bool any_filtered = false;  // some file needs the partition filter
   auto add_file = [&](FileId file_id) {
     const SstFile* file = store.File(file_id);
     if (file == nullptr) {
@@ -158,6 +160,8 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     // build_partition_filter: only files written under a different expression are filtered,
     // and only when the region has an expression to filter by.
     const bool filter = expr.has_value() && file->expr_text != region->committed_expr_text();
+    file_rows += file->rows.size();
+    any_filtered = any_filtered || filter;
     runs.push_back(refs.size());
     for (const SstRow& r : file->rows) {
       if (filter && !MatchesFilterPath(*expr, schema, r.row)) continue;
@@ -173,10 +177,24 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
       if (!add_file(file_id)) return reply;
     }
   }
+  // An unfiltered count(*) of an append-mode region is answered from statistics: GreptimeDB's
+  // region scan reports its files' and memtables' row counts as exact (scan_region.rs,
+  // total_rows; table/scan.rs, partition_statistics) and DataFusion replaces the count with
+  // that number, so rows of a shared file outside the region's expression are counted too.
+  // Rule::kExactCountStatistics (#9154) keeps the statistics only when no file is filtered.
+  if (count_only && schema.append_mode &&
+      !(protocol.On(Rule::kExactCountStatistics) && any_filtered)) {
+    reply.count = file_rows + region->memtable_sorted().size();
+    return reply;
+  }
   // Memtable rows are never partition-filtered.
   runs.push_back(refs.size());
   refs.insert(refs.end(), region->memtable_sorted().begin(), region->memtable_sorted().end());
   MergeSortedRuns(schema, refs, runs, /*dedup=*/!schema.append_mode);
+  if (count_only) {
+    reply.count = refs.size();
+    return reply;
+  }
   reply.rows.reserve(refs.size());
   for (const SeqRowRef& ref : refs) reply.rows.push_back(*ref.row);
   return reply;

@@ -123,7 +123,7 @@ class Datanode {
   static constexpr uint64_t kUnplannedScan = UINT64_MAX;
   ScanReply HandleScan(RegionId region, std::optional<uint64_t> planned_version,
                        const Protocol& protocol, const ObjectStore& store,
-                       uint64_t route_version = kUnplannedScan) const;
+                       uint64_t route_version = kUnplannedScan, bool count_only = false) const;
   // Creates the region (or adopts an existing manifest) and opens it Writable. Idempotent.
   // Under Rule::kDropTombstones a request sent under a route version older than the region's
   // drop tombstone is refused (kUnexpected) and creates nothing.

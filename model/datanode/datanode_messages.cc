@@ -19,10 +19,10 @@ void Datanode::OnMessage(NodeId from, const Message& message, ObjectStore& store
     return OnWriteRequest(from, *m, ctx, observer);
   }
   if (const auto* m = std::get_if<ScanRequest>(&message.body)) {
-    ScanReply reply =
-        HandleScan(m->region, m->planned_version, ctx.protocol, store, m->route_version);
-    ctx.Send(from,
-             ScanResponse{m->corr, m->region, reply.code, reply.message, std::move(reply.rows)});
+    ScanReply reply = HandleScan(m->region, m->planned_version, ctx.protocol, store,
+                                 m->route_version, m->count_only);
+    ctx.Send(from, ScanResponse{m->corr, m->region, reply.code, reply.message,
+                                std::move(reply.rows), reply.count});
     return;
   }
   if (const auto* m = std::get_if<RegionRequest>(&message.body)) {

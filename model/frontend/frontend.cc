@@ -25,6 +25,7 @@ void Frontend::StartQuery(uint64_t history_id, TableId table, std::optional<Pred
   REPARTSIM_ASSERT(up_);
   FrontendStatement& s = statements_.Add(StatementKind::kQuery, history_id, table);
   s.where = std::move(where);
+  s.count_star = ctx.history.Query(history_id).count_star;
   Dispatch(s, ctx);
 }
 
@@ -87,13 +88,17 @@ void Frontend::DispatchQuery(FrontendStatement& statement, const CachedTable& ta
                                  " regions=" + (numbers.empty() ? "-" : numbers));
   }
   statement.result_rows.clear();
+  statement.result_count = 0;
   statement.error_count += plan.error_count;
   if (!plan.error.empty()) statement.error = std::move(plan.error);
   // Rule::kRouteFencedReads: every scan names the route version it was planned with.
   const uint64_t route_version = ctx.protocol.On(Rule::kRouteFencedReads) ? table.route.version : 0;
+  // An unfiltered count(*) asks each region for its count (the aggregate is pushed down).
+  const bool count_only = statement.count_star && !statement.where.has_value();
   for (const RegionScan& scan : plan.scans) {
     const uint64_t corr = NextCorr();
-    ctx.Send(scan.leader, ScanRequest{corr, scan.region, scan.planned_version, route_version});
+    ctx.Send(scan.leader,
+             ScanRequest{corr, scan.region, scan.planned_version, route_version, count_only});
     statements_.Track(statement, corr, SubRequest{scan.leader, {}, scan.region});
   }
 }
@@ -244,12 +249,17 @@ void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
   statement.outstanding.erase(reply.corr);
   if (reply.code == ReplyCode::kOk) {
     ++statement.ok_count;
+    statement.result_count += reply.count;
     for (const Row& row : reply.rows) {
       if (statement.where.has_value() &&
           !EvaluatePredicate(*statement.where, statement.schema, row)) {
         continue;
       }
-      statement.result_rows.push_back(row);
+      if (statement.count_star) {
+        ++statement.result_count;  // count(*) with a WHERE: counted, not kept
+      } else {
+        statement.result_rows.push_back(row);
+      }
     }
   } else if ((reply.code == ReplyCode::kPartitionExprVersionMismatch ||
               reply.code == ReplyCode::kRegionNotFound) &&

@@ -149,12 +149,14 @@ void StatementTable::Finish(FrontendStatement& statement, NodeContext& ctx) {
                                                                              : QueryStatus::kError;
   record.error = statement.error;
   record.rows = std::move(statement.result_rows);
+  record.count = statement.result_count;
   record.regions = statement.scanned;
   record.end_step = ctx.step.step;
   record.end = ctx.now();
+  const uint64_t rows = statement.count_star ? record.count : record.rows.size();
   ctx.Log("fe.query_done",
           "id=" + std::to_string(statement.id) +
-              (record.status == QueryStatus::kOk ? " rows=" + std::to_string(record.rows.size())
+              (record.status == QueryStatus::kOk ? " rows=" + std::to_string(rows)
                                                  : " error=" + Quoted(record.error)));
 }
 
@@ -199,6 +201,7 @@ void StatementTable::Hash(sim::Hasher& h) const {
     h.Add(s.where.has_value());
     if (s.where.has_value()) h.Add(s.where->ToSql());
     HashRowList(s.result_rows, h);
+    if (s.count_star) h.Add(s.result_count);
     HashSchema(s.schema, h);
     h.Add(static_cast<uint64_t>(s.scanned.size()));
     for (RegionId region : s.scanned) h.Add(region.value);

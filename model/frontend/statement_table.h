@@ -59,6 +59,8 @@ struct FrontendStatement {
   std::string error;
   std::optional<Predicate> where;  // queries: the WHERE clause (applied to scanned rows)
   std::vector<Row> result_rows;    // queries
+  bool count_star = false;         // queries: count(*) (counted in result_count, no rows)
+  uint64_t result_count = 0;       // count(*) queries
   TableSchema schema;              // queries: the schema the query was planned with
   std::vector<RegionId> scanned;
   bool replan = false;

@@ -50,7 +50,8 @@ struct QueryRecord {
   QueryStatus status = QueryStatus::kPending;
   uint64_t end_step = 0;
   sim::SimTime end;
-  std::vector<Row> rows;          // the merged result rows (for count(*) too: rows counted)
+  std::vector<Row> rows;          // the merged result rows (none for count(*))
+  uint64_t count = 0;             // count(*): the count the frontend returned
   std::vector<RegionId> regions;  // regions scanned
   uint64_t route_version = 0;     // the version of the cached route it was (last) planned with
   std::string error;

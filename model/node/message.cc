@@ -173,6 +173,7 @@ void HashMessage(sim::Hasher& h, const Message& message) {
             m.region.Hash(h);
             h.Add(m.planned_version.has_value()).Add(m.planned_version.value_or(0));
             if (m.route_version != 0) h.Add(m.route_version);  // only under the rule
+            if (m.count_only) h.Add(uint64_t{1});
           },
           [&](const ScanResponse& m) {
             h.Add(m.corr);
@@ -180,6 +181,7 @@ void HashMessage(sim::Hasher& h, const Message& message) {
             h.Add(static_cast<uint64_t>(m.code));
             h.Add(static_cast<uint64_t>(m.rows.size()));
             for (const Row& row : m.rows) HashRow(h, row);
+            if (m.count != 0) h.Add(m.count);
           },
           [&](const Heartbeat& m) {
             h.Add(m.sent_at.ms);

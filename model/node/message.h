@@ -107,6 +107,9 @@ struct ScanRequest {
   std::optional<uint64_t> planned_version;
   // The table route version the scan was planned with (Rule::kRouteFencedReads; else 0).
   uint64_t route_version = 0;
+  // An unfiltered count(*): the region answers with a count, not rows (an append-mode
+  // region from its statistics where it may, see Rule::kExactCountStatistics).
+  bool count_only = false;
 };
 struct ScanResponse {
   uint64_t corr = 0;
@@ -114,6 +117,7 @@ struct ScanResponse {
   ReplyCode code = ReplyCode::kOk;
   std::string message;
   std::vector<Row> rows;
+  uint64_t count = 0;  // count_only requests: the region's count (rows is empty)
 };
 
 // ---- datanode <-> metasrv -----------------------------------------------------------------

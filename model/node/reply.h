@@ -47,6 +47,7 @@ struct ScanReply {
   ReplyCode code = ReplyCode::kOk;
   std::string message;
   std::vector<Row> rows;  // sorted by (primary key, time index), newest first within a key
+  uint64_t count = 0;     // a count-only scan: the count (rows is empty)
 
   bool ok() const { return code == ReplyCode::kOk; }
 };

@@ -108,7 +108,7 @@ void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Viola
     const std::string id = std::to_string(q.id);
     std::vector<Violation> found;
     if (q.count_star) {
-      auto v = check::CheckCountQuery(oracle, spec, q.rows.size(), context);
+      auto v = check::CheckCountQuery(oracle, spec, q.count, context);
       if (v.ok() && v.value()) found.push_back(*v.value());
     } else {
       auto v = check::CheckQuery(oracle, spec, q.rows, context);
