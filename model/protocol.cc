@@ -113,6 +113,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "expression); otherwise it counts the filtered scan, so files a split shares between "
      "regions are not counted once per region (#9149, fixed by #9154)",
      false, true},
+    {Rule::kTargetSequenceForeignFiles, "target-sequence-foreign-files",
+     "[inferred from GreptimeDB PR #8946] a file another region wrote that a region adopts "
+     "by ApplyStagingManifest ranks, for deduplication, at the region's admission sequence "
+     "(one past its last sequence when it applied) instead of its rows' source sequences; "
+     "off in both profiles: the modelled commit predates the PR, and the reference orders "
+     "sequences by time (time-ordered-sequences) instead",
+     false, false},
 }};
 
 uint32_t DefaultBits(ProfileKind kind) {

@@ -44,6 +44,7 @@ enum class Rule : uint8_t {
   kDropTombstones,              // a dropped region is not re-created by an older CreateRegion
   kRouteFencedReads,            // scans carry the route version; a region that saw a newer refuses
   kExactCountStatistics,        // count(*) from file statistics only where no file needs filtering
+  kTargetSequenceForeignFiles,  // adopted files rank at the target admission sequence (#8946)
   kCount,
 };
 

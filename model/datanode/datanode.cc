@@ -160,12 +160,16 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     // build_partition_filter: only files written under a different expression are filtered,
     // and only when the region has an expression to filter by.
     const bool filter = expr.has_value() && file->expr_text != region->committed_expr_text();
+    // Rule::kTargetSequenceForeignFiles: an adopted file's rows rank at its admission sequence.
+    const auto admitted = region->version().file_sequences.find(file_id);
+    const uint64_t admission =
+        admitted == region->version().file_sequences.end() ? 0 : admitted->second;
     file_rows += file->rows.size();
     any_filtered = any_filtered || filter;
     runs.push_back(refs.size());
     for (const SstRow& r : file->rows) {
       if (filter && !MatchesFilterPath(*expr, schema, r.row)) continue;
-      refs.push_back(SeqRowRef{&r.row, r.sequence});
+      refs.push_back(SeqRowRef{&r.row, admission != 0 ? admission : r.sequence});
     }
     return true;
   };
@@ -227,6 +231,7 @@ void Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState stat
     region.AppendMemtable(batch);
   }
   if (wal.last_entry_id() > region.last_entry_id()) region.set_last_entry_id(wal.last_entry_id());
+  for (const auto& [file, sequence] : manifest.file_sequences) region.AdvanceSequence(sequence);
   hosted_.insert(id);
 }
 

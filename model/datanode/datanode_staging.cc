@@ -137,6 +137,32 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
   return HandleApplyStagingManifest(region_id, expr, central, Protocol::Greptime(), store, crash);
 }
 
+namespace {
+
+// PR #8946 as its description states it [inferred: its code was not read]: a file that
+// another region wrote keeps its bytes, and the target's manifest gives it a target-local
+// admission sequence that reads rank its rows at. The model gives the files one apply adopts
+// consecutive sequences after the region's last one, in the order of their rows' source
+// sequences (so a newer source file still outranks an older one), and numbers later writes
+// after them.
+void AdmitForeignFiles(Region& region, RegionManifest& merged, const ObjectStore& store) {
+  std::vector<std::pair<uint64_t, FileId>> adopted;  // (newest source sequence, file)
+  for (FileId f : merged.files) {
+    const SstFile* file = store.File(f);
+    if (file == nullptr || file->writer == merged.region_id) continue;
+    if (merged.file_sequences.count(f) != 0) continue;
+    uint64_t newest = 0;
+    for (const SstRow& r : file->rows) newest = std::max(newest, r.sequence);
+    adopted.push_back({newest, f});
+  }
+  std::sort(adopted.begin(), adopted.end());
+  uint64_t sequence = region.last_sequence();
+  for (const auto& [newest, f] : adopted) merged.file_sequences.emplace(f, ++sequence);
+  region.AdvanceSequence(sequence);
+}
+
+}  // namespace
+
 Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
                                            const std::optional<PartitionExpr>& expr,
                                            RegionId central, const Protocol& protocol,
@@ -168,6 +194,7 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
       merged.awaiting_commit = true;
     }
     merged.awaiting_apply = false;
+    if (protocol.On(Rule::kTargetSequenceForeignFiles)) AdmitForeignFiles(*region, merged, store);
     store.PutManifest(merged);
     region->set_version(std::move(merged));
     return Reply::Ok();
@@ -217,6 +244,7 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
     merged.awaiting_commit = true;
   }
   merged.awaiting_apply = false;
+  if (protocol.On(Rule::kTargetSequenceForeignFiles)) AdmitForeignFiles(*region, merged, store);
   store.PutManifest(merged);
   store.ClearStaging(region_id);
   store.ClearRemapBlobs(region_id);

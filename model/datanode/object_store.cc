@@ -27,6 +27,7 @@ void RegionManifest::Hash(sim::Hasher& h) const {
   h.Add(flushed_entry_id);
   h.Add(flushed_sequence);
   h.Add(manifest_version);
+  for (const auto& [file, sequence] : file_sequences) h.Add(file.value).Add(sequence);
 }
 
 void StagingAction::Hash(sim::Hasher& h) const {

@@ -54,6 +54,9 @@ struct RegionManifest {
   uint64_t flushed_entry_id = 0;  // WAL entries <= this are in files
   uint64_t flushed_sequence = 0;  // largest sequence in files
   uint64_t manifest_version = 0;  // bumped by every committed edit
+  // Rule::kTargetSequenceForeignFiles: files written by another region that this region
+  // adopted, with the admission sequence their rows rank at here.
+  std::map<FileId, uint64_t> file_sequences;
   // A region allocated by a repartition under Rule::kFenceAllocatedRegions: it refuses writes
   // and reads until it applied its remapped manifest, so nothing can be read from it (or
   // written to it) before it holds the rows it takes over. Durable: survives a reopen.

@@ -84,6 +84,10 @@ class Region {
 
   uint64_t last_entry_id() const { return last_entry_id_; }
   uint64_t last_sequence() const { return last_sequence_; }
+  // Later writes number after `sequence` (an admission sequence of adopted files).
+  void AdvanceSequence(uint64_t sequence) {
+    if (sequence > last_sequence_) last_sequence_ = sequence;
+  }
   void set_last_entry_id(uint64_t id) { last_entry_id_ = id; }
 
   const std::optional<sim::SimTime>& lease_deadline() const { return lease_deadline_; }
