@@ -26,21 +26,37 @@ sim::Result<ExploreReport> ExploreScenario(const Scenario& s, const ExploreConfi
     RunConfig rc = base;
     rc.chooser = &chooser;
     rc.after_step = [&](const StepView& v) {
-      if (v.healed) return true;
+      if (v.healed && !config.liveness_dedup) return true;
       // The replayed prefix was visited by the run that first took it: no key needed.
       if (!chooser.past_prefix()) return true;
+      if (v.healed) {
+        // No fault or crash is asked in the liveness phase: the budgets left do not matter.
+        ++out.liveness_states;
+        const uint64_t depth =
+            config.policy.depth_max == UINT32_MAX ? 0 : uint64_t{chooser.branches().size()};
+        const uint64_t key = sim::Hasher()
+                                 .Add(v.cluster.Fingerprint())
+                                 .Add(v.liveness_key)
+                                 .Add(depth)
+                                 .Add(static_cast<uint64_t>(v.rule_violations))
+                                 .Finish();
+        return explorer.Visit(key, chooser, false);
+      }
       // Two runs at the same cluster state have the same future only with the same budgets
       // left: crashes and faults used, and (under a depth bound) branching decisions taken.
+      // With subsumption the explorer compares the budgets itself; the key keeps the crashes
+      // that the budget did not spend (a scripted crash_at).
       const uint64_t depth =
           config.policy.depth_max == UINT32_MAX ? 0 : uint64_t{chooser.branches().size()};
-      const uint64_t key = sim::Hasher()
-                               .Add(v.cluster.Fingerprint())
-                               .Add(v.crashes)
-                               .Add(chooser.faults_used())
-                               .Add(depth)
-                               .Add(static_cast<uint64_t>(v.rule_violations))
-                               .Finish();
-      return explorer.Visit(key, chooser);
+      sim::Hasher key;
+      key.Add(v.cluster.Fingerprint());
+      if (config.policy.subsumption) {
+        key.Add(v.crashes - chooser.crashes_used());
+      } else {
+        key.Add(v.crashes).Add(chooser.faults_used());
+      }
+      key.Add(depth).Add(static_cast<uint64_t>(v.rule_violations));
+      return explorer.Visit(key.Finish(), chooser);
     };
     auto report = RunScenario(s, rc);
     if (!report.ok()) {

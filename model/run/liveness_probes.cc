@@ -91,4 +91,18 @@ void LivenessProbes::AfterStep(model::Cluster& cluster, sim::SimTime now) {
   }
 }
 
+void LivenessProbes::Hash(sim::Hasher& h) const {
+  h.Add(first_write_id_).Add(next_unseen_).Add(base_).Add(static_cast<uint64_t>(unfinished_));
+  h.Add(static_cast<uint64_t>(probes_.size()));
+  for (const ProbeResult& p : probes_) {
+    h.Add(static_cast<uint64_t>(p.row.size()));
+    for (const model::Value& v : p.row) v.Hash(h);
+    h.Add(p.frontend_index).Add(p.attempts).Add(p.finished).Add(p.acked).Add(p.error);
+  }
+  h.Add(static_cast<uint64_t>(in_flight_.size()));
+  for (uint64_t id : in_flight_) h.Add(id);
+  h.Add(static_cast<uint64_t>(attempt_probe_.size()));
+  for (size_t probe : attempt_probe_) h.Add(static_cast<uint64_t>(probe));
+}
+
 }  // namespace repartsim::scenario

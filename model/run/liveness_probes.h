@@ -16,6 +16,7 @@
 
 #include "model/cluster/cluster.h"
 #include "model/scenario/scenario.h"
+#include "sim/fingerprint.h"
 
 namespace repartsim::scenario {
 
@@ -48,6 +49,8 @@ class LivenessProbes {
   // Writes with id >= this are probe attempts (0 when never started).
   uint64_t first_write_id() const { return first_write_id_; }
   uint64_t attempt_count() const { return attempt_probe_.size(); }
+  // Every field that decides the probes' next moves and results (explore's liveness key).
+  void Hash(sim::Hasher& h) const;
 
  private:
   void Issue(size_t probe, model::Cluster& cluster, sim::SimTime at);

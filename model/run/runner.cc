@@ -10,6 +10,7 @@
 #include "model/run/script.h"
 #include "model/run/workload.h"
 #include "model/scenario/crash_sites.h"
+#include "sim/fingerprint.h"
 #include "sim/simulation.h"
 
 namespace repartsim::scenario {
@@ -136,8 +137,16 @@ class PhasedRun {
           RestartLater();
         }
       }
-      if (after_step_ && !after_step_(StepView{cluster_, sim_.steps() - 1, sim_.now().ms, healed_,
-                                               crashes, rule_watch_.violations().size()})) {
+      uint64_t liveness_key = 0;
+      if (after_step_ && healed_) {
+        sim::Hasher h;
+        h.Add(report.heal_time_ms);
+        probes_.Hash(h);
+        liveness_key = h.Finish();
+      }
+      if (after_step_ &&
+          !after_step_(StepView{cluster_, sim_.steps() - 1, sim_.now().ms, healed_, crashes,
+                                rule_watch_.violations().size(), liveness_key})) {
         report.cut = true;
         report.end_reason = "cut";
         break;

@@ -51,6 +51,10 @@ struct StepView {
   bool healed = false;         // the liveness phase has begun
   uint64_t crashes = 0;        // crash points fired so far
   size_t rule_violations = 0;  // INV-RULE findings so far (PublishedRuleWatch)
+  // Liveness phase only: a hash of the run's own state that the cluster's fingerprint does
+  // not hold and that decides how the run goes on (when the phase began, the probes'
+  // progress); 0 in the safety phase.
+  uint64_t liveness_key = 0;
 };
 
 enum class Outcome : uint8_t { kPass, kSafety, kLiveness, kNondeterminism };

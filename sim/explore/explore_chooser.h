@@ -28,6 +28,9 @@ struct DecisionPolicy {
   uint32_t crash_budget = 1;
   uint32_t fault_budget = 1;
   uint32_t depth_max = UINT32_MAX;
+  // Budget subsumption (explorer.h): a state reached before with at most the crashes and
+  // faults spent now ends the run, not only the same state with the same spending.
+  bool subsumption = true;
   // True iff a Chance label is a crash point (default: every label not starting with "net.").
   std::function<bool(std::string_view)> is_crash_point;
 };

@@ -8,20 +8,34 @@ namespace repartsim::sim::explore {
 
 const char* OrderName(Order order) { return order == Order::kDepthFirst ? "dfs" : "bfs"; }
 
-bool Explorer::Visit(uint64_t key, const ExploreChooser& chooser) {
+bool Explorer::Visit(uint64_t key, const ExploreChooser& chooser, bool budgets_matter) {
   if (!chooser.past_prefix()) return true;  // replaying a path an earlier run counted
   if (states_max_reached_) {
     cut_ = true;
     return false;
   }
   ++stats_.states;
-  const uint64_t full =
-      Hasher().Add(key).Add(chooser.crashes_used()).Add(chooser.faults_used()).Finish();
-  if (!visited_.insert(full).second) {
-    cut_ = true;
-    return false;
+  const uint32_t crashes = budgets_matter ? chooser.crashes_used() : 0;
+  const uint32_t faults = budgets_matter ? chooser.faults_used() : 0;
+  if (policy_.subsumption) {
+    std::vector<std::pair<uint32_t, uint32_t>>& spent = spent_[key];
+    for (const auto& [c, f] : spent) {
+      if (c <= crashes && f <= faults) {
+        stats_.subsumed += c != crashes || f != faults;
+        cut_ = true;
+        return false;
+      }
+    }
+    spent.emplace_back(crashes, faults);
+    ++stats_.unique;
+  } else {
+    const uint64_t full = Hasher().Add(key).Add(crashes).Add(faults).Finish();
+    if (!visited_.insert(full).second) {
+      cut_ = true;
+      return false;
+    }
+    stats_.unique = visited_.size();
   }
-  stats_.unique = visited_.size();
   if (stats_.states >= states_max_) states_max_reached_ = true;
   return true;
 }
@@ -52,6 +66,7 @@ bool Explorer::AfterRun(const ExploreChooser& chooser, const RunVerdict& verdict
 ExploreStats Explorer::Run(const RunFunction& run, const ProgressFunction& progress) {
   stats_ = ExploreStats();
   visited_.clear();
+  spent_.clear();
   states_max_reached_ = false;
   std::deque<std::vector<uint32_t>> queue;  // bfs: prefixes still to run
   std::optional<std::vector<uint32_t>> next = std::vector<uint32_t>{};

@@ -5,6 +5,12 @@
 // spent) and cuts the run at a state already reached by an earlier run: that state's
 // continuations were or will be explored from there. States are counted only past the
 // prefix (the replayed part was counted by the run that first reached it).
+// Budget subsumption (DecisionPolicy::subsumption, on by default): the key given to Visit()
+// leaves out the budgets; a state is cut when the same key was reached before with no more
+// crashes and no more faults spent, since every continuation open to the later visit (its
+// remaining budgets are no larger) is open to the earlier one. Off, the budgets are part of
+// the key and only an exact repeat is cut. Breadth-first keeps its shortest counterexample:
+// the earlier visit's path had no more non-default decisions than the later one's.
 // Orders:
 //   depth-first   the odometer: the next run changes the deepest decision with an untried
 //                 alternative (no memory beyond the current path);
@@ -21,6 +27,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>  // lint: lookup-only (the subsumption table)
 #include <unordered_set>  // lint: lookup-only (the visited set)
 #include <vector>
 
@@ -40,7 +47,8 @@ struct ExploreStats {
   uint64_t runs = 0;
   uint64_t runs_cut = 0;       // ended at an already visited state
   uint64_t states = 0;         // states reached past the prefix (visits)
-  uint64_t unique = 0;         // distinct state keys
+  uint64_t unique = 0;         // distinct state keys (with the budgets spent to reach them)
+  uint64_t subsumed = 0;       // of the cuts, the states reached before with fewer budgets spent
   uint64_t depth_max = 0;      // most branching decisions on one path
   uint64_t frontier = 0;       // untried alternatives known (dfs: on the current path)
   bool depth_limited = false;  // some path reached depth_max with decisions left
@@ -60,9 +68,12 @@ class Explorer {
   Explorer(DecisionPolicy policy, Order order, uint64_t states_max)
       : policy_(std::move(policy)), order_(order), states_max_(states_max) {}
 
-  // To be called by a run for each state it reaches, with the model's canonical key.
-  // Returns false iff the run must end here (a visited state, or states_max reached).
-  bool Visit(uint64_t key, const ExploreChooser& chooser);
+  // To be called by a run for each state it reaches, with the model's canonical key (which
+  // must not include the budgets spent: the explorer adds them). With `budgets_matter`
+  // false (no later decision can spend a budget, e.g. every fault has stopped) the state
+  // counts as reached with nothing spent. Returns false iff the run must end here (a
+  // visited or subsumed state, or states_max reached).
+  bool Visit(uint64_t key, const ExploreChooser& chooser, bool budgets_matter = true);
 
   ExploreStats Run(const RunFunction& run, const ProgressFunction& progress);
   const DecisionPolicy& policy() const { return policy_; }
@@ -78,6 +89,9 @@ class Explorer {
   bool cut_ = false;  // the current run was cut by Visit
   bool states_max_reached_ = false;
   std::unordered_set<uint64_t> visited_;  // lint: lookup-only
+  // Subsumption: per key, the (crashes, faults) spent at each visit that was not subsumed.
+  using Spent = std::vector<std::pair<uint32_t, uint32_t>>;
+  std::unordered_map<uint64_t, Spent> spent_;  // lint: lookup-only
 };
 
 }  // namespace repartsim::sim::explore

@@ -23,12 +23,22 @@ std::string TempDir() {
 TEST(ExploreCliTest, ReferenceExhausts) {
   const CliOutcome r = RunRepartsim("explore " + kScenario + " --crash-budget 0 --quiet");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("runs=145 (cut at a visited state: 115) states=2826 unique=2711 "
-                          "depth_max=49"),
+  EXPECT_NE(r.output.find("runs=145 (cut at a visited state: 116, of them subsumed: 37) "
+                          "states=2758 unique=2642 depth_max=49"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("result: exhausted\n"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(" sites hit, 0 crashed\n"), std::string::npos) << r.output;
+}
+
+TEST(ExploreCliTest, NoSubsumptionCutsOnlyExactRepeats) {
+  const CliOutcome r =
+      RunRepartsim("explore " + kScenario + " --crash-budget 0 --quiet --no-subsumption");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("runs=145 (cut at a visited state: 115, of them subsumed: 0) "
+                          "states=2826 unique=2711 depth_max=49"),
+            std::string::npos)
+      << r.output;
 }
 
 TEST(ExploreCliTest, FenceOffCounterexampleReplaysAndRuns) {

@@ -3,8 +3,11 @@
 // exhaustive search per benchmark iteration, side by side for each budget setting. Counters:
 // states (visits past the replayed prefixes), unique (distinct state keys), runs, steps
 // (simulated, replays included) per search, and states/s and steps/s per core (CPU time).
+// Each budget setting runs with the default reductions, without budget subsumption, and with
+// liveness dedup (model/run/explore.h), side by side; the full default policy (one crash, one
+// fault: about 40 s) is left to tests/model/run/explore_slow_test.cc.
 // The search must end exhausted; a violation or a stop fails the benchmark.
-//   build/bench/explore_bench                                   (about 10 s on an idle core)
+//   build/bench/explore_bench                             (about 15 s on an idle core)
 //   build/bench/explore_bench --benchmark_filter=crash0
 #include <benchmark/benchmark.h>
 
@@ -30,12 +33,19 @@ const repartsim::scenario::Scenario& SplitSmall() {
   return s;
 }
 
+// Which reductions a search uses: the default (budget subsumption on, liveness dedup off),
+// without subsumption (only exact repeats cut), or with liveness dedup added.
+enum class Reductions { kDefault, kNoSubsumption, kLivenessDedup };
+
 // One exhaustive search per iteration with the given crash and fault budgets.
-void Explore(benchmark::State& state, uint32_t crash_budget, uint32_t fault_budget) {
+void BM_Explore(benchmark::State& state, uint32_t crash_budget, uint32_t fault_budget,
+                Reductions reductions) {
   const repartsim::scenario::Scenario& s = SplitSmall();
   ExploreConfig config;
   config.policy.crash_budget = crash_budget;
   config.policy.fault_budget = fault_budget;
+  config.policy.subsumption = reductions != Reductions::kNoSubsumption;
+  config.liveness_dedup = reductions == Reductions::kLivenessDedup;
   uint64_t states = 0, unique = 0, runs = 0, steps = 0;
   for (auto _ : state) {
     auto report = repartsim::scenario::ExploreScenario(s, config);
@@ -59,11 +69,16 @@ void Explore(benchmark::State& state, uint32_t crash_budget, uint32_t fault_budg
       benchmark::Counter(static_cast<double>(steps) * n, benchmark::Counter::kIsRate);
 }
 
-void BM_ExploreSplitSmall_crash0(benchmark::State& state) { Explore(state, 0, 1); }
-BENCHMARK(BM_ExploreSplitSmall_crash0)->Unit(benchmark::kMillisecond);
-
-void BM_ExploreSplitSmall_fault0(benchmark::State& state) { Explore(state, 1, 0); }
-BENCHMARK(BM_ExploreSplitSmall_fault0)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Explore, crash0, 0, 1, Reductions::kDefault)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Explore, crash0_no_subsumption, 0, 1, Reductions::kNoSubsumption)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Explore, crash0_liveness_dedup, 0, 1, Reductions::kLivenessDedup)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Explore, fault0, 1, 0, Reductions::kDefault)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Explore, fault0_no_subsumption, 1, 0, Reductions::kNoSubsumption)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Explore, fault0_liveness_dedup, 1, 0, Reductions::kLivenessDedup)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

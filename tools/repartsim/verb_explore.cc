@@ -39,6 +39,8 @@ struct ExploreArgs {
   std::string json;
   std::string out;
   bool quiet = false;
+  bool no_subsumption = false;
+  bool liveness_dedup = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -99,7 +101,9 @@ int Explore(const ExploreArgs& a) {
   config.policy.fault_budget = a.fault_budget;
   config.policy.values_max = a.values_max;
   config.policy.depth_max = a.depth_max;
+  config.policy.subsumption = !a.no_subsumption;
   config.states_max = a.states_max;
+  config.liveness_dedup = a.liveness_dedup;
   const Clock::time_point start = Clock::now();
   Clock::time_point last_print = start;
   config.progress = [&](const sim::explore::ExploreStats& st) {
@@ -120,12 +124,14 @@ int Explore(const ExploreArgs& a) {
               s.value().name.c_str(), a.scenario.c_str(), profile_name.c_str(),
               sim::explore::OrderName(config.order), a.crash_budget, a.fault_budget, a.values_max);
   std::printf(
-      "runs=%llu (cut at a visited state: %llu) states=%llu unique=%llu depth_max=%llu "
-      "steps=%llu run_steps_max=%llu\n",
+      "runs=%llu (cut at a visited state: %llu, of them subsumed: %llu) states=%llu unique=%llu "
+      "depth_max=%llu steps=%llu run_steps_max=%llu%s\n",
       static_cast<unsigned long long>(st.runs), static_cast<unsigned long long>(st.runs_cut),
-      static_cast<unsigned long long>(st.states), static_cast<unsigned long long>(st.unique),
-      static_cast<unsigned long long>(st.depth_max), static_cast<unsigned long long>(x.steps),
-      static_cast<unsigned long long>(x.run_steps_max));
+      static_cast<unsigned long long>(st.subsumed), static_cast<unsigned long long>(st.states),
+      static_cast<unsigned long long>(st.unique), static_cast<unsigned long long>(st.depth_max),
+      static_cast<unsigned long long>(x.steps), static_cast<unsigned long long>(x.run_steps_max),
+      config.liveness_dedup ? (" liveness_states=" + std::to_string(x.liveness_states)).c_str()
+                            : "");
   std::printf("time=%.2fs states/s=%.0f steps/s=%.0f\n", seconds,
               seconds > 0 ? static_cast<double>(st.states) / seconds : 0.0,
               seconds > 0 ? static_cast<double>(x.steps) / seconds : 0.0);
@@ -147,6 +153,8 @@ int Explore(const ExploreArgs& a) {
   j["runs_cut"] = st.runs_cut;
   j["states"] = st.states;
   j["unique"] = st.unique;
+  j["subsumed"] = st.subsumed;
+  j["liveness_states"] = x.liveness_states;
   j["depth_max"] = st.depth_max;
   j["steps"] = x.steps;
   j["seconds"] = seconds;
@@ -226,6 +234,12 @@ void AddExploreVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--out", a->out,
                   "Counterexample file prefix (default repartsim-<name>-<profile>-explore)");
   sub->add_flag("--quiet", a->quiet, "No progress line");
+  sub->add_flag("--no-subsumption", a->no_subsumption,
+                "Cut only exact repeats (same state, same budgets spent), not states reached "
+                "before with fewer crashes and faults spent");
+  sub->add_flag("--liveness-dedup", a->liveness_dedup,
+                "Visit liveness-phase states too (fingerprint and probe progress): a run ends "
+                "at a liveness state reached before");
   sub->footer(
       "Exit codes: 0 no violation found, 1 safety, 2 liveness violation (counterexample\n"
       "written), 3 nondeterminism, 64 bad input, 70 the counterexample did not reproduce.");

@@ -97,6 +97,42 @@ TEST(ExplorerTest, VisitedStatesCutLaterRuns) {
   EXPECT_TRUE(st.exhausted);
 }
 
+// A fault with no effect (a = yes reaches the key of a = no) then a crash point b.
+ExploreStats ExploreIneffectiveFault(bool subsumption) {
+  DecisionPolicy policy;
+  policy.subsumption = subsumption;
+  Explorer explorer(policy, Order::kDepthFirst, UINT64_MAX);
+  return explorer.Run(
+      [&](ExploreChooser& chooser) {
+        chooser.Chance("net.delay", Ratio{1, 100});
+        if (!explorer.Visit(Hasher().Add(uint64_t{0}).Finish(), chooser)) return RunVerdict{};
+        const bool b = chooser.Chance("site.b", Ratio{1, 100});
+        explorer.Visit(Hasher().Add(uint64_t{1} + b).Finish(), chooser);
+        return RunVerdict{};
+      },
+      [](const ExploreStats&) { return true; });
+}
+
+TEST(ExplorerTest, SubsumptionCutsAStateReachedBeforeWithLessSpent) {
+  // Odometer: (0, 0), (0, 1), then a = 1 reaches key 0 with one fault spent, where (0, *)
+  // stood with none: subsumed, and its continuation b = 0/1 is not run again.
+  const ExploreStats on = ExploreIneffectiveFault(true);
+  EXPECT_TRUE(on.exhausted);
+  EXPECT_EQ(on.runs, 3u);
+  EXPECT_EQ(on.runs_cut, 1u);
+  EXPECT_EQ(on.subsumed, 1u);
+  EXPECT_EQ(on.states, 4u);
+  EXPECT_EQ(on.unique, 3u);
+  // Without it the budgets are part of the key: a = 1 is a new state, and so are both b.
+  const ExploreStats off = ExploreIneffectiveFault(false);
+  EXPECT_TRUE(off.exhausted);
+  EXPECT_EQ(off.runs, 4u);
+  EXPECT_EQ(off.runs_cut, 0u);
+  EXPECT_EQ(off.subsumed, 0u);
+  EXPECT_EQ(off.states, 6u);
+  EXPECT_EQ(off.unique, 6u);
+}
+
 TEST(ExplorerTest, DepthFirstAndBreadthFirstCounterexamples) {
   auto fails = [](const Path& p) { return (p.a && p.c == 9) || (p.b && p.c == 4); };
   const ExploreStats dfs = Explore(DecisionPolicy{}, Order::kDepthFirst, nullptr, false, fails);
