@@ -31,14 +31,8 @@ class CountStatisticsTest : public ::testing::Test {
     Share(kR0, Lt(5));
     Share(kR2, Range(5, 10));
   }
-  void Share(RegionId region, PartitionExpr expr) {
-    RegionManifest m = *store_.Manifest(kR0);
-    m.region_id = region;
-    m.partition_expr = std::move(expr);
-    store_.PutManifest(m);
-    ASSERT_TRUE(dn_.HandleOpenRegion(region, store_).ok());
-    ASSERT_TRUE(
-        dn_.ApplyLease(region, RegionRole::kLeader, sim::AtMs(10000), Protocol::Greptime()));
+  void Share(RegionId region, std::optional<PartitionExpr> expr) {
+    OpenSharingFilesOf(dn_, store_, kR0, region, std::move(expr));
   }
   uint64_t Count(RegionId region, const Protocol& protocol) {
     ScanReply reply = dn_.HandleScan(region, std::nullopt, protocol, store_,

@@ -63,6 +63,18 @@ class CrashAt final : public CrashHook {
   bool fired_ = false;
 };
 
+// Opens `region` on `dn` as a leader with the files of `from`'s manifest and expression
+// `expr`, as a region that adopted them by a repartition.
+inline void OpenSharingFilesOf(Datanode& dn, ObjectStore& store, RegionId from, RegionId region,
+                               std::optional<PartitionExpr> expr) {
+  RegionManifest m = *store.Manifest(from);
+  m.region_id = region;
+  m.partition_expr = std::move(expr);
+  store.PutManifest(m);
+  ASSERT_TRUE(dn.HandleOpenRegion(region, store).ok());
+  ASSERT_TRUE(dn.ApplyLease(region, RegionRole::kLeader, sim::AtMs(10000), Protocol::Greptime()));
+}
+
 inline std::vector<Row> Scan(const Datanode& dn, RegionId region, const ObjectStore& store) {
   ScanReply reply = dn.HandleScan(region, std::nullopt, Protocol::Greptime(), store);
   EXPECT_TRUE(reply.ok()) << reply.message;

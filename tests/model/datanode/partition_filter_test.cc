@@ -23,13 +23,7 @@ class PartitionFilterTest : public ::testing::Test {
   }
   // Opens `region` as a leader with R0's files and expression `expr`.
   void OpenSharing(RegionId region, std::optional<PartitionExpr> expr) {
-    RegionManifest m = *store_.Manifest(kR0);
-    m.region_id = region;
-    m.partition_expr = std::move(expr);
-    store_.PutManifest(m);
-    ASSERT_TRUE(dn_.HandleOpenRegion(region, store_).ok());
-    ASSERT_TRUE(
-        dn_.ApplyLease(region, RegionRole::kLeader, sim::AtMs(10000), Protocol::Greptime()));
+    OpenSharingFilesOf(dn_, store_, kR0, region, std::move(expr));
   }
 
   ObjectStore store_;
