@@ -122,11 +122,11 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      false, false},
 }};
 
-uint32_t DefaultBits(ProfileKind kind) {
-  uint32_t bits = 0;
+uint64_t DefaultBits(ProfileKind kind) {
+  uint64_t bits = 0;
   for (const RuleInfo& info : kRules) {
     bool on = kind == ProfileKind::kGreptime ? info.greptime : info.reference;
-    if (on) bits |= 1u << static_cast<uint32_t>(info.rule);
+    if (on) bits |= uint64_t{1} << static_cast<uint32_t>(info.rule);
   }
   return bits;
 }
@@ -160,7 +160,7 @@ sim::Result<Protocol> Protocol::FromProfileName(std::string_view name) {
 
 void Protocol::Set(Rule rule, bool on) {
   REPARTSIM_ASSERT(rule < Rule::kCount);
-  uint32_t mask = 1u << static_cast<uint32_t>(rule);
+  const uint64_t mask = uint64_t{1} << static_cast<uint32_t>(rule);
   bits_ = on ? (bits_ | mask) : (bits_ & ~mask);
 }
 
@@ -202,10 +202,10 @@ const char* Protocol::base_name() const {
 }
 
 std::string Protocol::OverridesText() const {
-  uint32_t base_bits = DefaultBits(base_);
+  const uint64_t base_bits = DefaultBits(base_);
   std::string out;
   for (const RuleInfo& info : AllRules()) {
-    uint32_t mask = 1u << static_cast<uint32_t>(info.rule);
+    const uint64_t mask = uint64_t{1} << static_cast<uint32_t>(info.rule);
     if ((bits_ & mask) == (base_bits & mask)) continue;
     if (!out.empty()) out += ',';
     out += info.name;

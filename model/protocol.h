@@ -83,15 +83,15 @@ class Protocol {
   const char* base_name() const;
   // Switches that differ from the base profile, as "name=on,name=off"; "" when none.
   std::string OverridesText() const;
-  uint32_t bits() const { return bits_; }
+  uint64_t bits() const { return bits_; }
 
   friend bool operator==(const Protocol&, const Protocol&) = default;
 
  private:
   ProfileKind base_ = ProfileKind::kGreptime;
-  uint32_t bits_ = 0;
+  uint64_t bits_ = 0;
 };
 
-static_assert(kRuleCount <= 32, "Protocol keeps its switches in a 32-bit mask");
+static_assert(kRuleCount <= 64, "Protocol keeps its switches in a 64-bit mask");
 
 }  // namespace repartsim::model

@@ -214,7 +214,7 @@ void Cluster::StartRepartition(const RepartitionOp& op, sim::StepContext& step) 
     return;
   }
   NodeContext ctx(fe.id(), step, protocol_, history_);
-  fe.StartRepartition(record.id, op.table, op.alter, ctx);
+  fe.StartRepartition(record.id, op.table, op.alter, ctx, op.validate);
   Flush(ctx, step);
 }
 

@@ -5,7 +5,8 @@ namespace repartsim::model {
 sim::Result<sql::RepartitionPlan> ValidateRepartition(const TableInfo& info,
                                                       const TableRoute& route,
                                                       const sql::AlterRepartition& alter,
-                                                      bool gc_enabled, const Protocol& protocol) {
+                                                      bool gc_enabled, const Protocol& protocol,
+                                                      bool check_rule) {
   sql::TableState table;
   table.schema = info.schema;
   table.rule.columns = info.PartitionColumnNames();
@@ -21,6 +22,7 @@ sim::Result<sql::RepartitionPlan> ValidateRepartition(const TableInfo& info,
       protocol.On(Rule::kExactRuleChecker) ? CheckMode::kExact : CheckMode::kGreptime;
   options.global_transition_indices = !protocol.On(Rule::kPerGroupIndices);
   options.exact_overlap = protocol.On(Rule::kExactRuleChecker);
+  options.check_rule = check_rule;
   return sql::PlanRepartition(table, alter, sim::SourceLocation{}, options);
 }
 

@@ -16,9 +16,11 @@ namespace repartsim::model {
 
 // The plan of `alter` on the table described by `info` and `route`, or the error the frontend
 // answers with (unlocated). `gc_enabled`: metasrv GC is on (repartition is refused without it).
+// `check_rule` false skips the completeness and disjointness check of the resulting rule.
 sim::Result<sql::RepartitionPlan> ValidateRepartition(const TableInfo& info,
                                                       const TableRoute& route,
                                                       const sql::AlterRepartition& alter,
-                                                      bool gc_enabled, const Protocol& protocol);
+                                                      bool gc_enabled, const Protocol& protocol,
+                                                      bool check_rule = true);
 
 }  // namespace repartsim::model

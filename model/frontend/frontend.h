@@ -50,6 +50,7 @@ struct FrontendDdl {
   std::optional<sql::AlterRepartition> alter;  // a repartition; else `create`
   std::optional<CreateTableTask> create;
   std::optional<RepartitionTask> task;  // the validated repartition, as submitted
+  bool check_rule = true;               // false: no rule check before submitting
   bool submitted = false;
   uint32_t attempts = 0;  // submissions so far
   sim::SimTime deadline;  // of the current call
@@ -74,8 +75,9 @@ class Frontend {
   // ... REPARTITION validated against the cached route and table info, each submitted to the
   // metasrv as a DdlSubmit call; the DdlReply (or the call's timeout) ends it.
   void StartCreateTable(uint64_t history_id, CreateTableTask task, NodeContext& ctx);
+  // `check_rule` false: submitted without the rule check (scenario step `validate: false`).
   void StartRepartition(uint64_t history_id, TableId table, sql::AlterRepartition alter,
-                        NodeContext& ctx);
+                        NodeContext& ctx, bool check_rule = true);
 
   // The frontend resent write request `corr` (one more copy in flight, an application retry):
   // its statement waits for every copy's answer before it counts a refusal, so a write is

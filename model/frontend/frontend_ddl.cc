@@ -63,13 +63,14 @@ void Frontend::StartCreateTable(uint64_t history_id, CreateTableTask task, NodeC
 }
 
 void Frontend::StartRepartition(uint64_t history_id, TableId table, sql::AlterRepartition alter,
-                                NodeContext& ctx) {
+                                NodeContext& ctx, bool check_rule) {
   REPARTSIM_ASSERT(up_);
   const uint64_t key = NextCorr();
   FrontendDdl& ddl = ddls_[key];
   ddl.history_id = history_id;
   ddl.table = table;
   ddl.alter = std::move(alter);
+  ddl.check_rule = check_rule;
   DispatchDdl(key, ctx);
 }
 
@@ -85,7 +86,7 @@ void Frontend::DispatchDdl(uint64_t key, NodeContext& ctx) {
     }
     REPARTSIM_ASSERT(cached->info.table_id == ddl.table);
     sim::Result<sql::RepartitionPlan> plan = ValidateRepartition(
-        cached->info, cached->route, *ddl.alter, config_.gc_enabled, ctx.protocol);
+        cached->info, cached->route, *ddl.alter, config_.gc_enabled, ctx.protocol, ddl.check_rule);
     if (!plan.ok()) {
       return FinishDdl(key, DdlStatus::kRejected, 0, plan.error().message, ctx);
     }

@@ -44,6 +44,9 @@ struct RepartitionOp {
   TableId table;
   sql::AlterRepartition alter;
   std::string sql;
+  // false (scenario step `validate: false`): the frontend submits the statement without its
+  // rule check, as a client calling the metasrv's DDL API directly would.
+  bool validate = true;
 };
 
 using ClientStatement = std::variant<InsertOp, QueryOp, CreateTableOp, RepartitionOp>;

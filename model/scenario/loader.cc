@@ -217,48 +217,121 @@ std::string ReadInvariantName(const YAML::Node& node, LoadContext& ctx, const st
   return name;
 }
 
+// `pass` or {violation: INV-X, tolerate: [...]} at `path`; `extra` keys of the mapping are
+// left to the caller (with_rules entries carry `rules` and `profile` too).
+Expectation ReadOneExpectation(const YAML::Node& value, LoadContext& ctx, const std::string& path,
+                               const std::vector<std::string>& extra, Fields* outer) {
+  Expectation e;
+  e.location = ctx.At(value);
+  const char* shape = "expected 'pass' or a mapping {violation: INV-..., tolerate: [...]}";
+  if (outer == nullptr && value.IsScalar() && value.Scalar() == "pass") {
+    e.pass = true;
+    return e;
+  }
+  if (!value.IsMap()) {
+    ctx.Fail(value, path, shape);
+    return e;
+  }
+  Fields local(value, ctx, path);
+  Fields& v = outer != nullptr ? *outer : local;
+  if (outer == nullptr && !v.Has("violation") && !v.Has("tolerate")) ctx.Fail(value, path, shape);
+  e.pass = !v.Has("violation");
+  if (v.Has("violation")) {
+    e.invariant = ReadInvariantName(v.Get("violation"), ctx, path + ".violation");
+  }
+  if (v.Has("tolerate") && !ctx.failed()) {
+    const YAML::Node list = v.Get("tolerate");
+    if (!list.IsSequence()) {
+      ctx.Fail(list, path + ".tolerate", "expected a list of invariant names");
+    }
+    for (size_t i = 0; !ctx.failed() && i < list.size(); ++i) {
+      std::string name = ReadInvariantName(list[i], ctx, path + ".tolerate");
+      if (!ctx.failed() && (name == e.invariant || std::find(e.tolerate.begin(), e.tolerate.end(),
+                                                             name) != e.tolerate.end())) {
+        ctx.Fail(list[i], path + ".tolerate", "invariant '" + name + "' is listed twice");
+      }
+      e.tolerate.push_back(std::move(name));
+    }
+    std::sort(e.tolerate.begin(), e.tolerate.end());
+  }
+  if (outer == nullptr) {
+    std::vector<std::string> allowed = {"violation", "tolerate"};
+    allowed.insert(allowed.end(), extra.begin(), extra.end());
+    v.Finish(allowed);
+  }
+  return e;
+}
+
+// expect.with_rules: [{rules: {name: on|off, ...}, profile: P, violation: X, tolerate: [...]}].
+void ReadRuleExpectations(const YAML::Node& list, LoadContext& ctx, Scenario& scenario) {
+  const std::string base = "expect.with_rules";
+  if (!ExpectSequence(list, ctx, base)) return;
+  for (size_t i = 0; !ctx.failed() && i < list.size(); ++i) {
+    const std::string path = base + "[" + std::to_string(i) + "]";
+    Fields f(list[i], ctx, path);
+    if (ctx.failed()) return;
+    RuleExpectation r;
+    if (f.Has("profile")) {
+      const YAML::Node p = f.Get("profile");
+      r.profile = ReadString(p, ctx, path + ".profile");
+      if (!ctx.failed() && !model::Protocol::FromProfileName(r.profile).ok()) {
+        ctx.Fail(p, path + ".profile",
+                 "unknown profile '" + r.profile + "'; expected greptime or reference");
+      }
+    }
+    const YAML::Node rules = f.Require("rules");
+    if (ctx.failed()) return;
+    if (!rules.IsMap() || rules.size() == 0) {
+      ctx.Fail(rules, path + ".rules", "expected a non-empty mapping of rule switch to on|off");
+      return;
+    }
+    model::Protocol probe = model::Protocol::Reference();
+    for (const auto& item : rules) {
+      const std::string name = ReadString(item.first, ctx, path + ".rules");
+      const bool on = ReadBool(item.second, ctx, path + ".rules." + name);
+      if (ctx.failed()) return;
+      sim::Status status = probe.SetByName(name, on);
+      if (!status.ok()) {
+        ctx.Fail(item.first, path + ".rules." + name, status.error().message);
+        return;
+      }
+      r.rules.emplace_back(name, on);
+    }
+    if (!f.Has("violation") && !f.Has("tolerate")) {
+      ctx.Fail(list[i], path, "expected a violation: INV-... or a tolerate: [...] with the rules");
+      return;
+    }
+    r.expectation = ReadOneExpectation(list[i], ctx, path, {}, &f);
+    f.Finish({"rules", "profile", "violation", "tolerate"});
+    if (ctx.failed()) return;
+    r.overrides = scenario.OverridesFor(r.profile, r.rules);
+    if (r.overrides == scenario.OverridesFor(r.profile, {})) {
+      ctx.Fail(rules, path + ".rules",
+               "these rules change nothing: the " + r.profile +
+                   " profile with the scenario's rules has them already");
+      return;
+    }
+    for (const RuleExpectation& other : scenario.rule_expect) {
+      if (other.profile == r.profile && other.overrides == r.overrides) {
+        ctx.Fail(rules, path + ".rules",
+                 "a second expectation for " + r.profile + " with " + r.overrides);
+        return;
+      }
+    }
+    scenario.rule_expect.push_back(std::move(r));
+  }
+}
+
 void ReadExpect(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   Fields f(node, ctx, "expect");
   for (const char* profile : {"reference", "greptime"}) {
     if (!f.Has(profile)) continue;
     const std::string path = std::string("expect.") + profile;
-    const YAML::Node value = f.Get(profile);
-    Expectation e;
-    e.location = ctx.At(value);
-    if (value.IsScalar() && value.Scalar() == "pass") {
-      e.pass = true;
-    } else if (value.IsMap()) {
-      Fields v(value, ctx, path);
-      if (!v.Has("violation") && !v.Has("tolerate")) {
-        ctx.Fail(value, path, "expected 'pass' or a mapping {violation: INV-..., tolerate: [...]}");
-      }
-      e.pass = !v.Has("violation");
-      if (v.Has("violation")) {
-        e.invariant = ReadInvariantName(v.Get("violation"), ctx, path + ".violation");
-      }
-      if (v.Has("tolerate") && !ctx.failed()) {
-        const YAML::Node list = v.Get("tolerate");
-        if (!list.IsSequence()) {
-          ctx.Fail(list, path + ".tolerate", "expected a list of invariant names");
-        }
-        for (size_t i = 0; !ctx.failed() && i < list.size(); ++i) {
-          std::string name = ReadInvariantName(list[i], ctx, path + ".tolerate");
-          if (!ctx.failed() &&
-              (name == e.invariant ||
-               std::find(e.tolerate.begin(), e.tolerate.end(), name) != e.tolerate.end())) {
-            ctx.Fail(list[i], path + ".tolerate", "invariant '" + name + "' is listed twice");
-          }
-          e.tolerate.push_back(std::move(name));
-        }
-        std::sort(e.tolerate.begin(), e.tolerate.end());
-      }
-      v.Finish({"violation", "tolerate"});
-    } else {
-      ctx.Fail(value, path, "expected 'pass' or a mapping {violation: INV-..., tolerate: [...]}");
-    }
-    scenario.expect[profile] = e;
+    scenario.expect[profile] = ReadOneExpectation(f.Get(profile), ctx, path, {}, nullptr);
+    if (ctx.failed()) return;
   }
-  f.Finish({"reference", "greptime"});
+  if (f.Has("with_rules")) ReadRuleExpectations(f.Get("with_rules"), ctx, scenario);
+  f.Finish({"reference", "greptime", "with_rules"});
 }
 
 void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
@@ -296,6 +369,35 @@ std::optional<Expectation> Scenario::ExpectationFor(const std::string& profile_n
   auto it = expect.find(profile_name);
   if (it == expect.end()) return std::nullopt;
   return it->second;
+}
+
+const RuleExpectation* Scenario::RuleExpectationFor(const std::string& profile_name,
+                                                    const std::string& overrides) const {
+  if (overrides.empty()) return nullptr;
+  for (const RuleExpectation& r : rule_expect) {
+    if (r.profile == profile_name && r.overrides == overrides) return &r;
+  }
+  return nullptr;
+}
+
+std::optional<Expectation> Scenario::ExpectationFor(const std::string& profile_name,
+                                                    const std::string& overrides) const {
+  if (const RuleExpectation* r = RuleExpectationFor(profile_name, overrides)) {
+    return r->expectation;
+  }
+  return ExpectationFor(profile_name);
+}
+
+std::string Scenario::OverridesFor(const std::string& profile_name,
+                                   const std::vector<std::pair<std::string, bool>>& extra) const {
+  auto protocol = model::Protocol::FromProfileName(profile_name);
+  if (!protocol.ok()) return "";
+  for (const auto* list : {&rules, &extra}) {
+    for (const auto& [name, on] : *list) {
+      if (!protocol.value().SetByName(name, on).ok()) return "";
+    }
+  }
+  return protocol.value().OverridesText();
 }
 
 const char* QueryShapeName(QueryShape shape) {

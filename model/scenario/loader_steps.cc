@@ -15,7 +15,7 @@ namespace {
 const std::vector<std::string> kStepKeys = {
     "at_ms",     "after",   "delay_ms",  "occurrence",   "sql",         "frontend", "flush",
     "crash",     "restart", "partition", "heal",         "stale_cache", "drop",     "delay",
-    "duplicate", "hold",    "reorder",   "expire_lease", "bulk"};
+    "duplicate", "hold",    "reorder",   "expire_lease", "bulk",        "validate"};
 const std::vector<std::string> kActions = {
     "sql",  "flush", "crash",     "restart", "partition", "heal",        "stale_cache",
     "drop", "delay", "duplicate", "hold",    "reorder",   "expire_lease"};
@@ -109,7 +109,22 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
     }
   }
   if (action == "sql") {
+    const size_t before = out.size();
     ReadSql(value, frontend, bulk, at_ms, ctx, s, apath, out);
+    // `validate: false`: an ALTER submitted without the frontend's rule check.
+    if (f.Has("validate") && !ctx.failed()) {
+      const bool validate = ReadBool(f.Get("validate"), ctx, f.PathOf("validate"));
+      for (size_t i = before; !ctx.failed() && i < out.size(); ++i) {
+        auto* alter =
+            std::get_if<model::RepartitionOp>(&std::get<model::ClientStatement>(out[i].op));
+        if (alter == nullptr) {
+          ctx.Fail(f.Get("validate"), f.PathOf("validate"),
+                   "validate applies to an ALTER TABLE ... REPARTITION, SPLIT or MERGE step only");
+        } else {
+          alter->validate = validate;
+        }
+      }
+    }
   } else if (action == "flush") {
     ReadFlush(value, at_ms, ctx, s, apath, out);
   } else if (action == "crash" || action == "restart") {

@@ -116,6 +116,16 @@ struct Expectation {
   bool Allows(const std::string& name) const;
 };
 
+// A per-rule expectation (`expect.with_rules`): what runs give under `profile` with `rules`
+// applied on top of the scenario's own `rules:`, e.g. the reference profile with one safety
+// switch off (the scenario then documents which mechanism it guards, `repartsim mutants`).
+struct RuleExpectation {
+  std::string profile = "reference";
+  std::vector<std::pair<std::string, bool>> rules;  // in file order
+  std::string overrides;  // the resulting switches vs `profile` (Protocol::OverridesText)
+  Expectation expectation;
+};
+
 struct Scenario {
   std::string path;  // the YAML file
   std::string name;
@@ -137,10 +147,23 @@ struct Scenario {
   uint64_t seed_first = 0;
   uint64_t seed_last = 19;                    // default seed range for sweeps and tests, inclusive
   std::map<std::string, Expectation> expect;  // by profile name
+  std::vector<RuleExpectation> rule_expect;   // expect.with_rules, in file order
 
   model::TableId table_id() const { return model::TableId{kTableIdValue}; }
   // The expectation for `profile`, or nullopt when the scenario states none.
   std::optional<Expectation> ExpectationFor(const std::string& profile_name) const;
+  // The expectation for a run under `profile_name` whose switches differ from that profile by
+  // `overrides` (Protocol::OverridesText, as RunReport::rules): the with_rules entry of that
+  // profile with the same overrides, else ExpectationFor(profile_name).
+  std::optional<Expectation> ExpectationFor(const std::string& profile_name,
+                                            const std::string& overrides) const;
+  // The expect.with_rules entry of `profile_name` with exactly `overrides`, or nullptr.
+  const RuleExpectation* RuleExpectationFor(const std::string& profile_name,
+                                            const std::string& overrides) const;
+  // The overrides text of a run under `profile_name` with the scenario's rules and then
+  // `extra` applied ("" when a name or the profile is unknown: the run itself reports that).
+  std::string OverridesFor(const std::string& profile_name,
+                           const std::vector<std::pair<std::string, bool>>& extra) const;
 };
 
 }  // namespace repartsim::scenario

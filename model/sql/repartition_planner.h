@@ -31,6 +31,9 @@ struct PlanOptions {
   CheckMode check_mode = CheckMode::kGreptime;
   bool global_transition_indices = true;  // P1 as in the real system
   bool exact_overlap = false;
+  // false: the resulting rule is not checked (a client that calls the metasrv's DDL API
+  // directly, with no frontend validation in between).
+  bool check_rule = true;
 
   static PlanOptions Greptime() { return {}; }
   static PlanOptions Reference() { return {CheckMode::kExact, false, true}; }

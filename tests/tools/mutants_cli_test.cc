@@ -21,6 +21,8 @@ using Outcome = repartsim::testing::CliOutcome;
 const std::string kRoot = REPARTSIM_SOURCE_DIR;
 const std::string kTwoGroups = "scenarios/multi_group/two_group_repartition.yaml";
 const std::string kSplit = "scenarios/split/split_with_writers.yaml";
+// kTwoGroups without its expect.with_rules.
+const std::string kUndocumented = "tests/data/mutants/two_groups_undocumented.yaml";
 
 Outcome Cli(const std::string& args) { return repartsim::testing::RunRepartsim(args, kRoot); }
 
@@ -64,14 +66,19 @@ TEST(MutantsCliTest, KillsAKnownSwitchWithItsInvariantAndKeepsTheReferenceClean)
   EXPECT_EQ(lines[5],
             "  per-group-indices: published rule of table cpu is not complete and disjoint: "
             "Checkpoint `a=5` is overlapped (repro: repartsim run " +
-                kTwoGroups + " --seed 0 --profile reference --rule per-group-indices=off)");
-  EXPECT_EQ(lines[6], "mutation score: 1/2 killed (50.0%)");
+                kTwoGroups +
+                " --seed 0 --profile reference --rule per-group-indices=off); documented: "
+                "expect.with_rules says violation: INV-RULE");
+  EXPECT_EQ(lines[6],
+            "mutation score: 1/2 killed (50.0%), 1 documented by the killing scenario's "
+            "expect.with_rules");
 }
 
 TEST(MutantsCliTest, SearchesSeedMajorAndCountsRunsUntilTheKill) {
   // split_with_writers comes first here; per-group-indices needs two groups, so the kill is the
-  // second run of the first seed round.
-  Outcome o = Cli("mutants " + kSplit + " " + kTwoGroups +
+  // second run of the first seed round (neither scenario names the switch in its
+  // expect.with_rules, so neither goes first).
+  Outcome o = Cli("mutants " + kSplit + " " + kUndocumented +
                   " --only per-group-indices --seeds 3..4 --explore-states 0 --quiet");
   ASSERT_EQ(o.exit_code, 0) << o.output;
   std::vector<std::string> lines = Lines(o.output);
@@ -80,8 +87,44 @@ TEST(MutantsCliTest, SearchesSeedMajorAndCountsRunsUntilTheKill) {
             "budget: 2 scenarios, 4 runs (seeds 3..4 of every scenario, steps_max 10000 per run), "
             "no explore");
   EXPECT_EQ(RowPrefix(lines[3]),
-            Row("per-group-indices", "killed", "INV-RULE", kTwoGroups + " seed 3", 2, 1960));
-  EXPECT_EQ(lines.back(), "mutation score: 1/1 killed (100.0%)");
+            Row("per-group-indices", "killed", "INV-RULE", kUndocumented + " seed 3", 2, 1960));
+  EXPECT_NE(o.output.find("--rule per-group-indices=off); not named in the scenario's "
+                          "expect.with_rules\n"),
+            std::string::npos)
+      << o.output;
+  EXPECT_EQ(lines.back(),
+            "mutation score: 1/1 killed (100.0%), 0 documented by the killing scenario's "
+            "expect.with_rules");
+}
+
+TEST(MutantsCliTest, ScenariosThatDocumentTheSwitchAreSearchedFirst) {
+  // The same order as above with the original two-group scenario: its expect.with_rules names
+  // per-group-indices, so its runs go first and the first run kills.
+  Outcome o = Cli("mutants " + kSplit + " " + kTwoGroups +
+                  " --only per-group-indices --seeds 3..4 --explore-states 0 --quiet");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  std::vector<std::string> lines = Lines(o.output);
+  ASSERT_GE(lines.size(), 4u) << o.output;
+  EXPECT_EQ(RowPrefix(lines[3]),
+            Row("per-group-indices", "killed", "INV-RULE", kTwoGroups + " seed 3", 1, 959));
+  EXPECT_EQ(lines.back(),
+            "mutation score: 1/1 killed (100.0%), 1 documented by the killing scenario's "
+            "expect.with_rules");
+}
+
+TEST(MutantsCliTest, EveryFindingListsEachKillingScenarioAndWhetherItIsDocumented) {
+  Outcome o = Cli("mutants " + kSplit + " " + kUndocumented + " " + kTwoGroups +
+                  " --only per-group-indices --seeds-per-scenario 2 --explore-states 0 --quiet"
+                  " --every-finding");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  std::vector<std::string> lines = Lines(o.output);
+  ASSERT_EQ(lines.size(), 8u) << o.output;
+  EXPECT_EQ(RowPrefix(lines[3]),
+            Row("per-group-indices", "killed", "INV-RULE", kTwoGroups + " seed 0", 6, 5800));
+  EXPECT_EQ(lines[5], "  finding per-group-indices: " + kTwoGroups +
+                          " INV-RULE seeds 0,1; documented (violation: INV-RULE)");
+  EXPECT_EQ(lines[6],
+            "  finding per-group-indices: " + kUndocumented + " INV-RULE seeds 0,1; undocumented");
 }
 
 TEST(MutantsCliTest, JsonHoldsBudgetRowsAndScore) {
@@ -92,7 +135,9 @@ TEST(MutantsCliTest, JsonHoldsBudgetRowsAndScore) {
   // The text goes to stderr (merged here) before the JSON object.
   const size_t brace = o.output.find("\n{");
   ASSERT_NE(brace, std::string::npos) << o.output;
-  EXPECT_EQ(Lines(o.output.substr(0, brace)).back(), "mutation score: 1/2 killed (50.0%)");
+  EXPECT_EQ(Lines(o.output.substr(0, brace)).back(),
+            "mutation score: 1/2 killed (50.0%), 1 documented by the killing scenario's "
+            "expect.with_rules");
   nlohmann::json j = nlohmann::json::parse(o.output.substr(brace + 1));
   EXPECT_EQ(j.at("budget").at("runs"), 1);
   EXPECT_EQ(j.at("budget").at("scenarios"), nlohmann::json::array({kTwoGroups}));
@@ -116,10 +161,13 @@ TEST(MutantsCliTest, JsonHoldsBudgetRowsAndScore) {
   EXPECT_TRUE(killed.at("ms").is_number_integer());
   EXPECT_EQ(killed.at("repro"), "repartsim run " + kTwoGroups +
                                     " --seed 0 --profile reference --rule per-group-indices=off");
+  EXPECT_EQ(killed.at("expected_by_scenario"), "violation: INV-RULE");
+  EXPECT_EQ(killed.at("documented"), true);
   EXPECT_EQ(j.at("mutants")[1].at("switch"), "fenced-reads");
   EXPECT_EQ(j.at("mutants")[1].at("result"), "survived");
   EXPECT_FALSE(j.at("mutants")[1].contains("invariant"));
-  EXPECT_EQ(j.at("score"), (nlohmann::json{{"killed", 1}, {"total", 2}, {"percent", 50.0}}));
+  EXPECT_EQ(j.at("score"),
+            (nlohmann::json{{"killed", 1}, {"total", 2}, {"percent", 50.0}, {"documented", 1}}));
   EXPECT_EQ(j.at("min_score"), nullptr);
   EXPECT_EQ(j.at("exit_code"), 0);
 }
@@ -132,7 +180,9 @@ TEST(MutantsCliTest, ScoreBelowMinScoreExitsOne) {
   EXPECT_EQ(met.exit_code, 0) << met.output;
   Outcome below = Cli(base + " --min-score 50.1");
   EXPECT_EQ(below.exit_code, 1) << below.output;
-  EXPECT_EQ(Lines(below.output).back(), "mutation score: 1/2 killed (50.0%)");
+  EXPECT_EQ(Lines(below.output).back(),
+            "mutation score: 1/2 killed (50.0%), 1 documented by the killing scenario's "
+            "expect.with_rules");
 }
 
 TEST(MutantsCliTest, ReferenceNotCleanExitsOne) {
@@ -152,7 +202,9 @@ TEST(MutantsCliTest, ReferenceNotCleanExitsOne) {
                           "quiescence"),
             std::string::npos)
       << o.output;
-  EXPECT_EQ(lines.back(), "mutation score: 1/1 killed (100.0%); reference NOT clean");
+  EXPECT_EQ(lines.back(),
+            "mutation score: 1/1 killed (100.0%), 0 documented by the killing scenario's "
+            "expect.with_rules; reference NOT clean");
 }
 
 TEST(MutantsCliTest, BadFlagsAreLocatedErrors) {

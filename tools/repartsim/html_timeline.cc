@@ -259,7 +259,7 @@ TimelineRun MakeTimelineRun(const scenario::Scenario& s, const scenario::RunRepo
   run.rules = r.rules;
   run.faults = r.faults;
   run.summary_line = r.SummaryLine();
-  if (auto e = s.ExpectationFor(r.profile)) {
+  if (auto e = s.ExpectationFor(r.profile, r.rules)) {
     run.expect = e->ToString() + (r.Meets(*e) ? " -> met" : " -> NOT met");
   }
   run.end = r.end_reason + " at t=" + std::to_string(r.time_ms) + " ms";

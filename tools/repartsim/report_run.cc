@@ -431,12 +431,15 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& s, const scenario:
                "probes: rows=%llu acked=%llu writes=%llu (liveness write probes, in history)\n",
                (unsigned long long)h.probes, (unsigned long long)h.probes_acked,
                (unsigned long long)h.probe_writes);
-  if (auto e = s.ExpectationFor(r.profile)) {
+  if (auto e = s.ExpectationFor(r.profile, r.rules)) {
     std::string why;
     for (const std::string& name : r.Unexpected(*e))
       why += (why.empty() ? " (unexpected " : ", ") + name;
     if (!why.empty()) why += ")";
-    std::fprintf(out, "expect (%s): %s -> %s%s\n", r.profile.c_str(), e->ToString().c_str(),
+    const std::string whose = s.RuleExpectationFor(r.profile, r.rules) != nullptr
+                                  ? r.profile + " with " + r.rules
+                                  : r.profile;
+    std::fprintf(out, "expect (%s): %s -> %s%s\n", whose.c_str(), e->ToString().c_str(),
                  r.Meets(*e) ? "met" : "NOT met", why.c_str());
   }
   if (!r.nondeterminism.empty())

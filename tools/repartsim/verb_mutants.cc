@@ -66,6 +66,7 @@ struct MutantsArgs {
   std::string json;
   uint32_t jobs = 1;
   bool quiet = false;
+  bool every_finding = false;
 };
 
 struct Item {
@@ -81,6 +82,7 @@ struct Budget {
   uint64_t seeds_per_scenario = 0;            // 0 with --seeds
   uint64_t steps_max = 0;
   uint64_t explore_states = 0;
+  bool every_finding = false;  // --every-finding: the library is not stopped at the first kill
 
   std::string Describe() const {
     std::string out = "budget: " + std::to_string(scenarios.size()) + " scenarios, " +
@@ -118,9 +120,22 @@ struct Row {
   uint64_t steps = 0;         // simulated steps until found (or the whole budget)
   int64_t ms = 0;
   std::string repro;
-  std::string error;  // result "error": how the row's process died
+  std::string annotation;       // the finding scenario's expect.with_rules entry for this switch
+  bool annotation_met = false;  // the finding run meets that entry
+  std::string error;            // result "error": how the row's process died
+  // --every-finding: every scenario of the library with a finding, in budget order.
+  struct Finding {
+    std::string path;
+    std::vector<uint64_t> seeds;
+    std::set<std::string> invariants;
+    std::string annotation;  // its expect.with_rules entry for the switch, "" when none
+    bool met = true;         // every finding run meets that entry
+  };
+  std::vector<Finding> findings;
 
   bool Found() const { return result == "killed" || result == "violation"; }
+  // A kill by a scenario whose expect.with_rules names this switch and whose run meets it.
+  bool Documented() const { return result == "killed" && !annotation.empty() && annotation_met; }
 
   nlohmann::ordered_json ToJson() const {
     nlohmann::ordered_json j;
@@ -136,8 +151,24 @@ struct Row {
       j["violation_step"] = violation_step;
       if (stage == "explore") j["explore_runs"] = explore_runs;
       j["repro"] = repro;
+      j["expected_by_scenario"] =
+          annotation.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(annotation);
+      j["documented"] = Documented();
     }
     if (!error.empty()) j["error"] = error;
+    if (!findings.empty()) {
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const Finding& f : findings) {
+        list.push_back(
+            {{"path", f.path},
+             {"seeds", f.seeds},
+             {"invariants", f.invariants},
+             {"expected_by_scenario", f.annotation.empty() ? nlohmann::ordered_json()
+                                                           : nlohmann::ordered_json(f.annotation)},
+             {"documented", !f.annotation.empty() && f.met}});
+      }
+      j["findings"] = list;
+    }
     j["runs"] = runs;
     j["steps"] = steps;
     j["ms"] = ms;
@@ -157,7 +188,24 @@ struct Row {
     r.violation_step = j.value("violation_step", uint64_t{0});
     r.explore_runs = j.value("explore_runs", uint64_t{0});
     r.repro = j.value("repro", "");
+    if (j.contains("expected_by_scenario") && j.at("expected_by_scenario").is_string()) {
+      r.annotation = j.at("expected_by_scenario").get<std::string>();
+    }
+    r.annotation_met = j.value("documented", false);
     r.error = j.value("error", "");
+    if (j.contains("findings")) {
+      for (const nlohmann::json& f : j.at("findings")) {
+        Finding out;
+        out.path = f.at("path").get<std::string>();
+        out.seeds = f.at("seeds").get<std::vector<uint64_t>>();
+        for (const auto& name : f.at("invariants")) out.invariants.insert(name.get<std::string>());
+        if (f.at("expected_by_scenario").is_string()) {
+          out.annotation = f.at("expected_by_scenario").get<std::string>();
+        }
+        out.met = f.at("documented").get<bool>() || out.annotation.empty();
+        r.findings.push_back(std::move(out));
+      }
+    }
     r.runs = j.at("runs").get<uint64_t>();
     r.steps = j.at("steps").get<uint64_t>();
     r.ms = j.at("ms").get<int64_t>();
@@ -182,22 +230,75 @@ scenario::Expectation ReferenceExpectation(const scenario::Scenario& s) {
   return s.ExpectationFor("reference").value_or(scenario::Expectation{});
 }
 
-// Searches the budget with every switch on (`rule` empty) or with `rule` off.
+// The scenario's expect.with_rules entry for the reference profile with `rule` off alone (on
+// top of the scenario's own `rules:`), if any: the scenario documents that it guards `rule`.
+const scenario::RuleExpectation* AnnotationFor(const scenario::Scenario& s,
+                                               const std::string& rule) {
+  if (rule.empty()) return nullptr;
+  return s.RuleExpectationFor("reference", s.OverridesFor("reference", {{rule, false}}));
+}
+
+// --every-finding: adds the run's unexpected invariants to the row's finding for `s`.
+void RecordFinding(Row& row, const scenario::Scenario& s, const std::string& rule, uint64_t seed,
+                   const scenario::RunReport& report) {
+  if (row.findings.empty() || row.findings.back().path != s.path) {
+    auto it = std::find_if(row.findings.begin(), row.findings.end(),
+                           [&](const Row::Finding& f) { return f.path == s.path; });
+    if (it == row.findings.end()) {
+      Row::Finding f;
+      f.path = s.path;
+      if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
+        f.annotation = r->expectation.ToString();
+      }
+      row.findings.push_back(std::move(f));
+    } else {
+      std::rotate(it, it + 1, row.findings.end());
+    }
+  }
+  Row::Finding& f = row.findings.back();
+  f.seeds.push_back(seed);
+  for (const std::string& name : report.Unexpected(ReferenceExpectation(s)))
+    f.invariants.insert(name);
+  for (const check::Violation& v : report.violations) {
+    if (std::string(check::InvariantName(v.invariant)) == "READ-ANOMALY") {
+      f.invariants.insert("READ-ANOMALY");
+    }
+  }
+  if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
+    f.met = f.met && report.Meets(r->expectation);
+  }
+}
+
+// Searches the budget with every switch on (`rule` empty) or with `rule` off. The library runs
+// of scenarios whose expect.with_rules names the mutant go first (in budget order), then the
+// rest; every run is judged by its scenario's plain reference expectation.
 Row Search(const Budget& budget, const std::string& rule) {
   const Clock::time_point start = Clock::now();
   Row row;
   row.rule = rule;
   std::vector<std::pair<std::string, bool>> rules;
   if (!rule.empty()) rules.push_back({rule, false});
-  auto found = [&](const scenario::Scenario& s, const check::Violation& v) {
+  auto found = [&](const scenario::Scenario& s, const check::Violation& v,
+                   const scenario::RunReport& report) {
     row.result = rule.empty() ? "violation" : "killed";
     row.invariant = std::string(check::InvariantName(v.invariant));
     row.message = v.message;
     row.path = s.path;
     row.scenario = s.name;
     row.violation_step = v.step;
+    if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
+      row.annotation = r->expectation.ToString();
+      row.annotation_met = report.Meets(r->expectation);
+    }
   };
+  std::vector<Item> order;
   for (const Item& item : budget.items) {
+    if (AnnotationFor(budget.scenarios[item.scenario], rule) != nullptr) order.push_back(item);
+  }
+  for (const Item& item : budget.items) {
+    if (AnnotationFor(budget.scenarios[item.scenario], rule) == nullptr) order.push_back(item);
+  }
+  for (const Item& item : order) {
     const scenario::Scenario& s = budget.scenarios[item.scenario];
     scenario::RunConfig config;
     config.seed = item.seed;
@@ -207,13 +308,22 @@ Row Search(const Budget& budget, const std::string& rule) {
     ++row.runs;
     row.steps += report.value().summary.steps;
     if (const check::Violation* v = FindingOf(report.value(), ReferenceExpectation(s))) {
-      found(s, *v);
+      if (budget.every_finding) {
+        RecordFinding(row, s, rule, item.seed, report.value());
+        if (row.Found()) continue;
+      }
+      found(s, *v, report.value());
       row.stage = "run";
       row.seed = item.seed;
       row.repro = RunReproCommand(s.path, item.seed, "reference", rules);
       row.ms = MsSince(start);
+      if (budget.every_finding) continue;
       return row;
     }
+  }
+  if (row.Found()) {
+    row.ms = MsSince(start);
+    return row;
   }
   for (size_t index : budget.explore) {
     if (budget.explore_states == 0) break;
@@ -230,7 +340,7 @@ Row Search(const Budget& budget, const std::string& rule) {
     if (!counterexample) continue;
     const check::Violation* v = FindingOf(*counterexample, ReferenceExpectation(s));
     if (v == nullptr) continue;
-    found(s, *v);
+    found(s, *v, *counterexample);
     row.stage = "explore";
     row.seed = s.seed_first;
     row.explore_runs = report.value().stats.runs;
@@ -381,8 +491,28 @@ void PrintTable(std::FILE* out, const Budget& budget, const std::vector<Row>& ro
   }
   for (const Row& row : rows) {
     if (row.rule.empty() || !row.Found()) continue;
-    std::fprintf(out, "  %s: %s (repro: %s)\n", row.rule.c_str(), row.message.c_str(),
-                 row.repro.c_str());
+    std::string guard = "not named in the scenario's expect.with_rules";
+    if (!row.annotation.empty()) {
+      guard = (row.annotation_met ? "documented: expect.with_rules says "
+                                  : "NOT as documented: expect.with_rules says ") +
+              row.annotation;
+    }
+    std::fprintf(out, "  %s: %s (repro: %s); %s\n", row.rule.c_str(), row.message.c_str(),
+                 row.repro.c_str(), guard.c_str());
+  }
+  for (const Row& row : rows) {
+    for (const Row::Finding& f : row.findings) {
+      std::string seeds;
+      for (uint64_t seed : f.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(seed);
+      std::string names;
+      for (const std::string& n : f.invariants) names += (names.empty() ? "" : ",") + n;
+      std::fprintf(out, "  finding %s: %s %s seeds %s; %s\n",
+                   row.rule.empty() ? "(reference)" : row.rule.c_str(), f.path.c_str(),
+                   names.c_str(), seeds.c_str(),
+                   f.annotation.empty() ? "undocumented"
+                   : f.met              ? ("documented (" + f.annotation + ")").c_str()
+                                        : ("NOT as documented (" + f.annotation + ")").c_str());
+    }
   }
   std::fprintf(out, "%s\n", score_line.c_str());
 }
@@ -449,6 +579,7 @@ int Mutants(const MutantsArgs& a) {
   Budget budget;
   budget.steps_max = a.steps_max;
   budget.explore_states = a.explore_states;
+  budget.every_finding = a.every_finding;
   budget.seeds_per_scenario = range ? 0 : a.seeds_per_scenario;
   budget.seeds = range ? "seeds " + a.seeds + " of every scenario"
                        : "the first " + std::to_string(a.seeds_per_scenario) +
@@ -489,17 +620,22 @@ int Mutants(const MutantsArgs& a) {
   std::vector<Row> rows = RunRows(budget, rules, a.jobs, a.quiet);
 
   size_t killed = 0;
+  size_t documented = 0;
   bool died = false;
   for (const Row& row : rows) {
     killed += row.result == "killed";
+    documented += row.Documented();
     died = died || row.result == "error";
   }
   const size_t total = mutated.size();
   const double percent =
       total == 0 ? 100.0 : 100.0 * static_cast<double>(killed) / static_cast<double>(total);
-  char score_line[160];
-  std::snprintf(score_line, sizeof(score_line), "mutation score: %zu/%zu killed (%.1f%%)%s", killed,
-                total, percent, rows.front().result == "clean" ? "" : "; reference NOT clean");
+  char score_line[200];
+  std::snprintf(score_line, sizeof(score_line),
+                "mutation score: %zu/%zu killed (%.1f%%), %zu documented by the killing "
+                "scenario's expect.with_rules%s",
+                killed, total, percent, documented,
+                rows.front().result == "clean" ? "" : "; reference NOT clean");
   const bool below = !a.min_score.empty() && percent + 1e-9 < min_score;
   int verdict = kExitPass;
   if (rows.front().result != "clean" || below) verdict = kExitSafety;
@@ -521,7 +657,8 @@ int Mutants(const MutantsArgs& a) {
   nlohmann::ordered_json mutants = nlohmann::ordered_json::array();
   for (size_t i = 1; i < rows.size(); ++i) mutants.push_back(rows[i].ToJson());
   out["mutants"] = mutants;
-  out["score"] = {{"killed", killed}, {"total", total}, {"percent", percent}};
+  out["score"] = {
+      {"killed", killed}, {"total", total}, {"percent", percent}, {"documented", documented}};
   out["min_score"] =
       a.min_score.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(min_score);
   out["wall_ms"] = MsSince(start);
@@ -554,6 +691,9 @@ void AddMutantsVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--jobs,-j", a->jobs, "Mutants searched at once, each in its own process")
       ->check(CLI::Range(1, 256));
   sub->add_flag("--quiet,-q", a->quiet, "No progress lines on stderr");
+  sub->add_flag("--every-finding", a->every_finding,
+                "Search the whole library for every mutant and list every scenario with a "
+                "finding (and whether its expect.with_rules documents it)");
   sub->footer(
       "A finding is an invariant the scenario's reference expectation does not allow, or a\n"
       "READ-ANOMALY. Exit codes: 0 reference clean and score >= --min-score, 1 reference not\n"

@@ -134,7 +134,7 @@ int RunOnce(const RunArgs& a) {
   }
   if (!a.json.empty()) {
     nlohmann::json j = r.ToJson();
-    if (auto e = s.value().ExpectationFor(r.profile)) {
+    if (auto e = s.value().ExpectationFor(r.profile, r.rules)) {
       j["expect"] = e->ToString();
       j["expect_met"] = r.Meets(*e);
       j["unexpected"] = r.Unexpected(*e);

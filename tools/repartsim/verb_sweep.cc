@@ -501,7 +501,8 @@ int Sweep(const SweepArgs& a) {
       continue;
     }
     const std::string profile = plan.base.profile.value_or(s.value().profile);
-    auto expect = s.value().ExpectationFor(profile);
+    auto expect =
+        s.value().ExpectationFor(profile, s.value().OverridesFor(profile, plan.base.rules));
     SweepScenario row;
     row.path = path;
     row.name = s.value().name;

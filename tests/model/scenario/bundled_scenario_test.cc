@@ -3,7 +3,8 @@
 // expectation does not allow; an expected violation is reproduced), and is deterministic (two runs
 // of one seed give the same summary: steps, prng_draws, trace_hash). Method: run the first
 // kSeedsFast seeds of each scenario's `seeds` range under each profile it states an expectation for
-// (the slow test runs the whole range).
+// (the slow test runs the whole range). The same for every per-rule expectation
+// (expect.with_rules) on the same seeds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,6 +55,45 @@ TEST_P(BundledScenarioTest, MeetsItsExpectationAndIsDeterministic) {
     }
     if (!expect.pass && !reproduced) {
       failures += std::string(profile) + ": expected " + expect.invariant + " not reproduced\n";
+    }
+    EXPECT_TRUE(failures.empty()) << failures;
+  }
+}
+
+// Every expect.with_rules entry holds too (steps_max capped at 10,000): its runs (the scenario's
+// first kSeedsFast seeds under the entry's profile with its rules on top) report nothing the entry
+// does not allow, and its expected invariant appears in at least one of them.
+TEST_P(BundledScenarioTest, MeetsEveryPerRuleExpectation) {
+  auto loaded = LoadScenarioFile(GetParam());
+  ASSERT_TRUE(loaded.ok()) << loaded.error().Format();
+  Scenario s = std::move(loaded).value();
+  // As `repartsim mutants` does: a switch whose absence makes a procedure loop ends the run
+  // with INV-LIVE at 10,000 steps instead of running for hours.
+  s.limits.steps_max = std::min<uint64_t>(s.limits.steps_max, 10000);
+  for (const RuleExpectation& r : s.rule_expect) {
+    const std::string what = r.profile + " with " + r.overrides;
+    bool reproduced = false;
+    std::string failures;
+    const uint64_t last = std::min(s.seed_last, s.seed_first + kSeedsFast - 1);
+    for (uint64_t seed = s.seed_first; seed <= last; ++seed) {
+      RunConfig config;
+      config.seed = seed;
+      config.profile = r.profile;
+      config.rules = r.rules;
+      auto report = RunScenario(s, config);
+      ASSERT_TRUE(report.ok());
+      EXPECT_EQ(report.value().rules, r.overrides) << what;
+      const std::vector<std::string> found = report.value().InvariantNames();
+      reproduced = reproduced ||
+                   (!r.expectation.pass &&
+                    std::find(found.begin(), found.end(), r.expectation.invariant) != found.end());
+      for (const std::string& name : report.value().Unexpected(r.expectation)) {
+        failures += what + " seed " + std::to_string(seed) + ": unexpected " + name + " (" +
+                    report.value().SummaryLine() + ")\n";
+      }
+    }
+    if (!r.expectation.pass && !reproduced) {
+      failures += what + ": expected " + r.expectation.invariant + " not reproduced\n";
     }
     EXPECT_TRUE(failures.empty()) << failures;
   }

@@ -42,7 +42,7 @@ TEST(ScenarioLoaderTest, EveryBadInputFixtureGivesItsStatedError) {
       EXPECT_EQ(actual.rfind(kDir + first.substr(17), 0), 0u) << actual;
     }
   }
-  EXPECT_GE(count, 27u);
+  EXPECT_GE(count, 49u);
 }
 
 TEST(ScenarioLoaderTest, MissingFileIsAnError) {
@@ -121,6 +121,46 @@ TEST(ScenarioLoaderTest, GoodScenarioLoadsEveryField) {
   EXPECT_EQ(s.seed_last, 7u);
   EXPECT_TRUE(s.ExpectationFor("reference")->pass);
   EXPECT_EQ(s.ExpectationFor("greptime")->invariant, "INV-NOOMIT");
+}
+
+constexpr char kWithRules[] = R"yaml(name: with-rules
+rules: {fenced-reads: off}
+cluster: {datanodes: 2, frontends: 2}
+table: |
+  CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h))
+  PARTITION ON COLUMNS (a) (a < 10, a >= 10)
+expect:
+  reference: pass
+  greptime: {violation: INV-ACK}
+  with_rules:
+    - {rules: {per-group-indices: off}, violation: INV-RULE, tolerate: [INV-LIVE]}
+    - {profile: greptime, rules: {unified-null-routing: on, durable-staging: on}, violation: INV-LIVE}
+)yaml";
+
+// expect.with_rules: each entry is keyed by the switches its run differs in from its profile
+// (the scenario's own rules: included), as a run's report names them.
+TEST(ScenarioLoaderTest, WithRulesExpectationsAreFoundByTheRunsOverrides) {
+  auto result = ParseScenario(kWithRules, "with_rules.yaml");
+  ASSERT_TRUE(result.ok()) << result.error().Format();
+  const Scenario& s = result.value();
+  ASSERT_EQ(s.rule_expect.size(), 2u);
+  EXPECT_EQ(s.rule_expect[0].profile, "reference");
+  EXPECT_EQ(s.rule_expect[0].overrides, "fenced-reads=off,per-group-indices=off");
+  EXPECT_EQ(s.rule_expect[0].expectation.ToString(), "violation: INV-RULE (tolerates INV-LIVE)");
+  EXPECT_EQ(s.rule_expect[1].profile, "greptime");
+  EXPECT_EQ(s.rule_expect[1].overrides, "unified-null-routing=on,durable-staging=on");
+  EXPECT_EQ(s.OverridesFor("reference", {{"per-group-indices", false}}),
+            "fenced-reads=off,per-group-indices=off");
+  EXPECT_EQ(s.OverridesFor("reference", {{"no-such-rule", false}}), "");
+  EXPECT_EQ(s.ExpectationFor("reference", "fenced-reads=off,per-group-indices=off")->invariant,
+            "INV-RULE");
+  EXPECT_EQ(s.ExpectationFor("greptime", "unified-null-routing=on,durable-staging=on")->invariant,
+            "INV-LIVE");
+  // Any other set of overrides falls back to the profile's own expectation.
+  EXPECT_TRUE(s.ExpectationFor("reference", "fenced-reads=off")->pass);
+  EXPECT_EQ(s.ExpectationFor("greptime", "durable-staging=on")->invariant, "INV-ACK");
+  EXPECT_EQ(s.RuleExpectationFor("reference", "per-group-indices=off"), nullptr);
+  EXPECT_EQ(s.RuleExpectationFor("greptime", ""), nullptr);
 }
 
 constexpr char kFaultSteps[] = R"yaml(name: faults

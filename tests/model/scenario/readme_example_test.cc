@@ -39,6 +39,17 @@ TEST(ReadmeExampleTest, LoadsAndCarriesEveryDocumentedStepKind) {
   const Scenario& s = loaded.value();
   EXPECT_EQ(s.name, "split-with-writers");
   EXPECT_NE(FindOp<model::RepartitionOp>(s), nullptr);
+  EXPECT_TRUE(FindOp<model::RepartitionOp>(s)->validate);
+  size_t unvalidated = 0;
+  for (const ScriptedStep& step : s.steps) {
+    const auto* alter = model::OpIf<model::RepartitionOp>(&step.op);
+    unvalidated += alter != nullptr && !alter->validate;
+  }
+  EXPECT_EQ(unvalidated, 1u);
+  ASSERT_EQ(s.rule_expect.size(), 2u);
+  EXPECT_EQ(s.rule_expect[0].overrides, "unified-null-routing=off,fenced-reads=off");
+  EXPECT_EQ(s.rule_expect[1].overrides, "fenced-reads=on");
+  EXPECT_EQ(s.rule_expect[1].profile, "greptime");
   EXPECT_NE(FindOp<model::CrashNodeOp>(s), nullptr);
   EXPECT_NE(FindOp<model::RestartNodeOp>(s), nullptr);
   EXPECT_NE(FindOp<model::PartitionOp>(s), nullptr);
