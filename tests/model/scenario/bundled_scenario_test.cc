@@ -23,6 +23,49 @@ constexpr uint64_t kSeedsFast = 3;
 
 class BundledScenarioTest : public ::testing::TestWithParam<std::string> {};
 
+// Runs the scenario's first kSeedsFast seeds under `profile` with `rules` on top and returns
+// one line per miss of `expect`: an invariant it does not allow, or its expected invariant
+// reproduced by none of them. `what` names the runs in the lines. With `recheck`, the first
+// seed runs twice and must give the same summary; with `overrides`, every run must report
+// those rule overrides.
+std::string MissesOf(const Scenario& s, const std::string& what, const std::string& profile,
+                     const std::vector<std::pair<std::string, bool>>& rules,
+                     const Expectation& expect, bool recheck,
+                     const std::string* overrides = nullptr) {
+  bool reproduced = false;
+  std::string failures;
+  const uint64_t last = std::min(s.seed_last, s.seed_first + kSeedsFast - 1);
+  for (uint64_t seed = s.seed_first; seed <= last; ++seed) {
+    RunConfig config;
+    config.seed = seed;
+    config.profile = profile;
+    config.rules = rules;
+    auto report = RunScenario(s, config);
+    if (!report.ok()) {
+      failures += what + " seed " + std::to_string(seed) + ": " + report.error().Format() + "\n";
+      continue;
+    }
+    if (overrides != nullptr) {
+      EXPECT_EQ(report.value().rules, *overrides) << what;
+    }
+    if (recheck && seed == s.seed_first) {
+      auto again = RunScenario(s, config);
+      EXPECT_EQ(report.value().summary, again.value().summary) << what << " seed " << seed;
+    }
+    const std::vector<std::string> found = report.value().InvariantNames();
+    reproduced = reproduced || (!expect.pass && std::find(found.begin(), found.end(),
+                                                          expect.invariant) != found.end());
+    for (const std::string& name : report.value().Unexpected(expect)) {
+      failures += what + " seed " + std::to_string(seed) + ": unexpected " + name + " (" +
+                  report.value().SummaryLine() + ")\n";
+    }
+  }
+  if (!expect.pass && !reproduced) {
+    failures += what + ": expected " + expect.invariant + " not reproduced\n";
+  }
+  return failures;
+}
+
 TEST_P(BundledScenarioTest, MeetsItsExpectationAndIsDeterministic) {
   auto loaded = LoadScenarioFile(GetParam());
   ASSERT_TRUE(loaded.ok()) << loaded.error().Format();
@@ -30,32 +73,8 @@ TEST_P(BundledScenarioTest, MeetsItsExpectationAndIsDeterministic) {
   ASSERT_TRUE(s.ExpectationFor("reference").has_value()) << "no reference expectation";
   ASSERT_TRUE(s.ExpectationFor("greptime").has_value()) << "no greptime expectation";
   for (const char* profile : {"reference", "greptime"}) {
-    const Expectation expect = *s.ExpectationFor(profile);
-    bool reproduced = false;
-    std::string failures;
-    const uint64_t last = std::min(s.seed_last, s.seed_first + kSeedsFast - 1);
-    for (uint64_t seed = s.seed_first; seed <= last; ++seed) {
-      RunConfig config;
-      config.seed = seed;
-      config.profile = profile;
-      auto report = RunScenario(s, config);
-      ASSERT_TRUE(report.ok());
-      if (seed == s.seed_first) {
-        auto again = RunScenario(s, config);
-        EXPECT_EQ(report.value().summary, again.value().summary) << profile << " seed " << seed;
-      }
-      const std::vector<std::string> unexpected = report.value().Unexpected(expect);
-      const std::vector<std::string> found = report.value().InvariantNames();
-      reproduced = reproduced || (!expect.pass && std::find(found.begin(), found.end(),
-                                                            expect.invariant) != found.end());
-      for (const std::string& name : unexpected) {
-        failures += std::string(profile) + " seed " + std::to_string(seed) + ": unexpected " +
-                    name + " (" + report.value().SummaryLine() + ")\n";
-      }
-    }
-    if (!expect.pass && !reproduced) {
-      failures += std::string(profile) + ": expected " + expect.invariant + " not reproduced\n";
-    }
+    const std::string failures =
+        MissesOf(s, profile, profile, {}, *s.ExpectationFor(profile), /*recheck=*/true);
     EXPECT_TRUE(failures.empty()) << failures;
   }
 }
@@ -71,30 +90,8 @@ TEST_P(BundledScenarioTest, MeetsEveryPerRuleExpectation) {
   // with INV-LIVE at 10,000 steps instead of running for hours.
   s.limits.steps_max = std::min<uint64_t>(s.limits.steps_max, 10000);
   for (const RuleExpectation& r : s.rule_expect) {
-    const std::string what = r.profile + " with " + r.overrides;
-    bool reproduced = false;
-    std::string failures;
-    const uint64_t last = std::min(s.seed_last, s.seed_first + kSeedsFast - 1);
-    for (uint64_t seed = s.seed_first; seed <= last; ++seed) {
-      RunConfig config;
-      config.seed = seed;
-      config.profile = r.profile;
-      config.rules = r.rules;
-      auto report = RunScenario(s, config);
-      ASSERT_TRUE(report.ok());
-      EXPECT_EQ(report.value().rules, r.overrides) << what;
-      const std::vector<std::string> found = report.value().InvariantNames();
-      reproduced = reproduced ||
-                   (!r.expectation.pass &&
-                    std::find(found.begin(), found.end(), r.expectation.invariant) != found.end());
-      for (const std::string& name : report.value().Unexpected(r.expectation)) {
-        failures += what + " seed " + std::to_string(seed) + ": unexpected " + name + " (" +
-                    report.value().SummaryLine() + ")\n";
-      }
-    }
-    if (!r.expectation.pass && !reproduced) {
-      failures += what + ": expected " + r.expectation.invariant + " not reproduced\n";
-    }
+    const std::string failures = MissesOf(s, r.profile + " with " + r.overrides, r.profile, r.rules,
+                                          r.expectation, /*recheck=*/false);
     EXPECT_TRUE(failures.empty()) << failures;
   }
 }
