@@ -132,12 +132,12 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
     Frontend& fe = frontends_[insert->frontend_index];
     WriteRecord& record = BeginRecord(history_.writes, fe, insert->table, step);
     record.rows = insert->rows;
-    record.bulk = insert->bulk;
+    record.path = insert->path;
     {
       sim::Detail d;
       d.Word("insert").Add("id", record.id).Add("fe", NodeName(fe.id()));
       d.Add("table", insert->table.value).Add("rows", uint64_t{insert->rows.size()});
-      if (insert->bulk) d.Add("bulk", 1u);
+      if (insert->path != WritePath::kRow) d.Add(WritePathName(insert->path), 1u);
       std::string values;
       for (const Row& row : insert->rows) {
         values += values.empty() ? "(" : ", (";
@@ -154,7 +154,7 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
     }
     NodeContext ctx(fe.id(), step, protocol_, history_);
     const uint64_t id = record.id;  // `record` may move once the frontend records outcomes
-    fe.StartInsert(id, insert->table, std::move(insert->rows), insert->bulk, ctx);
+    fe.StartInsert(id, insert->table, std::move(insert->rows), insert->path, ctx);
     Flush(ctx, step);
     return;
   }

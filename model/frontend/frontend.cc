@@ -11,11 +11,11 @@
 
 namespace repartsim::model {
 
-void Frontend::StartInsert(uint64_t history_id, TableId table, std::vector<Row> rows, bool bulk,
-                           NodeContext& ctx) {
+void Frontend::StartInsert(uint64_t history_id, TableId table, std::vector<Row> rows,
+                           WritePath path, NodeContext& ctx) {
   REPARTSIM_ASSERT(up_);
   FrontendStatement& s = statements_.Add(StatementKind::kInsert, history_id, table);
-  s.bulk = bulk;
+  s.path = path;
   s.rows = std::move(rows);
   Dispatch(s, ctx);
 }
@@ -57,15 +57,26 @@ void Frontend::Dispatch(FrontendStatement& statement, NodeContext& ctx) {
 void Frontend::DispatchInsert(FrontendStatement& statement, const CachedTable& table,
                               NodeContext& ctx) {
   WriteRouting routing =
-      RouteWrite(table, statement.table, std::move(statement.rows), statement.bulk, ctx.protocol);
+      RouteWrite(table, statement.table, std::move(statement.rows), statement.path, ctx.protocol);
   statement.rows.clear();
   statement.error_count += routing.error_count;
   if (!routing.error.empty()) statement.error = std::move(routing.error);
   for (auto& [node, writes] : routing.by_node) {
-    const uint64_t corr = NextCorr();
-    ctx.Send(node, WriteRequest{corr, writes});
-    statements_.Track(statement, corr, SubRequest{node, std::move(writes), RegionId{}});
+    if (statement.path != WritePath::kFlight) {
+      SendWrite(statement, node, std::move(writes), ctx);
+      continue;
+    }
+    // The Flight path sends each region's batch as its own request (bulk_insert.rs), so a
+    // delay, loss or refusal hits one region, not every region of the datanode.
+    for (RegionWrite& write : writes) SendWrite(statement, node, {std::move(write)}, ctx);
   }
+}
+
+void Frontend::SendWrite(FrontendStatement& statement, NodeId node, std::vector<RegionWrite> writes,
+                         NodeContext& ctx) {
+  const uint64_t corr = NextCorr();
+  ctx.Send(node, WriteRequest{corr, writes});
+  statements_.Track(statement, corr, SubRequest{node, std::move(writes), RegionId{}});
 }
 
 void Frontend::DispatchQuery(FrontendStatement& statement, const CachedTable& table,

@@ -67,7 +67,7 @@ class Frontend {
   bool is_up() const { return up_; }
 
   // Client statements. `history_id` names the History record the caller created.
-  void StartInsert(uint64_t history_id, TableId table, std::vector<Row> rows, bool bulk,
+  void StartInsert(uint64_t history_id, TableId table, std::vector<Row> rows, WritePath path,
                    NodeContext& ctx);
   void StartQuery(uint64_t history_id, TableId table, std::optional<Predicate> where,
                   NodeContext& ctx);
@@ -118,6 +118,9 @@ class Frontend {
   // Routes (or plans) `statement` with the cached route, or waits for a fill.
   void Dispatch(FrontendStatement& statement, NodeContext& ctx);
   void DispatchInsert(FrontendStatement& statement, const CachedTable& table, NodeContext& ctx);
+  // Sends one write request and tracks it as a sub-request of `statement`.
+  void SendWrite(FrontendStatement& statement, NodeId node, std::vector<RegionWrite> writes,
+                 NodeContext& ctx);
   void DispatchQuery(FrontendStatement& statement, const CachedTable& table, NodeContext& ctx);
   void OnWriteReply(const WriteReply& reply, NodeContext& ctx);
   void OnScanResponse(const ScanResponse& reply, NodeContext& ctx);

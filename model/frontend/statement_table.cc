@@ -179,7 +179,10 @@ void StatementTable::Hash(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(statements_.size()));
   for (const auto& [key, s] : statements_) {
     h.Add(key).Add(s.id).Add(s.key).Add(static_cast<uint64_t>(s.kind)).Add(s.table.value);
-    h.Add(s.bulk).Add(static_cast<uint64_t>(s.phase)).Add(s.attempts).Add(s.deadline.ms);
+    h.Add(static_cast<uint64_t>(s.path))
+        .Add(static_cast<uint64_t>(s.phase))
+        .Add(s.attempts)
+        .Add(s.deadline.ms);
     HashRowList(s.rows, h);
     h.Add(static_cast<uint64_t>(s.outstanding.size()));
     for (const auto& [corr, request] : s.outstanding) {

@@ -45,7 +45,7 @@ struct FrontendStatement {
   uint64_t key = 0;  // the key in the table
   StatementKind kind = StatementKind::kInsert;
   TableId table;
-  bool bulk = false;
+  WritePath path = WritePath::kRow;
   StatementPhase phase = StatementPhase::kWaitingRoute;
   std::vector<Row> rows;  // inserts: rows still to route
   uint32_t attempts = 0;

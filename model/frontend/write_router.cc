@@ -66,13 +66,14 @@ const std::string* RowPathUndefinedColumn(const PartitionRule& rule, const Table
 
 }  // namespace
 
-WriteRouting RouteWrite(const CachedTable& cached, TableId table, std::vector<Row> rows, bool bulk,
-                        const Protocol& protocol) {
+WriteRouting RouteWrite(const CachedTable& cached, TableId table, std::vector<Row> rows,
+                        WritePath path, const Protocol& protocol) {
   WriteRouting routing;
   const PartitionView view = BuildPartitionView(cached.route, cached.info, protocol);
   const TableSchema& schema = cached.info.schema;
   const bool unified = protocol.On(Rule::kUnifiedNullRouting);
-  if (!bulk && !protocol.On(Rule::kRowPathOverSchema)) {
+  const bool vectorised = SplitsVectorised(path);
+  if (!vectorised && !protocol.On(Rule::kRowPathOverSchema)) {
     for (const Row& row : rows) {
       if (const std::string* column = RowPathUndefinedColumn(view.write_rule, schema, row)) {
         ++routing.error_count;
@@ -90,7 +91,7 @@ WriteRouting RouteWrite(const CachedTable& cached, TableId table, std::vector<Ro
           "No partition of table " + table.ToString() + " covers the row (unified-null-routing)";
       continue;
     }
-    if (bulk) {
+    if (vectorised) {
       std::vector<uint32_t> targets = RegionsBulkPath(view.write_rule, schema, row);
       for (size_t i = 0; i + 1 < targets.size(); ++i) by_region[targets[i]].push_back(row);
       by_region[targets.back()].push_back(std::move(row));
@@ -109,12 +110,13 @@ WriteRouting RouteWrite(const CachedTable& cached, TableId table, std::vector<Ro
       continue;
     }
     RegionWrite write{route->region_id, std::move(region_rows), std::nullopt};
-    // Bulk writes go through the pending-rows batcher, which never stamps a version (P10).
-    // Under the unversioned fence every write is stamped, 0 for a region without expression.
+    // The pending-rows batcher never stamps a version (P10); the row path and the Flight path
+    // stamp a region's version when it has one. Under the unversioned fence every write is
+    // stamped, 0 for a region without expression.
     auto version = view.versions.find(number);
     if (protocol.On(Rule::kVersionFenceUnversioned)) {
       write.version = version != view.versions.end() ? version->second : 0;
-    } else if (!bulk && version != view.versions.end()) {
+    } else if (path != WritePath::kBatcher && version != view.versions.end()) {
       write.version = version->second;
     }
     routing.by_node[*route->leader].push_back(std::move(write));

@@ -14,7 +14,7 @@ const char* StatementName(const ClientStatement& statement) {
 
 void HashStatement(sim::Hasher& h, const ClientStatement& statement) {
   if (const auto* insert = std::get_if<InsertOp>(&statement)) {
-    h.Add(insert->frontend_index).Add(insert->table.value).Add(insert->bulk);
+    h.Add(insert->frontend_index).Add(insert->table.value).Add(static_cast<uint64_t>(insert->path));
     for (const Row& row : insert->rows) HashRow(h, row);
   } else if (const auto* query = std::get_if<QueryOp>(&statement)) {
     h.Add(query->frontend_index).Add(query->table.value).Add(query->sql);

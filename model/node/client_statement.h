@@ -12,6 +12,7 @@
 #include "model/meta/ids.h"
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
+#include "model/node/write_path.h"
 #include "model/partition/predicate.h"
 #include "model/partition/schema.h"
 #include "model/sql/statement.h"
@@ -23,7 +24,7 @@ struct InsertOp {
   uint32_t frontend_index = 0;
   TableId table;
   std::vector<Row> rows;
-  bool bulk = false;  // bulk insert / pending-rows batcher path
+  WritePath path = WritePath::kRow;
 };
 struct QueryOp {
   uint32_t frontend_index = 0;

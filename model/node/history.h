@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/meta/ids.h"
+#include "model/node/write_path.h"
 #include "model/partition/expr.h"
 #include "model/partition/predicate.h"
 #include "model/partition/schema.h"
@@ -29,7 +30,7 @@ struct WriteRecord {
   NodeId frontend;
   TableId table;
   std::vector<Row> rows;
-  bool bulk = false;
+  WritePath path = WritePath::kRow;
   uint64_t start_step = 0;
   sim::SimTime start;
   WriteStatus status = WriteStatus::kPending;

@@ -55,7 +55,8 @@ void LivenessProbes::Issue(size_t probe, model::Cluster& cluster, sim::SimTime a
   attempt_probe_.push_back(probe);
   p.row = check::WithTimeIndex(s_->table.schema, std::move(p.row), time_index);
   ++p.attempts;
-  cluster.Schedule(at, model::InsertOp{p.frontend_index, s_->table_id(), {p.row}, false});
+  cluster.Schedule(
+      at, model::InsertOp{p.frontend_index, s_->table_id(), {p.row}, model::WritePath::kRow});
 }
 
 void LivenessProbes::AfterStep(model::Cluster& cluster, sim::SimTime now) {

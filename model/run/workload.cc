@@ -98,7 +98,13 @@ std::vector<WorkloadOp> DrawWorkload(const Scenario& s, sim::Prng& prng) {
     for (uint32_t writer = 0; writer < w.writers_per_frontend; ++writer) {
       for (int64_t t = w.start_ms + static_cast<int64_t>(prng.Below(w.write_interval_ms));
            t < w.end_ms; t = Next(t, w.write_interval_ms, prng)) {
-        model::InsertOp op{fe, s.table_id(), {}, prng.Chance(w.bulk)};
+        model::InsertOp op{fe, s.table_id(), {}, model::WritePath::kRow};
+        if (prng.Chance(w.bulk)) {
+          op.path = model::WritePath::kBatcher;
+        } else if (!w.flight.IsNever() && prng.Chance(w.flight)) {
+          // (Drawn only when asked for, so workloads without Flight keep their sequences.)
+          op.path = model::WritePath::kFlight;
+        }
         const uint64_t rows = 1 + prng.Below(w.rows_per_write_max);
         for (uint64_t r = 0; r < rows; ++r) op.rows.push_back(RandomRow(s, prng));
         out.push_back(WorkloadOp{t, std::move(op)});

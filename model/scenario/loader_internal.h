@@ -26,9 +26,10 @@ void ReadLimits(const YAML::Node& node, LoadContext& ctx, Scenario& scenario);
 // A scripted step running `op` at `at_ms` (or that long after its state), located at `where`.
 ScriptedStep MakeStep(int64_t at_ms, model::ScheduledOp op, sim::SourceLocation where);
 // One SQL text (loader_sql.cc) -> one step per statement, appended to `out` at `at_ms`.
-// `bulk`: the statement's INSERTs take the bulk path.
-void ReadSql(const YAML::Node& node, uint32_t frontend, bool bulk, int64_t at_ms, LoadContext& ctx,
-             Scenario& scenario, const std::string& path, std::vector<ScriptedStep>& out);
+// `write_path`: the path the statement's INSERTs take (row, batcher or Flight).
+void ReadSql(const YAML::Node& node, uint32_t frontend, model::WritePath write_path, int64_t at_ms,
+             LoadContext& ctx, Scenario& scenario, const std::string& path,
+             std::vector<ScriptedStep>& out);
 // drop|delay|duplicate|hold|reorder: one message rule (loader_rules.cc).
 model::MessageRule ReadMessageRule(const std::string& action, const YAML::Node& node,
                                    LoadContext& ctx, const Scenario& scenario,

@@ -93,6 +93,7 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     w.rows_per_write_max = ReadInt(f.Get("rows_per_write"), ctx, "workload.rows_per_write", 1, 100);
   }
   if (f.Has("bulk")) w.bulk = ReadRatio(f.Get("bulk"), ctx, "workload.bulk");
+  if (f.Has("flight")) w.flight = ReadRatio(f.Get("flight"), ctx, "workload.flight");
   if (f.Has("columns")) {
     const YAML::Node columns = f.Get("columns");
     if (!columns.IsMap()) {
@@ -111,7 +112,7 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
              "the workload starts at or after its end (" + std::to_string(w.end_ms) + " ms)");
   }
   f.Finish({"writers", "readers", "start_ms", "end_ms", "write_interval_ms", "read_interval_ms",
-            "rows_per_write", "bulk", "columns", "queries"});
+            "rows_per_write", "bulk", "flight", "columns", "queries"});
 }
 
 void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {

@@ -76,8 +76,9 @@ std::optional<std::vector<model::Row>> InsertRows(const model::sql::Insert& inse
 }  // namespace
 
 // One SQL text -> one op per statement, appended to `out` at `at_ms`.
-void ReadSql(const YAML::Node& node, uint32_t frontend, bool bulk, int64_t at_ms, LoadContext& ctx,
-             Scenario& s, const std::string& path, std::vector<ScriptedStep>& out) {
+void ReadSql(const YAML::Node& node, uint32_t frontend, model::WritePath write_path, int64_t at_ms,
+             LoadContext& ctx, Scenario& s, const std::string& path,
+             std::vector<ScriptedStep>& out) {
   const std::string text = ReadString(node, ctx, path);
   if (ctx.failed()) return;
   auto statements = model::sql::ParseStatements(text, ctx.file());
@@ -95,16 +96,19 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, bool bulk, int64_t at_ms
           "unknown table '" + table + "'; the scenario's table is '" + s.table.schema.name + "'");
       return false;
     };
-    if (bulk && !std::holds_alternative<model::sql::Insert>(st.body)) {
-      ctx.FailAt(where, path, "bulk applies to INSERT statements only");
+    if (write_path != model::WritePath::kRow &&
+        !std::holds_alternative<model::sql::Insert>(st.body)) {
+      ctx.FailAt(
+          where, path,
+          std::string(model::WritePathName(write_path)) + " applies to INSERT statements only");
       return;
     }
     if (const auto* insert = std::get_if<model::sql::Insert>(&st.body)) {
       if (!table_ok(insert->table)) return;
       auto rows = InsertRows(*insert, node, ctx, s, path);
       if (!rows) return;
-      out.push_back(
-          MakeStep(at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), bulk}, where));
+      out.push_back(MakeStep(
+          at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), write_path}, where));
     } else if (const auto* select = std::get_if<model::sql::Select>(&st.body)) {
       if (!table_ok(select->table)) return;
       if (select->where) {

@@ -15,7 +15,7 @@ namespace {
 const std::vector<std::string> kStepKeys = {
     "at_ms",     "after",   "delay_ms",  "occurrence",   "sql",         "frontend", "flush",
     "crash",     "restart", "partition", "heal",         "stale_cache", "drop",     "delay",
-    "duplicate", "hold",    "reorder",   "expire_lease", "bulk",        "validate"};
+    "duplicate", "hold",    "reorder",   "expire_lease", "bulk",        "validate", "flight"};
 const std::vector<std::string> kActions = {
     "sql",  "flush", "crash",     "restart", "partition", "heal",        "stale_cache",
     "drop", "delay", "duplicate", "hold",    "reorder",   "expire_lease"};
@@ -100,17 +100,23 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
   }
   const YAML::Node value = f.Get(action);
   const sim::SourceLocation where = ctx.At(node);
-  // `bulk: true` sends the step's INSERTs through the bulk path (as the workload's `bulk`).
-  bool bulk = false;
-  if (f.Has("bulk")) {
-    bulk = ReadBool(f.Get("bulk"), ctx, f.PathOf("bulk"));
-    if (action != "sql" && !ctx.failed()) {
-      ctx.Fail(f.Get("bulk"), f.PathOf("bulk"), "bulk applies to an sql step only");
+  // `bulk: true` sends the step's INSERTs through the pending-rows batcher, `flight: true`
+  // through the Flight bulk insert (as the workload's `bulk` and `flight`).
+  model::WritePath write_path = model::WritePath::kRow;
+  for (model::WritePath candidate : {model::WritePath::kBatcher, model::WritePath::kFlight}) {
+    const char* key = model::WritePathName(candidate);
+    if (ctx.failed() || !f.Has(key)) continue;
+    if (!ReadBool(f.Get(key), ctx, f.PathOf(key)) || ctx.failed()) continue;
+    if (action != "sql") {
+      ctx.Fail(f.Get(key), f.PathOf(key), std::string(key) + " applies to an sql step only");
+    } else if (write_path != model::WritePath::kRow) {
+      ctx.Fail(f.Get(key), f.PathOf(key), "a step takes one write path: bulk or flight, not both");
     }
+    write_path = candidate;
   }
   if (action == "sql") {
     const size_t before = out.size();
-    ReadSql(value, frontend, bulk, at_ms, ctx, s, apath, out);
+    ReadSql(value, frontend, write_path, at_ms, ctx, s, apath, out);
     // `validate: false`: an ALTER submitted without the frontend's rule check.
     if (f.Has("validate") && !ctx.failed()) {
       const bool validate = ReadBool(f.Get("validate"), ctx, f.PathOf("validate"));

@@ -53,8 +53,9 @@ struct Workload {
   int64_t end_ms = 0;  // 0: the end of the safety phase
   int64_t write_interval_ms = 200;
   int64_t read_interval_ms = 500;
-  uint32_t rows_per_write_max = 3;  // each insert carries 1..max rows
-  sim::Ratio bulk = sim::Ratio::Never();
+  uint32_t rows_per_write_max = 3;          // each insert carries 1..max rows
+  sim::Ratio bulk = sim::Ratio::Never();    // share of inserts through the pending-rows batcher
+  sim::Ratio flight = sim::Ratio::Never();  // share of the others through the Flight bulk insert
   std::map<std::string, ColumnDomain> columns;  // by column name; others use type defaults
   std::vector<QueryShape> queries = {QueryShape::kAll};
 };

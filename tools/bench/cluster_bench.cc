@@ -55,8 +55,8 @@ void BM_WritesFullPath(benchmark::State& state) {
     for (int64_t w = 0; w < writes; ++w) {
       std::vector<Row> rows;
       for (int64_t r = 0; r < batch; ++r) rows.push_back(MakeRow(w * batch + r));
-      cluster.Schedule(sim::AtMs(2000 + w),
-                       InsertOp{static_cast<uint32_t>(w % 2), kTable, std::move(rows), false});
+      cluster.Schedule(sim::AtMs(2000 + w), InsertOp{static_cast<uint32_t>(w % 2), kTable,
+                                                     std::move(rows), WritePath::kRow});
     }
     state.ResumeTiming();
     Run(cluster, 2000 + writes + 100);
@@ -76,7 +76,7 @@ Cluster ClusterWith10kRows() {
   for (int64_t w = 0; w < 100; ++w) {
     std::vector<Row> rows;
     for (int64_t r = 0; r < 100; ++r) rows.push_back(MakeRow(w * 100 + r));
-    cluster.Schedule(sim::AtMs(2000 + w), InsertOp{0, kTable, std::move(rows), false});
+    cluster.Schedule(sim::AtMs(2000 + w), InsertOp{0, kTable, std::move(rows), WritePath::kRow});
   }
   Run(cluster, 2500);
   return cluster;

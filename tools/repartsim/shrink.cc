@@ -232,7 +232,7 @@ sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
       }
       n["sql"] = sql;
       if (insert->frontend_index != 0) n["frontend"] = insert->frontend_index;
-      if (insert->bulk) n["bulk"] = true;
+      if (insert->path != model::WritePath::kRow) n[model::WritePathName(insert->path)] = true;
     } else if (const auto* query = std::get_if<model::QueryOp>(&op.statement)) {
       n["sql"] = query->sql;
       if (query->frontend_index != 0) n["frontend"] = query->frontend_index;

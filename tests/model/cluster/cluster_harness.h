@@ -57,8 +57,9 @@ struct Harness {
     sql::CreateTable create = ParseCreate();
     cluster.Schedule(at, cluster.PlanCreateTable(table, create.schema, create.rule));
   }
-  void Insert(sim::SimTime at, uint32_t frontend, std::vector<Row> rows) {
-    cluster.Schedule(at, InsertOp{frontend, kTable, std::move(rows), false});
+  void Insert(sim::SimTime at, uint32_t frontend, std::vector<Row> rows,
+              WritePath path = WritePath::kRow) {
+    cluster.Schedule(at, InsertOp{frontend, kTable, std::move(rows), path});
   }
   void Query(sim::SimTime at, uint32_t frontend, const std::string& where = "") {
     QueryOp op{frontend, kTable, false, std::nullopt, "SELECT * FROM t"};

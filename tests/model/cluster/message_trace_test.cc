@@ -55,6 +55,32 @@ TEST(MessageTraceTest, EveryDeliveryHasASendWithTheSameId) {
   EXPECT_EQ(h.TraceLines("n1 recv WriteRequest from=fe1 id=" + id).size(), 1u);
 }
 
+TEST(MessageTraceTest, AFlightInsertSendsOneRequestPerRegion) {
+  // One datanode leads all three regions: the row path sends one request for the insert's
+  // two regions, the Flight path one per region; both are acknowledged.
+  ClusterConfig config;
+  config.datanode_count = 1;
+  Harness h(Protocol::Greptime(), config);
+  h.CreateTable(sim::AtMs(0));
+  h.Insert(sim::AtMs(1000), 0, {MakeRow("a", 1, 1, 3), MakeRow("b", 1, 1, 15)});
+  h.Insert(sim::AtMs(2000), 0, {MakeRow("a", 2, 1, 3), MakeRow("b", 2, 1, 15)}, WritePath::kFlight);
+  h.RunUntil(3000);
+  const std::vector<std::string> writes = h.TraceLines("msg=WriteRequest to=dn1");
+  ASSERT_EQ(writes.size(), 3u) << h.TraceText();
+  const std::vector<std::string> flight = h.TraceLines(" op insert id=2 ");
+  ASSERT_EQ(flight.size(), 1u);
+  EXPECT_NE(flight[0].find(" flight=1 "), std::string::npos) << flight[0];
+  // The row path's one request precedes the Flight insert; its two are sent in its step.
+  EXPECT_LT(Harness::LineStep(writes[0]), Harness::LineStep(flight[0]));
+  EXPECT_EQ(Harness::LineStep(writes[1]), Harness::LineStep(flight[0]));
+  EXPECT_EQ(Harness::LineStep(writes[2]), Harness::LineStep(flight[0]));
+  ASSERT_EQ(h.cluster.history().writes.size(), 2u);
+  EXPECT_EQ(h.cluster.history().writes[0].status, WriteStatus::kAcked);
+  EXPECT_EQ(h.cluster.history().writes[0].path, WritePath::kRow);
+  EXPECT_EQ(h.cluster.history().writes[1].status, WriteStatus::kAcked);
+  EXPECT_EQ(h.cluster.history().writes[1].path, WritePath::kFlight);
+}
+
 TEST(MessageTraceTest, ARandomDropShowsSendAndDropWithTheSameId) {
   ClusterConfig config;
   config.faults.drop = sim::Ratio::Always();  // every call; streams never drop

@@ -212,7 +212,7 @@ TEST(FrontendFingerprintCompletenessTest, EveryStatementFieldChangesTheFingerpri
       base, HashOf<StatementTable>,
       {
           {"table", [&](StatementTable& t) { insert(t).table = kOther; }},
-          {"bulk", [&](StatementTable& t) { insert(t).bulk = true; }},
+          {"bulk", [&](StatementTable& t) { insert(t).path = WritePath::kBatcher; }},
           {"phase", [&](StatementTable& t) { insert(t).phase = StatementPhase::kWaitingRoute; }},
           {"rows (content)", [&](StatementTable& t) { insert(t).rows = {MakeRow(8)}; }},
           {"attempts", [&](StatementTable& t) { ++insert(t).attempts; }},

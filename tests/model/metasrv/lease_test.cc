@@ -46,9 +46,9 @@ TEST(LeaseTest, LeaseExpiryDemotesAndAHealedHeartbeatPromotesAgain) {
   NodeId dn1 = h.cluster.datanode_id(0);
   // dn1 hosts region 0. Cut the metasrv's replies to dn1 from t=5 s.
   h.cluster.Schedule(sim::AtMs(5000), PartitionOp{{h.cluster.metasrv_id()}, {dn1}, false});
-  h.cluster.Schedule(sim::AtMs(30000), InsertOp{0, kTable, {MakeRow(1)}, false});
+  h.cluster.Schedule(sim::AtMs(30000), InsertOp{0, kTable, {MakeRow(1)}, WritePath::kRow});
   h.cluster.Schedule(sim::AtMs(31000), HealOp{});
-  h.cluster.Schedule(sim::AtMs(40000), InsertOp{1, kTable, {MakeRow(2)}, false});
+  h.cluster.Schedule(sim::AtMs(40000), InsertOp{1, kTable, {MakeRow(2)}, WritePath::kRow});
   h.Run(45000);
   const auto& writes = h.cluster.history().writes;
   ASSERT_EQ(writes.size(), 2u);
@@ -65,7 +65,8 @@ TEST(LeaseTest, LeaseExpiryDemotesAndAHealedHeartbeatPromotesAgain) {
 
 TEST(LeaseTest, HeartbeatsKeepLeasesAliveWithoutFaults) {
   LeaseHarness h;
-  h.cluster.Schedule(sim::AtMs(60000), InsertOp{0, kTable, {MakeRow(3), MakeRow(13)}, false});
+  h.cluster.Schedule(sim::AtMs(60000),
+                     InsertOp{0, kTable, {MakeRow(3), MakeRow(13)}, WritePath::kRow});
   h.Run(61000);
   ASSERT_EQ(h.cluster.history().writes.size(), 1u);
   EXPECT_EQ(h.cluster.history().writes[0].status, WriteStatus::kAcked);

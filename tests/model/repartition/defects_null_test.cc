@@ -18,8 +18,8 @@ struct NullRouting {
   explicit NullRouting(Protocol protocol)
       : h(protocol, "PARTITION ON COLUMNS (a) (a = 5, a <> 5)") {
     h.Insert(2000, 0, {MakeRow(5), MakeRow(7)});
-    h.Insert(2100, 0, {NullRow(1)});                 // row path
-    h.Insert(2200, 0, {NullRow(2)}, /*bulk=*/true);  // bulk path, same identity
+    h.Insert(2100, 0, {NullRow(1)});                       // row path
+    h.Insert(2200, 0, {NullRow(2)}, WritePath::kBatcher);  // bulk path, same identity
     h.RunUntil(2500);
     before_r0 = RegionAValues(h, RegionN(0));
     before_r1 = RegionAValues(h, RegionN(1));

@@ -122,7 +122,7 @@ struct BulkInAllocateWindow {
     HoldAllocateWindow(h, h.cluster.datanode_id(2), 3500, 4000, 8000);
     h.Insert(2000, 0, {MakeRow(10), MakeRow(60), MakeRow(150)});
     h.Alter(3000, kSplit);
-    h.Insert(5000, 1, {MakeRow(70)}, /*bulk=*/true);  // fresh frontend, overlapping route
+    h.Insert(5000, 1, {MakeRow(70)}, WritePath::kBatcher);  // fresh frontend, overlapping route
     h.Query(6000, 1);
     h.Query(30000, 1);
     h.RunUntil(35000);
@@ -188,7 +188,7 @@ struct StaleWriterAfterSplit {
     h.cluster.Schedule(sim::AtMs(2500), StaleCacheOp{1, kTable, true});
     h.Alter(3000, kSplit);
     h.Insert(10000, 1, {MakeRow(70)});
-    h.Insert(10000, 1, {MakeRow(75)}, /*bulk=*/true);
+    h.Insert(10000, 1, {MakeRow(75)}, WritePath::kBatcher);
     h.cluster.Schedule(sim::AtMs(11000), FlushOp{h.cluster.datanode_id(0), RegionN(0)});
     h.Query(12000, 0);
     QueryWhere(h, 12000, 0, AGe(50), "SELECT * FROM t WHERE a >= 50");
@@ -196,6 +196,44 @@ struct StaleWriterAfterSplit {
   }
   RepartitionHarness h;
 };
+
+// The same stale frontend writes a = 72 through the Flight bulk insert, which stamps the
+// region's expression version like the row path.
+struct StaleFlightWriterAfterSplit {
+  explicit StaleFlightWriterAfterSplit(Protocol protocol) : h(protocol) {
+    h.Insert(2000, 0, {MakeRow(10), MakeRow(60), MakeRow(150)});
+    h.Query(2000, 1);
+    h.cluster.Schedule(sim::AtMs(2500), StaleCacheOp{1, kTable, true});
+    h.Alter(3000, kSplit);
+    h.Insert(10000, 1, {MakeRow(72)}, WritePath::kFlight);
+    h.RunUntil(15000);
+  }
+  RepartitionHarness h;
+};
+
+TEST(DefectP10Test, FlightBulkWriteCarriesTheVersionAndIsFenced) {
+  StaleFlightWriterAfterSplit run(Protocol::Greptime());
+  RepartitionHarness& h = run.h;
+  ASSERT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
+  const WriteRecord& flight = h.cluster.history().writes.at(1);
+  EXPECT_EQ(flight.path, WritePath::kFlight);
+  EXPECT_EQ(flight.status, WriteStatus::kRejected);
+  EXPECT_EQ(
+      flight.error.rfind("Partition expr version mismatch for region " + RegionN(0).ToString(), 0),
+      0u)
+      << flight.error;
+  EXPECT_EQ(RegionAValues(h, RegionN(0)), (std::vector<int64_t>{10}));
+}
+
+TEST(DefectP10Test, ReferenceReroutesAFencedFlightWrite) {
+  StaleFlightWriterAfterSplit run(Protocol::Reference());
+  RepartitionHarness& h = run.h;
+  ASSERT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
+  EXPECT_EQ(h.cluster.history().writes.at(1).status, WriteStatus::kAcked)
+      << h.cluster.history().writes.at(1).error;
+  EXPECT_EQ(RegionAValues(h, RegionN(0)), (std::vector<int64_t>{10}));
+  EXPECT_EQ(RegionAValues(h, RegionN(2)), (std::vector<int64_t>{60, 72}));
+}
 
 TEST(DefectP10Test, UnversionedBulkWriteBypassesTheFenceAndLandsOutsideTheRegion) {
   StaleWriterAfterSplit run(Protocol::Greptime());

@@ -48,8 +48,9 @@ struct RepartitionHarness {
     cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(kTable, create.schema, create.rule));
   }
 
-  void Insert(int64_t at_ms, uint32_t frontend, std::vector<Row> rows, bool bulk = false) {
-    cluster.Schedule(sim::AtMs(at_ms), InsertOp{frontend, kTable, std::move(rows), bulk});
+  void Insert(int64_t at_ms, uint32_t frontend, std::vector<Row> rows,
+              WritePath path = WritePath::kRow) {
+    cluster.Schedule(sim::AtMs(at_ms), InsertOp{frontend, kTable, std::move(rows), path});
   }
   void Query(int64_t at_ms, uint32_t frontend) {
     cluster.Schedule(sim::AtMs(at_ms),
