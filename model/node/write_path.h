@@ -9,10 +9,12 @@
 namespace repartsim::model {
 
 enum class WritePath : uint8_t {
-  kRow = 0,  // INSERT through the row inserter (src/operator/src/insert.rs)
-  kBatcher =
-      1,  // scenario `bulk`: the pending-rows batcher (src/servers/src/pending_rows_batcher.rs)
-  kFlight = 2,  // scenario `flight`: the Flight bulk insert (src/operator/src/bulk_insert.rs)
+  // INSERT through the row inserter (src/operator/src/insert.rs).
+  kRow = 0,
+  // Scenario `bulk`: the pending-rows batcher (src/servers/src/pending_rows_batcher.rs).
+  kBatcher = 1,
+  // Scenario `flight`: the Flight bulk insert (src/operator/src/bulk_insert.rs).
+  kFlight = 2,
 };
 
 // "row", "bulk", "flight": the scenario's names, also the trace's.
