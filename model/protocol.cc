@@ -1,5 +1,7 @@
 #include "model/protocol.h"
 
+#include "model/rules.h"
+
 namespace repartsim::model {
 
 namespace {

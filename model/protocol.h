@@ -5,8 +5,6 @@
 // Model code reads a switch with `protocol.On(Rule::kX)`; nothing else decides behaviour.
 #pragma once
 
-#include <array>
-#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,51 +13,10 @@
 
 namespace repartsim::model {
 
-enum class Rule : uint8_t {
-  kVersionFenceUnversioned,   // reject writes without an expression version
-  kRerouteOnVersionMismatch,  // frontend refreshes its route and re-routes on mismatch
-  kFenceMergedAwaySources,    // merged-away sources stay RejectAllWrites until dropped
-  kUnifiedNullRouting,        // row path, bulk path and file filter agree on NULL
-  kAlignedPartitionRule,      // regions and exprs stay aligned when a route has no expr (P3)
-  kFencedReads,               // scans carry the planned expression version; mismatch re-plans
-  kDurableStaging,            // staged data survives leaving staging and a restart
-  kLeasePromotesStaging,      // a StagingLeader lease re-promotes a demoted staging region (P11)
-  kIdempotentRedispatch,      // re-dispatch after a metasrv crash resumes, never mismatches (P2)
-  kPerGroupIndices,           // per-group transition indices (P1)
-  kRollForwardAfterCommit,    // after the first ApplyStaging the parent only rolls forward (P2, P8)
-  kFenceAllocatedRegions,     // new regions take no writes before ApplyStaging (P4, P5)
-  kVersionedCacheFills,       // cache fills fenced by an invalidation epoch
-  kAckedInvalidation,         // cache invalidations are acknowledged and retried
-  kGcPositiveProof,           // GC deletes a file only with positive proof it is unreferenced
-  kExactRuleChecker,          // the rule checker knows integer domains are discrete
-  kDeallocateMergedAway,      // partial success still drops merged-away regions (P8)
-  kIdempotentAllocate,        // re-executing AllocateRegion after its route commit resumes (P12)
-  kTimeOrderedSequences,      // write sequences follow virtual time across regions (N1)
-  kMetasrvValidatesRule,      // RepartitionStart checks the resulting rule itself (P9)
-  kRowPathOverSchema,         // the row path reads any table column, never UndefinedColumn (P13)
-  kVersionedLeases,           // leases carry the route version; a datanode ignores older ones
-  kApplyStagingChecksFiles,   // an ApplyStagingManifest replay checks the remapped files
-  kCloseableAfterRecovery,    // no closeable regions before procedures are recovered
-  kFenceNewRegionsUntilCommit,  // an applied new region takes writes only after ExitStaging
-  kDropTombstones,              // a dropped region is not re-created by an older CreateRegion
-  kRouteFencedReads,            // scans carry the route version; a region that saw a newer refuses
-  kExactCountStatistics,        // count(*) from file statistics only where no file needs filtering
-  kTargetSequenceForeignFiles,  // adopted files rank at the target admission sequence (#8946)
-  kCount,
-};
-
-inline constexpr size_t kRuleCount = static_cast<size_t>(Rule::kCount);
-
-struct RuleInfo {
-  Rule rule;
-  const char* name;         // stable, kebab-case: used in YAML, CLI and reports
-  const char* description;  // one line
-  bool greptime;            // default in profile `greptime`
-  bool reference;           // default in profile `reference`
-};
-
-// The table of every switch, in Rule order.
-const std::array<RuleInfo, kRuleCount>& AllRules();
+// The switches themselves, one enumerator each, are declared in model/rules.h: only the files
+// that consult a switch include it, so adding a switch rebuilds those and not every file that
+// carries a Protocol.
+enum class Rule : uint8_t;
 
 enum class ProfileKind : uint8_t { kGreptime, kReference };
 
@@ -91,7 +48,5 @@ class Protocol {
   ProfileKind base_ = ProfileKind::kGreptime;
   uint64_t bits_ = 0;
 };
-
-static_assert(kRuleCount <= 64, "Protocol keeps its switches in a 64-bit mask");
 
 }  // namespace repartsim::model

@@ -3,6 +3,7 @@
 # corpus (tests/fuzz/corpus/<target>, read-only: new inputs go to a scratch directory) with
 # the target's dictionary. Needs a build configured with -DREPARTSIM_FUZZ=ON (clang++), e.g.
 #   cmake -S . -B build-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DREPARTSIM_FUZZ=ON
+# (it builds the fuzz executables it runs; they are not part of the default build).
 # A crash, leak, sanitizer report or timeout fails the script (exit 1) and leaves the input in
 # the scratch directory (printed); copy it to tests/fuzz/regressions/<target>/ with the fix.
 # Prints per target: executions, libFuzzer's coverage figures (cov: edges, ft: features) and
@@ -32,6 +33,13 @@ dictionary_of() {
     *) echo "" ;;
   esac
 }
+
+if ! grep -q '^REPARTSIM_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  echo "fuzz: $build is not configured with -DREPARTSIM_FUZZ=ON (clang++)" >&2
+  exit 64
+fi
+# The fuzz executables are not part of `all`: build the ones asked for.
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 status=0
 for target in "${targets[@]}"; do

@@ -62,8 +62,13 @@ def read_layers(root):
     return layers, findings
 
 
+# The files directly under model/ form the `protocol` layer: the Protocol class and its rule
+# switches (model/protocol.{h,cc}, model/rules.h).
+PROTOCOL_FILES = ("protocol.", "rules.")
+
+
 def folder_of(rel):
-    """The layer of a path ('model/ddl/x.h' -> 'ddl', 'model/protocol.h' -> 'protocol',
+    """The layer of a path ('model/ddl/x.h' -> 'ddl', 'model/protocol.h' and 'model/rules.h' -> 'protocol',
     'sim/x.h' -> 'sim'), judged by its last `model` or `sim` component; None if it has none."""
     parts = rel.replace(os.sep, "/").split("/")
     for i in range(len(parts) - 2, -1, -1):
@@ -72,7 +77,7 @@ def folder_of(rel):
         if parts[i] == "model":
             rest = parts[i + 1:]
             if len(rest) == 1:
-                return "protocol" if rest[0].startswith("protocol.") else None
+                return "protocol" if rest[0].startswith(PROTOCOL_FILES) else None
             return rest[0]
     return None
 
@@ -85,7 +90,7 @@ def target_of(include):
     if parts[0] != "model" or len(parts) < 2:
         return None
     if len(parts) == 2:
-        return "protocol" if parts[1].startswith("protocol.") else parts[1]
+        return "protocol" if parts[1].startswith(PROTOCOL_FILES) else parts[1]
     return parts[1]
 
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/datanode/datanode.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

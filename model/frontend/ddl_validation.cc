@@ -1,5 +1,7 @@
 #include "model/frontend/ddl_validation.h"
 
+#include "model/rules.h"
+
 namespace repartsim::model {
 
 sim::Result<sql::RepartitionPlan> ValidateRepartition(const TableInfo& info,

@@ -7,6 +7,7 @@
 #include "model/frontend/query_planner.h"
 #include "model/frontend/write_router.h"
 #include "model/partition/predicate.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

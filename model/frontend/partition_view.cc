@@ -1,5 +1,7 @@
 #include "model/frontend/partition_view.h"
 
+#include "model/rules.h"
+
 namespace repartsim::model {
 
 PartitionView BuildPartitionView(const TableRoute& route, const TableInfo& info,

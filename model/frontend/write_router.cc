@@ -7,6 +7,7 @@
 #include "model/frontend/partition_view.h"
 #include "model/partition/expr.h"
 #include "model/partition/rule.h"
+#include "model/rules.h"
 
 namespace repartsim::model {
 

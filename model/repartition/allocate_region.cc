@@ -5,6 +5,7 @@
 #include "model/partition/region_assignment.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

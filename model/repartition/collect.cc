@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/repartition/repartition_procedure.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

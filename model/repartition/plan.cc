@@ -1,5 +1,7 @@
 #include "model/repartition/plan.h"
 
+#include <nlohmann/json.hpp>
+
 #include "model/meta/meta_codec.h"
 
 namespace repartsim::model {

@@ -13,6 +13,7 @@
 #include "model/check/structural_check.h"
 #include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
+#include "model/rules.h"
 #include "model/run/run_explain.h"
 #include "sim/assert.h"
 

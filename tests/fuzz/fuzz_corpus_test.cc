@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "tests/fuzz/fuzz_targets.h"
+#include "tests/paths.h"
 
 namespace repartsim::fuzz {
 namespace {
+namespace fuzz_corpus_test {
 
 const std::filesystem::path kFuzzDir = std::filesystem::path(REPARTSIM_SOURCE_DIR) / "tests/fuzz";
 
@@ -54,5 +56,6 @@ TEST(FuzzCorpusTest, Choices) { EXPECT_GE(Replay("choices", FuzzChoices), 3u); }
 TEST(FuzzCorpusTest, Merge) { EXPECT_GE(Replay("merge", FuzzMerge), 3u); }
 TEST(FuzzCorpusTest, Run) { EXPECT_GE(Replay("run", FuzzRun), 40u); }
 
+}  // namespace fuzz_corpus_test
 }  // namespace
 }  // namespace repartsim::fuzz

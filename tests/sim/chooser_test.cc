@@ -12,6 +12,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace chooser_test {
 
 // Issues a fixed mix of decisions and returns the answers.
 std::vector<uint32_t> Ask(Chooser& c) {
@@ -184,5 +185,6 @@ TEST(ChoiceListTest, TruncateKeepsAPrefix) {
   EXPECT_EQ(list.at(0).value, 0u);
 }
 
+}  // namespace chooser_test
 }  // namespace
 }  // namespace repartsim::sim

@@ -7,6 +7,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace crash_points_test {
 
 TEST(CrashPointsTest, DefaultPlanNeverCrashesAndConsumesNoChoice) {
   CrashPlan plan;
@@ -62,5 +63,6 @@ TEST(CrashPointsTest, StatsListSitesInNameOrderIncludingRegisteredOnes) {
             "a.first hits=2 crashes=2\nm.never_hit hits=0 crashes=0\nz.last hits=1 crashes=1\n");
 }
 
+}  // namespace crash_points_test
 }  // namespace
 }  // namespace repartsim::sim

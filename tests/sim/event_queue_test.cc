@@ -14,6 +14,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace event_queue_test {
 
 std::vector<int> Drain(EventQueue<int>& q) {
   std::vector<int> out;
@@ -107,5 +108,6 @@ TEST(EventQueueTest, MatchesReferenceSortUnderRandomPushPop) {
   }
 }
 
+}  // namespace event_queue_test
 }  // namespace
 }  // namespace repartsim::sim

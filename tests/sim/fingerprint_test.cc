@@ -8,6 +8,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace fingerprint_test {
 
 TEST(HasherTest, MatchesPinnedVectors) {
   EXPECT_EQ(Hasher().Finish(), 0xf52a15e9a9b5e89bULL);
@@ -37,5 +38,6 @@ TEST(HasherTest, SignedAndNarrowIntegersHashAsTheirU64Value) {
   EXPECT_EQ(Hasher().Add(true).Finish(), Hasher().Add(uint64_t{1}).Finish());
 }
 
+}  // namespace fingerprint_test
 }  // namespace
 }  // namespace repartsim::sim

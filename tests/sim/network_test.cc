@@ -10,6 +10,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace network_test {
 
 FaultProfile AllFaults() {
   return FaultProfile{Ratio{1, 2}, Ratio{1, 3}, Ratio{1, 4}, Duration{10}, Duration{2}};
@@ -271,6 +272,7 @@ TEST(NetworkTest, DropNodeClosesItsStreams) {
   EXPECT_EQ(net.Send(AtMs(0), 0, 1, 1, chooser, FaultProfile{}), SendResult::kQueued);
 }
 
+}  // namespace network_test
 }  // namespace
 }  // namespace repartsim::sim
 
@@ -279,6 +281,7 @@ TEST(NetworkTest, DropNodeClosesItsStreams) {
 // reset or a crash took out of flight.
 namespace repartsim::sim {
 namespace {
+namespace network_test {
 
 TEST(NetworkTraceNotesTest, SendNotesTheIdTheLossAndTheDelays) {
   ChoiceList list;
@@ -353,5 +356,6 @@ TEST(NetworkTraceNotesTest, RecordLostKeepsWhatResetsAndCrashesRemoved) {
   EXPECT_EQ(net.Pending().size(), 1u);  // the call 4
 }
 
+}  // namespace network_test
 }  // namespace
 }  // namespace repartsim::sim

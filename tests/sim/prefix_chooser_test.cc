@@ -15,6 +15,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace prefix_chooser_test {
 
 // Fires timers; payload 99 also asks a nested 3-way decision and records the answer + 100.
 struct PickModel {
@@ -114,5 +115,6 @@ TEST(PrefixChooserTest, ModelCopiesBranchIntoDistinctFingerprints) {
   EXPECT_EQ(root.timers.size(), 2u);  // the root is untouched
 }
 
+}  // namespace prefix_chooser_test
 }  // namespace
 }  // namespace repartsim::sim

@@ -10,6 +10,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace prng_test {
 
 TEST(PrngTest, SplitMix64MatchesReferenceVectors) {
   uint64_t state = 0;
@@ -88,5 +89,6 @@ TEST(PrngTest, ForkConsumesOneDrawAndGivesAnIndependentStream) {
   EXPECT_NE(parent.Next(), child.Next());
 }
 
+}  // namespace prng_test
 }  // namespace
 }  // namespace repartsim::sim

@@ -7,6 +7,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace ratio_time_test {
 
 TEST(RatioTest, ParsesFractionsAndShorthands) {
   EXPECT_EQ(ParseRatio("1/100").value().num, 1u);
@@ -48,5 +49,6 @@ TEST(TimeTest, ArithmeticKeepsPointsAndSpansApart) {
   EXPECT_EQ(Min(AtMs(1), AtMs(9)).ms, 1);
 }
 
+}  // namespace ratio_time_test
 }  // namespace
 }  // namespace repartsim::sim

@@ -6,6 +6,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace scripted_chooser_test {
 
 TEST(ScriptedChooserTest, ListedDecisionsGetTheirValueOthersDefault) {
   ScriptedChooser c({{1, "net.delay", 1}, {2, "net.delay_ms", 7}});
@@ -27,5 +28,6 @@ TEST(ScriptedChooserTest, WrongLabelIsAMismatch) {
             "scripted decision #0 is net.delay=1, the run asks net.drop (2 options)");
 }
 
+}  // namespace scripted_chooser_test
 }  // namespace
 }  // namespace repartsim::sim

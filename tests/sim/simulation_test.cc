@@ -12,6 +12,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace simulation_test {
 
 // Payload >= 0: log it; payload == -1: request stop; payload <= -10: re-arm after -payload ms.
 struct TimerModel {
@@ -234,5 +235,6 @@ TEST(SimulationDeathTest, TimedEventInThePastIsASimulatorBug) {
       testing::ExitedWithCode(70), "timed event scheduled in the past");
 }
 
+}  // namespace simulation_test
 }  // namespace
 }  // namespace repartsim::sim

@@ -11,6 +11,7 @@
 
 namespace repartsim::sim {
 namespace {
+namespace trace_test {
 
 TEST(TraceTest, LinesFollowTheDocumentedFormat) {
   Trace trace;
@@ -90,5 +91,6 @@ TEST(FirstDivergenceTest, NamesTheFirstDifferingEvent) {
   EXPECT_EQ(shorter->line_b, "z");
 }
 
+}  // namespace trace_test
 }  // namespace
 }  // namespace repartsim::sim

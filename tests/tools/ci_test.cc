@@ -14,9 +14,11 @@
 #include <sstream>
 #include <string>
 
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace ci_test {
 
 const std::string kRoot = REPARTSIM_SOURCE_DIR;
 
@@ -137,4 +139,5 @@ TEST_F(CiTest, ManifestsKeepTheirShardCountsConsistent) {
             std::string::npos);
 }
 
+}  // namespace ci_test
 }  // namespace

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <string>
 
+#include "tests/paths.h"
+
 namespace repartsim::testing {
 
 struct CliOutcome {

@@ -5,9 +5,11 @@
 
 #include <string>
 
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace cli_test {
 
 using Outcome = repartsim::testing::CliOutcome;
 using repartsim::testing::RunRepartsim;
@@ -46,4 +48,5 @@ TEST(CliTest, MissingVerbExits64) {
   EXPECT_NE(outcome.output.find("error: "), std::string::npos);
 }
 
+}  // namespace cli_test
 }  // namespace

@@ -8,10 +8,12 @@
 
 #include "model/cluster/cluster.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace repartsim::tools {
 namespace {
+namespace determinism_test {
 
 scenario::Scenario Load() {
   auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
@@ -72,5 +74,6 @@ TEST(DeterminismTest, RunVerbChecksDeterminism) {
       << r.output;
 }
 
+}  // namespace determinism_test
 }  // namespace
 }  // namespace repartsim::tools

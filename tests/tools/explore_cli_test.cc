@@ -11,6 +11,7 @@
 
 namespace repartsim::testing {
 namespace {
+namespace explore_cli_test {
 
 const std::string kScenario = "scenarios/explore/split_small.yaml";
 
@@ -70,5 +71,6 @@ TEST(ExploreCliTest, BadFlagsExit64) {
   EXPECT_EQ(RunRepartsim("explore " + kScenario + " --profile nope").exit_code, 64);
 }
 
+}  // namespace explore_cli_test
 }  // namespace
 }  // namespace repartsim::testing

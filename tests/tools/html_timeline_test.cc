@@ -13,11 +13,13 @@
 #include <vector>
 
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 #include "tools/repartsim/html_text.h"
 #include "tools/repartsim/html_timeline_model.h"
 
 namespace repartsim::tools {
 namespace {
+namespace html_timeline_test {
 
 size_t Count(const std::string& text, const std::string& needle) {
   size_t n = 0;
@@ -212,5 +214,6 @@ TEST(HtmlTimelineModelTest, TraceLinesAndFieldsParse) {
   EXPECT_EQ(html::DetailWord("EnterStaging 4398046511104(1024, 0) Ok", 3), "");
 }
 
+}  // namespace html_timeline_test
 }  // namespace
 }  // namespace repartsim::tools

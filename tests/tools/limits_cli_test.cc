@@ -15,6 +15,7 @@
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace limits_cli_test {
 
 using Outcome = repartsim::testing::CliOutcome;
 
@@ -123,9 +124,11 @@ TEST(LimitsCliTest, TooManyStepEntriesExits64) {
             path + ":5:3: error: too many entries: setup and steps hold at most 10000 (at steps)");
 }
 
+}  // namespace limits_cli_test
 }  // namespace
 
 namespace {
+namespace limits_cli_test {
 
 // A run's cost per step grows with the regions (1,000 regions: seconds per run, growing
 // about n^2): the table and the targets of its ALTER steps are bounded.
@@ -157,4 +160,5 @@ TEST(LimitsCliTest, TooManyRegionsExits64) {
                 "limit of 256 (counting every target of every ALTER) (at steps)");
 }
 
+}  // namespace limits_cli_test
 }  // namespace

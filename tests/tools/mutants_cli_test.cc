@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace mutants_cli_test {
 
 using Outcome = repartsim::testing::CliOutcome;
 
@@ -234,4 +236,5 @@ TEST(MutantsCliTest, BadFlagsAreLocatedErrors) {
   }
 }
 
+}  // namespace mutants_cli_test
 }  // namespace

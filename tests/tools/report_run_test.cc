@@ -10,6 +10,7 @@
 
 namespace repartsim::tools {
 namespace {
+namespace report_run_test {
 
 TEST(TraceLineJsonTest, KeyValueWordsAreTypedFieldsAndLeadingWordsAreNamed) {
   const nlohmann::json j =
@@ -64,5 +65,6 @@ TEST(TraceLineJsonTest, FreeTextWithoutStructureIsText) {
   EXPECT_EQ(rule["text"], "(safety phase ended)");
 }
 
+}  // namespace report_run_test
 }  // namespace
 }  // namespace repartsim::tools

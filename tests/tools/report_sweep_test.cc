@@ -16,6 +16,7 @@
 
 namespace repartsim::tools {
 namespace {
+namespace report_sweep_test {
 
 SweepScenario Row(const std::string& expect, std::vector<std::string> tolerate = {},
                   const std::string& profile = "greptime", const std::string& rules = "") {
@@ -272,5 +273,6 @@ TEST(SweepReportTest, AnOverflowingNumberIsALocatedError) {
   EXPECT_NE(bad.error().message.find("1e309"), std::string::npos) << bad.error().message;
 }
 
+}  // namespace report_sweep_test
 }  // namespace
 }  // namespace repartsim::tools

@@ -11,9 +11,11 @@
 #include <sstream>
 #include <string>
 
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace report_verb_test {
 
 using Outcome = repartsim::testing::CliOutcome;
 
@@ -118,4 +120,5 @@ TEST(ReportVerbTest, SweepHtmlLinksEachFailureGroupToItsTimeline) {
   EXPECT_EQ(page.find("http://"), std::string::npos);
 }
 
+}  // namespace report_verb_test
 }  // namespace

@@ -2,6 +2,8 @@
 // per rule (name, greptime default, reference default, description), and `--json` the same as
 // an array of objects. Method: run the built binary through popen; pin the header and two rows
 // literally, count the rows against kRuleCount, and compare the JSON with AllRules().
+#include "model/rules.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace rules_test {
 
 using Outcome = repartsim::testing::CliOutcome;
 using repartsim::testing::RunRepartsim;
@@ -72,4 +75,5 @@ TEST(RulesVerbTest, UnknownFlagIsUsageError) {
   EXPECT_EQ(outcome.output.rfind("<command line>:1:7: error: ", 0), 0u) << outcome.output;
 }
 
+}  // namespace rules_test
 }  // namespace

@@ -11,9 +11,11 @@
 #include <sstream>
 #include <string>
 
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace scenario_cli_test {
 
 using Outcome = repartsim::testing::CliOutcome;
 
@@ -158,4 +160,5 @@ TEST(ScenarioCliTest, EveryScenarioVerbHasHelp) {
   }
 }
 
+}  // namespace scenario_cli_test
 }  // namespace

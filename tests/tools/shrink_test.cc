@@ -10,10 +10,12 @@
 #include "model/check/violation.h"
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace repartsim::tools {
 namespace {
+namespace shrink_test {
 
 const std::string kScenario = "scenarios/greptime/lease_race_new_region_ack.yaml";
 
@@ -58,5 +60,6 @@ TEST(ShrinkTest, CliWritesAVerifiedScenarioAndRefusesAPassingSeed) {
   EXPECT_NE(pass.output.find("passes (nothing to shrink)"), std::string::npos) << pass.output;
 }
 
+}  // namespace shrink_test
 }  // namespace
 }  // namespace repartsim::tools

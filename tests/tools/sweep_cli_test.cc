@@ -17,9 +17,11 @@
 #include <sstream>
 #include <string>
 
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace sweep_cli_test {
 
 using Outcome = repartsim::testing::CliOutcome;
 
@@ -407,4 +409,5 @@ TEST(SweepCliTest, ReplayRefusesAChoiceFileOfAnotherScenarioOrProfile) {
   EXPECT_EQ(o.exit_code, 0) << o.output;
 }
 
+}  // namespace sweep_cli_test
 }  // namespace

@@ -17,6 +17,7 @@
 #include "model/protocol.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
+#include "tools/repartsim/parse_u64.h"
 
 namespace repartsim::tools {
 
@@ -26,14 +27,6 @@ sim::Error FlagError(const std::vector<std::string>& args, const std::string& to
                      std::string message) {
   return sim::Error{sim::SourceLocation{"<command line>", 1, ArgumentColumn(args, token)},
                     std::move(message)};
-}
-
-std::optional<uint64_t> ParseU64(std::string_view text, int base = 10) {
-  if (base == 16 && text.substr(0, 2) == "0x") text.remove_prefix(2);
-  uint64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
 }
 
 }  // namespace

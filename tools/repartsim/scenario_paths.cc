@@ -7,19 +7,9 @@
 #include <string_view>
 
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/parse_u64.h"
 
 namespace repartsim::tools {
-
-namespace {
-
-std::optional<uint64_t> ParseU64(std::string_view text) {
-  uint64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-}  // namespace
 
 sim::Result<std::pair<uint64_t, uint64_t>> ParseRange(const std::string& text,
                                                       const std::vector<std::string>& args) {

@@ -1,6 +1,7 @@
 // `repartsim check-rule "CREATE TABLE ..."`: is the table's partition rule complete and
 // disjoint? greptime profile: the real checker (checker.rs); reference: the exact mode.
 // Exit 0 valid, 1 rejected, 64 bad input (syntax errors carry line:column).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,6 @@
 // `repartsim demo`: sweeps the engine's toy system (tools/demo) over a seed range and prints one
 // summary line per seed plus totals. A smoke test of the deterministic engine on its own.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "tools/demo/toy_demo.h"

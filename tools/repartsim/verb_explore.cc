@@ -5,6 +5,7 @@
 // `repartsim replay SCENARIO --choices FILE` reproduces, and as a scenario YAML (faults.
 // decisions) that `repartsim run FILE` reproduces; both are checked before exiting.
 // Exit: 0 no violation found, 1 safety, 2 liveness, 3 nondeterminism, 64 bad input.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

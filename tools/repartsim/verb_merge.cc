@@ -9,6 +9,7 @@
 //     and seed) in two reports, raw and non-raw reports together.
 // The merged report is complete (expected violations are judged over every shard) and can
 // itself be merged again with reports of other sweeps. Prints the summary; exits like sweep.
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
 #include <fstream>

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "model/protocol.h"
+#include "model/rules.h"
 #include "model/run/explore.h"
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"

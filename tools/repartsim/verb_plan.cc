@@ -3,6 +3,7 @@
 // targets), reused/new/dropped regions and the resulting rule; accepted statements are applied
 // before the next one. greptime profile reproduces P1 (a multi-group Dispatch panic is reported as
 // a warning); reference uses the exact checker. Exit 0 accepted, 1 rejected, 64 bad input.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>

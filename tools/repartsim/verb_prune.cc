@@ -2,6 +2,7 @@
 // a query must scan. greptime profile: the real pruner (model/partition/prune.h); reference:
 // DNF expansion and exact overlap. Without --where the query has no filter and scans every
 // region, as GreptimeDB's planner does. Exit 0, or 64 on bad input.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>

@@ -4,6 +4,7 @@
 // header unless given) and requires the recorded trace hash. On any mismatch: exit 3,
 // naming the first divergent event (sim::FirstDivergence) or the first divergent choice.
 // Otherwise the exit code is the run's (0 pass, 1 safety, 2 liveness).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <memory>

@@ -6,6 +6,7 @@
 // does not exist as given is looked up next to RUN.json; --scenario FILE overrides it.
 // Exit: 0 written, 64 bad input (a malformed report as file:line:col, a scenario error, a
 // trace hash mismatch), 73 the page could not be written.
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
 #include <memory>

@@ -2,6 +2,7 @@
 // row path (first match, default region 0) and on the filter/bulk path (every expression
 // independently); a disagreement (e.g. NULL under <>, defect P7) is flagged. Exit 0, or 64
 // on bad input.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 

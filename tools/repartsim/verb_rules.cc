@@ -2,10 +2,12 @@
 // row each in Rule order: name, default in `greptime`, default in `reference`, description.
 // `--json` prints an array of {name, description, greptime, reference} (keys in that order).
 // Exit 0; 64 on bad flags.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "model/protocol.h"
+#include "model/rules.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
 

@@ -5,6 +5,7 @@
 // --html FILE also writes the run's timeline page (html_timeline.h).
 // Exit: 0 pass, 1 safety, 2 liveness, 64 bad input (scenario errors as file:line:col), 73 a
 // report write failed after a passing run.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>

@@ -4,6 +4,7 @@
 // and reports the size before and after (steps, statements, faults, decisions, rows) and the
 // time taken. Exit: 0 shrunk and verified, 64 bad input or a passing run, 70 the written
 // scenario did not reproduce the invariant.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -41,6 +42,7 @@
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/html_sweep.h"
 #include "tools/repartsim/html_timeline.h"
+#include "tools/repartsim/parse_u64.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/scenario_paths.h"
@@ -353,13 +355,6 @@ void Recheck(const Plan& plan, SweepReport& report, uint32_t per_scenario) {
           " then " + hash + "; " + DivergenceReport(a.value().trace_lines, b.value().trace_lines));
     }
   }
-}
-
-std::optional<uint64_t> ParseU64(std::string_view text) {
-  uint64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
 }
 
 // --shard "I/N", or "env": I from JOB_COMPLETION_INDEX, N from REPARTSIM_SHARD_COUNT.

@@ -3,7 +3,10 @@
 // One file per verb: tools/repartsim/verb_<name>.cc.
 #pragma once
 
-#include <CLI/CLI.hpp>
+// CLI11 is declared, not included: main.cc and the tests that call RunCli do not parse it.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace repartsim::tools {
 

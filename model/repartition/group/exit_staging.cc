@@ -6,6 +6,7 @@
 #include "model/meta/meta_keys.h"
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -5,6 +5,7 @@
 // system (P2); Rule::kIdempotentRedispatch accepts it and resumes.
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

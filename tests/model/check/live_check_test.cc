@@ -10,6 +10,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace live_check_test {
 
 using testing_schema::R;
 using testing_schema::Schema;
@@ -71,5 +72,6 @@ TEST(LiveCheckTest, IncompleteRollbackStagingRegionAndUnwritableRowAreReported) 
   EXPECT_EQ(got[2], unwritable);
 }
 
+}  // namespace live_check_test
 }  // namespace
 }  // namespace repartsim::check

@@ -7,6 +7,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace meta_check_test {
 
 using model::NodeId;
 using model::RegionId;
@@ -99,5 +100,6 @@ TEST(MetaCheckTest, ReusedRegionNumberIsReported) {
                                       "(region numbers must never be reused)"}));
 }
 
+}  // namespace meta_check_test
 }  // namespace
 }  // namespace repartsim::check

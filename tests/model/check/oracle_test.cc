@@ -15,6 +15,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace oracle_test {
 
 using model::Row;
 using model::Value;
@@ -338,5 +339,6 @@ TEST(OracleTest, UnopenableFileIsAnError) {
             "file");
 }
 
+}  // namespace oracle_test
 }  // namespace
 }  // namespace repartsim::check

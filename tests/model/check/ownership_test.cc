@@ -10,6 +10,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace ownership_test {
 
 using model::CompareOp;
 using model::PartitionExpr;
@@ -89,5 +90,6 @@ TEST(OwnershipCheckerTest, UnknownColumnIsAnError) {
   EXPECT_EQ(outside.error().message, "ownership check: no such column: nope in \"nope\" = 1");
 }
 
+}  // namespace ownership_test
 }  // namespace
 }  // namespace repartsim::check

@@ -11,6 +11,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace probe_rows_test {
 
 using model::CompareOp;
 using model::PartitionExpr;
@@ -77,5 +78,6 @@ TEST_F(ProbeRowsTest, FreshTimeIndexIsAboveEveryWrittenOne) {
   EXPECT_EQ(TimeIndexOf(Value::Null()), std::nullopt);
 }
 
+}  // namespace probe_rows_test
 }  // namespace
 }  // namespace repartsim::check

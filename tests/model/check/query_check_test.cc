@@ -12,6 +12,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace query_check_test {
 
 using model::Row;
 using testing_schema::R;
@@ -202,5 +203,6 @@ TEST(AckCheckTest, LostStaleAndTwiceVisibleRowsAreAckViolations) {
   EXPECT_EQ(got[3].message, "1 phantom row is visible at quiescence");
 }
 
+}  // namespace query_check_test
 }  // namespace
 }  // namespace repartsim::check

@@ -8,6 +8,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace row_text_test {
 
 using testing_schema::R;
 using testing_schema::Schema;
@@ -26,5 +27,6 @@ TEST(RowTextTest, IdentityIsPrimaryKeyThenTimeIndexOnce) {
   EXPECT_EQ(RenderIdentity(schema, R("a", 5, 9)), "(ts=5, host='a')");
 }
 
+}  // namespace row_text_test
 }  // namespace
 }  // namespace repartsim::check

@@ -11,6 +11,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace structural_check_test {
 
 using model::CompareOp;
 using model::PartitionExpr;
@@ -116,5 +117,6 @@ TEST(OwnCheckTest, WriteOutsideCurrentAndStagingIsOwnViolation) {
             "region 4398046511105(1024, 1) accepted 1 row outside its expression host < 'm'");
 }
 
+}  // namespace structural_check_test
 }  // namespace
 }  // namespace repartsim::check

@@ -9,6 +9,7 @@
 
 namespace repartsim::check {
 namespace {
+namespace violation_test {
 
 Violation Dup() {
   return Violation{Invariant::kNoDup,
@@ -143,5 +144,6 @@ TEST(ReportTest, SortedPutsTheDecisiveViolationFirst) {
   EXPECT_EQ(sorted.back().invariant, Invariant::kReadAnomaly);
 }
 
+}  // namespace violation_test
 }  // namespace
 }  // namespace repartsim::check

@@ -19,6 +19,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace cluster_test {
 
 using testing::Harness;
 using testing::kTable;
@@ -244,5 +245,6 @@ TEST(ClusterTest, CopiesFingerprintEquallyAndOneMoreWriteChangesTheFingerprint) 
   EXPECT_EQ(snapshot.Fingerprint(), b.cluster.Fingerprint());  // the snapshot did not move
 }
 
+}  // namespace cluster_test
 }  // namespace
 }  // namespace repartsim::model

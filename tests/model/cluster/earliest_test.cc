@@ -16,6 +16,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace earliest_test {
 
 std::string Describe(const sim::EnabledEvent& e) {
   return "at=" + std::to_string(e.at.ms) + " seq=" + std::to_string(e.seq) +
@@ -75,5 +76,6 @@ TEST(EarliestTest, AgreesOnAFreshClusterFirstHeartbeat) {
   EXPECT_EQ(e.at.ms, 1);
 }
 
+}  // namespace earliest_test
 }  // namespace
 }  // namespace repartsim::model

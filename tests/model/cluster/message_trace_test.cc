@@ -15,6 +15,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace message_trace_test {
 
 using testing::Harness;
 using testing::MakeRow;
@@ -209,5 +210,6 @@ TEST(MessageTraceTest, InsertAndQueryOpLinesCarryIdFrontendTableAndRowsOrSql) {
             "- op query id=1 fe=fe1 table=1024 sql=\"SELECT * FROM t WHERE a < 10\"");
 }
 
+}  // namespace message_trace_test
 }  // namespace
 }  // namespace repartsim::model

@@ -12,6 +12,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace ownership_probe_test {
 
 using namespace testing;  // NOLINT
 
@@ -81,5 +82,6 @@ TEST_F(OwnershipProbeTest, RefusedWritesAreNotProbed) {
   EXPECT_TRUE(f_.history().ownership_breaches.empty());
 }
 
+}  // namespace ownership_probe_test
 }  // namespace
 }  // namespace repartsim::model

@@ -19,6 +19,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace scripted_faults_test {
 
 using testing::Harness;
 using testing::kTable;
@@ -465,11 +466,13 @@ TEST(ScriptedFaultsTest, FingerprintCoversRulesHeldMessagesAndArmedOps) {
   EXPECT_NE(f.cluster.Fingerprint(), g.cluster.Fingerprint());
 }
 
+}  // namespace scripted_faults_test
 }  // namespace
 }  // namespace repartsim::model
 
 namespace repartsim::model {
 namespace {
+namespace scripted_faults_test {
 
 using testing::Harness;
 
@@ -509,5 +512,6 @@ TEST(ScriptedFaultsTest, ArmedOpDueAfterTheSafetyPhaseIsDisarmed) {
   EXPECT_TRUE(h.cluster.datanode(h.cluster.datanode_id(0)).is_up());
 }
 
+}  // namespace scripted_faults_test
 }  // namespace
 }  // namespace repartsim::model

@@ -17,6 +17,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace transport_test {
 
 using testing::Harness;
 using testing::kTable;
@@ -170,5 +171,6 @@ TEST(TransportTest, LeaderStartWindowServesHeartbeatsBeforeRecovery) {
   EXPECT_LE(recovered_at, 3100);
 }
 
+}  // namespace transport_test
 }  // namespace
 }  // namespace repartsim::model

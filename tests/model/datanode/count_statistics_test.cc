@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/model/datanode/datanode_fixture.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model {
 namespace {
+namespace count_statistics_test {
 
 using namespace testing;  // NOLINT
 
@@ -56,7 +58,7 @@ TEST_F(CountStatisticsTest, GreptimeCountsTheWholeSharedFileInEachRegion) {
   EXPECT_EQ(Count(kR0, Protocol::Greptime()), 4u);
   EXPECT_EQ(Count(kR2, Protocol::Greptime()), 4u);
   Protocol exact = Protocol::Greptime();
-  exact.Set(Rule::kExactCountStatistics, true);
+  testing::SetRule(exact, "exact-count-statistics");
   EXPECT_EQ(Count(kR0, exact), 2u);
   EXPECT_EQ(Count(kR2, exact), 2u);
   EXPECT_EQ(Count(kR0, Protocol::Reference()), 2u);
@@ -65,7 +67,7 @@ TEST_F(CountStatisticsTest, GreptimeCountsTheWholeSharedFileInEachRegion) {
 TEST_F(CountStatisticsTest, MemtableRowsAndMatchingFilesKeepTheStatistics) {
   SplitSharingOneFile(/*append_mode=*/true);
   Protocol exact = Protocol::Greptime();
-  exact.Set(Rule::kExactCountStatistics, true);
+  testing::SetRule(exact, "exact-count-statistics");
   // A new write to R2 and a flush under its own expression: R2 still has the shared file, so
   // the exact rule still scans (3 rows), greptime counts 4 + 1.
   ASSERT_TRUE(
@@ -90,5 +92,6 @@ TEST_F(CountStatisticsTest, RegionsThatDeduplicateCountTheirScan) {
   EXPECT_EQ(Count(kR2, Protocol::Greptime()), 2u);
 }
 
+}  // namespace count_statistics_test
 }  // namespace
 }  // namespace repartsim::model

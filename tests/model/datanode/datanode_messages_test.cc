@@ -15,6 +15,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace datanode_messages_test {
 
 using namespace testing;  // NOLINT
 
@@ -134,5 +135,6 @@ TEST(DatanodeMessagesTest, LeaseTimerDemotesAndLogsExpiredRegions) {
   EXPECT_EQ(due.TraceCount("dn.lease_expired 4398046511104(1024, 0)"), 1u);
 }
 
+}  // namespace datanode_messages_test
 }  // namespace
 }  // namespace repartsim::model

@@ -10,16 +10,18 @@
 #include <gtest/gtest.h>
 
 #include "tests/model/datanode/datanode_fixture.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model {
 namespace {
+namespace durable_staging_test {
 
 using namespace testing;  // NOLINT
 
 Protocol Durable(bool promotes = false) {
   Protocol p = Protocol::Greptime();
-  p.Set(Rule::kDurableStaging, true);
-  p.Set(Rule::kLeasePromotesStaging, promotes);
+  testing::SetRule(p, "durable-staging");
+  testing::SetRule(p, "lease-promotes-staging", promotes);
   return p;
 }
 
@@ -175,7 +177,7 @@ TEST_F(DurableStagingTest, FollowerLeaseAndExpirySuspendStagingAndStagingLeaderR
 
 TEST_F(DurableStagingTest, GreptimeFollowerLeaseDropsStagingAndP11PromotesToWritable) {
   Protocol p11 = Protocol::Greptime();
-  p11.Set(Rule::kLeasePromotesStaging, true);
+  testing::SetRule(p11, "lease-promotes-staging");
   Create(Range(0, 100));
   Enter(StagingInfo::UpdatePartitionExpr(Range(0, 50)), p11);
   ASSERT_TRUE(dn_.ApplyLease(kR1, RegionRole::kFollower, sim::AtMs(100), p11, store_));
@@ -283,5 +285,6 @@ TEST_F(DurableStagingTest, LeaderLeaseWithoutTheStoreAssertsUnderDurableStaging)
               ::testing::ExitedWithCode(70), "call ApplyLease with the object store");
 }
 
+}  // namespace durable_staging_test
 }  // namespace
 }  // namespace repartsim::model

@@ -36,6 +36,7 @@ struct FingerprintSeam<model::Region> {
 
 namespace repartsim::model {
 namespace {
+namespace fingerprint_completeness_test {
 
 using namespace testing;  // NOLINT
 using DnSeam = sim::FingerprintSeam<Datanode>;
@@ -173,5 +174,6 @@ TEST(DatanodeFingerprintCompletenessTest, WalEntriesAndLastEntryIdChangeTheFinge
   EXPECT_NE(HashOf(a), HashOf(b));
 }
 
+}  // namespace fingerprint_completeness_test
 }  // namespace
 }  // namespace repartsim::model

@@ -8,6 +8,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace fingerprint_test {
 
 using namespace testing;  // NOLINT
 
@@ -70,5 +71,6 @@ TEST(DatanodeFingerprintTest, RoleLeaseAndCrashChangeFingerprint) {
   EXPECT_NE(Datanode{NodeId{1}}.Fingerprint(), Datanode{NodeId{2}}.Fingerprint());
 }
 
+}  // namespace fingerprint_test
 }  // namespace
 }  // namespace repartsim::model

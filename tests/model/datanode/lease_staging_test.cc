@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/model/datanode/datanode_fixture.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model {
 namespace {
+namespace lease_staging_test {
 
 using namespace testing;  // NOLINT
 
@@ -37,7 +39,7 @@ TEST_F(LeaseStagingTest, LeaseRolesSetStateAndStagingLeaderIsIgnored) {
   EXPECT_EQ(R1().state(), RegionState::kFollower);
   EXPECT_EQ(R1().lease_deadline(), sim::AtMs(200));
   Protocol p11 = Protocol::Greptime();
-  p11.Set(Rule::kLeasePromotesStaging, true);
+  testing::SetRule(p11, "lease-promotes-staging");
   dn_.ApplyLease(kR1, RegionRole::kStagingLeader, sim::AtMs(300), p11);
   EXPECT_EQ(R1().state(), RegionState::kWritable);
   dn_.ApplyLease(kR1, RegionRole::kDowngradingLeader, sim::AtMs(300), greptime_);
@@ -183,5 +185,6 @@ TEST_F(LeaseStagingTest, ApplyStagingManifestWithOtherExprIsMismatch) {
             "4398046511105(1024, 1)");
 }
 
+}  // namespace lease_staging_test
 }  // namespace
 }  // namespace repartsim::model

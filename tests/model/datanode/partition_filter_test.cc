@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/model/datanode/datanode_fixture.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model {
 namespace {
+namespace partition_filter_test {
 
 using namespace testing;  // NOLINT
 
@@ -82,7 +84,7 @@ TEST_F(PartitionFilterTest, FencedReadsRejectAPlanUnderAnotherVersion) {
   FlushUnpartitioned({R(60, 1, 2)});
   OpenSharing(kR3, Range(50, 100));
   Protocol fenced = Protocol::Greptime();
-  fenced.Set(Rule::kFencedReads, true);
+  testing::SetRule(fenced, "fenced-reads");
   EXPECT_TRUE(dn_.HandleScan(kR3, V(Range(50, 100)), fenced, store_).ok());
   EXPECT_TRUE(dn_.HandleScan(kR3, std::nullopt, fenced, store_).ok());
   EXPECT_TRUE(dn_.HandleScan(kR3, V(Range(0, 100)), Protocol::Greptime(), store_).ok());
@@ -101,7 +103,7 @@ TEST_F(PartitionFilterTest, FencedReadsServeTheCommittedVersionWhileStaging) {
                                      no_crash_)
                   .ok());
   Protocol fenced = Protocol::Greptime();
-  fenced.Set(Rule::kFencedReads, true);
+  testing::SetRule(fenced, "fenced-reads");
   // A frontend that planned with the new route (the staging version) must re-plan: the region
   // still serves reads with its committed expression.
   ScanReply planned_new = dn_.HandleScan(kR3, V(Range(50, 75)), fenced, store_);
@@ -117,5 +119,6 @@ TEST_F(PartitionFilterTest, FencedReadsServeTheCommittedVersionWhileStaging) {
   EXPECT_TRUE(dn_.HandleScan(kR3, V(Range(50, 75)), Protocol::Greptime(), store_).ok());
 }
 
+}  // namespace partition_filter_test
 }  // namespace
 }  // namespace repartsim::model

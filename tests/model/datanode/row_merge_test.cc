@@ -16,6 +16,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace row_merge_test {
 
 using namespace testing;  // NOLINT
 
@@ -94,5 +95,6 @@ TEST(RowMergeTest, RegionMemtableIndexIsSortedCompleteAndSurvivesACopy) {
   EXPECT_EQ(*index[4].row, R(5, 1, 1));
 }
 
+}  // namespace row_merge_test
 }  // namespace
 }  // namespace repartsim::model

@@ -7,17 +7,19 @@
 #include <gtest/gtest.h>
 
 #include "tests/model/datanode/datanode_fixture.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model {
 namespace {
+namespace stale_request_test {
 
 using namespace testing;  // NOLINT
 
 class StaleRequestTest : public ::testing::Test {
  protected:
-  static Protocol With(Rule rule) {
+  static Protocol With(std::string_view rule) {
     Protocol p = Protocol::Greptime();
-    p.Set(rule, true);
+    testing::SetRule(p, rule);
     return p;
   }
 
@@ -27,7 +29,7 @@ class StaleRequestTest : public ::testing::Test {
 };
 
 TEST_F(StaleRequestTest, TombstoneRefusesACreateFromAnOlderRoute) {
-  const Protocol p = With(Rule::kDropTombstones);
+  const Protocol p = With("drop-tombstones");
   ASSERT_TRUE(
       dn_.HandleCreateRegion(kR1, TestSchema(), Lt(10), store_, no_crash_, false, p, 0).ok());
   ASSERT_TRUE(dn_.HandleDropRegion(kR1, store_, no_crash_, p, 3).ok());
@@ -47,7 +49,7 @@ TEST_F(StaleRequestTest, TombstoneRefusesACreateFromAnOlderRoute) {
 }
 
 TEST_F(StaleRequestTest, TombstoneIsLeftEvenWhenTheRegionIsNotHere) {
-  const Protocol p = With(Rule::kDropTombstones);
+  const Protocol p = With("drop-tombstones");
   // The drop overtakes the create it should follow.
   ASSERT_TRUE(dn_.HandleDropRegion(kR1, store_, no_crash_, p, 2).ok());
   EXPECT_EQ(dn_.HandleCreateRegion(kR1, TestSchema(), Lt(10), store_, no_crash_, false, p, 1).code,
@@ -67,7 +69,7 @@ TEST_F(StaleRequestTest, WithoutTombstonesTheStaleCreateRevivesTheRegion) {
 }
 
 TEST_F(StaleRequestTest, RouteFencedReadsRefuseAPlanFromAnOlderRoute) {
-  const Protocol p = With(Rule::kRouteFencedReads);
+  const Protocol p = With("route-fenced-reads");
   ASSERT_TRUE(dn_.HandleCreateRegion(kR1, TestSchema(), Lt(10), store_, no_crash_).ok());
   dn_.NoteRouteVersion(kR1, 2);  // e.g. the merge's EnterStaging, stamped with route version 2
   ScanReply stale = dn_.HandleScan(kR1, std::nullopt, p, store_, 1);
@@ -83,5 +85,6 @@ TEST_F(StaleRequestTest, RouteFencedReadsRefuseAPlanFromAnOlderRoute) {
   EXPECT_TRUE(dn_.HandleScan(kR1, std::nullopt, Protocol::Greptime(), store_, 1).ok());
 }
 
+}  // namespace stale_request_test
 }  // namespace
 }  // namespace repartsim::model

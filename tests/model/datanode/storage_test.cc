@@ -8,6 +8,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace storage_test {
 
 using namespace testing;  // NOLINT
 
@@ -174,5 +175,6 @@ TEST_F(StorageTest, CreateAdoptsExistingManifestOnAnotherNode) {
   EXPECT_EQ(Scan(other, kR1, store_), (std::vector<Row>{R(1, 10, 100)}));
 }
 
+}  // namespace storage_test
 }  // namespace
 }  // namespace repartsim::model

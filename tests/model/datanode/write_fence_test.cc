@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/model/datanode/datanode_fixture.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model {
 namespace {
+namespace write_fence_test {
 
 using namespace testing;  // NOLINT
 
@@ -69,7 +71,7 @@ TEST_F(WriteFenceTest, WritableAcceptsEqualVersionAndRejectsOtherVersions) {
 TEST_F(WriteFenceTest, UnversionedWriteIsAcceptedInGreptimeAndFencedByRule) {
   EXPECT_TRUE(Write(std::nullopt).ok());
   Protocol fenced = Protocol::Greptime();
-  fenced.Set(Rule::kVersionFenceUnversioned, true);
+  testing::SetRule(fenced, "version-fence-unversioned");
   Reply r = Write(std::nullopt, fenced);
   EXPECT_EQ(r.code, ReplyCode::kPartitionExprVersionMismatch);
   EXPECT_EQ(
@@ -115,5 +117,6 @@ TEST_F(WriteFenceTest, NewRegionCreatedWithTargetExprAcceptsItsVersionImmediatel
       dn_.HandleWrite(kR3, {R(60, 1, 1)}, V(Range(50, 100)), Protocol::Greptime(), no_crash_).ok());
 }
 
+}  // namespace write_fence_test
 }  // namespace
 }  // namespace repartsim::model

@@ -11,6 +11,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace ddl_validation_test {
 
 using namespace testing;  // NOLINT
 
@@ -64,5 +65,6 @@ TEST(DdlValidationTest, ExpressionLessRoutesAreLeftOutOfTheRule) {
   EXPECT_EQ(plan.value().target_columns, std::vector<std::string>{"a"});
 }
 
+}  // namespace ddl_validation_test
 }  // namespace
 }  // namespace repartsim::model

@@ -31,6 +31,7 @@ struct FingerprintSeam<model::Frontend> {
 
 namespace repartsim::model {
 namespace {
+namespace fingerprint_completeness_test {
 
 using namespace testing;  // NOLINT
 using Seam = sim::FingerprintSeam<Frontend>;
@@ -250,5 +251,6 @@ TEST(FrontendFingerprintCompletenessTest, EveryStatementFieldChangesTheFingerpri
       });
 }
 
+}  // namespace fingerprint_completeness_test
 }  // namespace
 }  // namespace repartsim::model

@@ -14,6 +14,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace frontend_ddl_test {
 
 using namespace testing;  // NOLINT
 
@@ -233,5 +234,6 @@ TEST(FrontendDdlTest, CreateTableIsSubmittedAtOnceWithoutARecord) {
   EXPECT_TRUE(f.history().ddls.empty());
 }
 
+}  // namespace frontend_ddl_test
 }  // namespace
 }  // namespace repartsim::model

@@ -8,6 +8,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace frontend_test {
 
 constexpr TableId kTable{1024};
 
@@ -66,5 +67,6 @@ TEST(PartitionViewTest, IgnoreAllWritesLeavesTheWriteSideOnly) {
   EXPECT_EQ(view.read_regions.size(), 3u);
 }
 
+}  // namespace frontend_test
 }  // namespace
 }  // namespace repartsim::model

@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/model/frontend/frontend_fixture.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model {
 namespace {
+namespace query_planner_test {
 
 using namespace testing;  // NOLINT
 
@@ -40,7 +42,7 @@ TEST(QueryPlannerTest, FencedReadsSkipIgnoreAllWritesAndCarryVersions) {
   CachedTable cached = FeCached({FeRoute(0, FeLt(10)), FeRoute(1, FeGe(10)),
                                  FeRoute(2, FeGe(20), NodeId{1}, WritePolicy::kIgnoreAllWrites)});
   Protocol fenced = Protocol::Greptime();
-  fenced.Set(Rule::kFencedReads, true);
+  testing::SetRule(fenced, "fenced-reads");
   QueryPlan plan = PlanQuery(cached, kFeTable, std::nullopt, fenced);
   EXPECT_EQ(plan.regions, (std::vector<RegionId>{Region(0), Region(1)}));
   ASSERT_EQ(plan.scans.size(), 2u);
@@ -59,5 +61,6 @@ TEST(QueryPlannerTest, ALeaderlessRegionIsAnErrorAndNotScanned) {
   EXPECT_EQ(plan.error, "Failed to find leader for region 4398046511104(1024, 0)");
 }
 
+}  // namespace query_planner_test
 }  // namespace
 }  // namespace repartsim::model

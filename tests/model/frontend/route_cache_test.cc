@@ -10,6 +10,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace route_cache_test {
 
 constexpr TableId kTable{1024};
 constexpr TableId kOther{1025};
@@ -121,5 +122,6 @@ TEST(RouteCacheTest, ClearKeepsOnlyTheIgnoreSet) {
   EXPECT_EQ(a.Finish(), b.Finish());
 }
 
+}  // namespace route_cache_test
 }  // namespace
 }  // namespace repartsim::model

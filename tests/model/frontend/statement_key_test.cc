@@ -9,6 +9,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace statement_key_test {
 
 using testing::Harness;
 using testing::MakeRow;
@@ -30,5 +31,6 @@ TEST(StatementKeyTest, WriteAndQueryWithTheSameHistoryIdBothComplete) {
   }
 }
 
+}  // namespace statement_key_test
 }  // namespace
 }  // namespace repartsim::model

@@ -11,6 +11,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace statement_table_test {
 
 using namespace testing;  // NOLINT
 
@@ -86,5 +87,6 @@ TEST_F(StatementTableTest, ACrashEndsEveryStatement) {
   EXPECT_TRUE(table_.WaitingForRoute(kTable).empty());
 }
 
+}  // namespace statement_table_test
 }  // namespace
 }  // namespace repartsim::model

@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 
 #include "tests/model/frontend/frontend_fixture.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model {
 namespace {
+namespace write_router_test {
 
 using namespace testing;  // NOLINT
 
@@ -39,7 +41,7 @@ TEST(WriteRouterTest, BulkPathIsUnstampedUnlessTheUnversionedFenceIsOn) {
   ASSERT_EQ(bulk.by_node.at(NodeId{1}).size(), 1u);
   EXPECT_FALSE(bulk.by_node.at(NodeId{1})[0].version.has_value());
   Protocol fenced = Protocol::Greptime();
-  fenced.Set(Rule::kVersionFenceUnversioned, true);
+  testing::SetRule(fenced, "version-fence-unversioned");
   WriteRouting stamped = RouteWrite(cached, kFeTable, {FeRow(1, 1)}, WritePath::kBatcher, fenced);
   EXPECT_EQ(stamped.by_node.at(NodeId{1})[0].version,
             ExprVersion(&*cached.route.region_routes[0].partition_expr));
@@ -103,5 +105,6 @@ TEST(WriteRouterTest, AnExpressionOverANonPartitionColumnFailsTheRowPathInsert) 
   EXPECT_TRUE(routing.by_node.empty());
 }
 
+}  // namespace write_router_test
 }  // namespace
 }  // namespace repartsim::model

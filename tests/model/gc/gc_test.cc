@@ -16,6 +16,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace gc_test {
 
 using namespace testing;  // NOLINT
 
@@ -144,5 +145,6 @@ TEST_F(GcTest, StagingOnlyFilesAreDeletedByGreptimeAndKeptWithPositiveProof) {
             (std::vector<Row>{R(10, 1, 1), R(60, 1, 6), R(70, 2, 7)}));
 }
 
+}  // namespace gc_test
 }  // namespace
 }  // namespace repartsim::model

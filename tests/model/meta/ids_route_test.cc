@@ -8,6 +8,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace ids_route_test {
 
 RegionRoute MakeRoute(uint32_t number, uint32_t leader) {
   RegionRoute r;
@@ -81,5 +82,6 @@ TEST(TableRouteTest, HashDiffersWhenOneFieldDiffers) {
   EXPECT_NE(ha.Finish(), hc.Finish());
 }
 
+}  // namespace ids_route_test
 }  // namespace
 }  // namespace repartsim::model

@@ -11,6 +11,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace kv_store_test {
 
 TEST(KvStoreTest, CompareAndPutSucceedsOnlyWhenStoredBytesMatch) {
   KvStore kv;
@@ -174,5 +175,6 @@ TEST(UpdateTableInfoTest, FailsWhenStoredInfoChanged) {
   EXPECT_NE(r.error.find(" during Updating table info, expected: "), std::string::npos);
 }
 
+}  // namespace kv_store_test
 }  // namespace
 }  // namespace repartsim::model

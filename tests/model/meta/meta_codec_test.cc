@@ -10,6 +10,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace meta_codec_test {
 
 PartitionExpr Complex() {
   PartitionExpr a = PartitionExpr::And(
@@ -107,5 +108,6 @@ TEST(MetaCodecTest, MalformedBytesAreErrorsWithKvLocation) {
   EXPECT_EQ(expr.error().message, "malformed partition expression: {\"Expr\":{\"lhs\":1}}");
 }
 
+}  // namespace meta_codec_test
 }  // namespace
 }  // namespace repartsim::model

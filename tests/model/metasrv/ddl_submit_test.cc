@@ -12,6 +12,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace ddl_submit_test {
 
 using namespace testing;  // NOLINT
 
@@ -137,5 +138,6 @@ TEST(DdlSubmitTest, RecoveredCreateTableRegistersItsRegionsAgainWhenTheLeaderSta
                                              {route.region_routes[1].region_id, id}}));
 }
 
+}  // namespace ddl_submit_test
 }  // namespace
 }  // namespace repartsim::model

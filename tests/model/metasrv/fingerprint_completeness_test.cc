@@ -35,6 +35,7 @@ struct FingerprintSeam<model::Metasrv> {
 
 namespace repartsim::model {
 namespace {
+namespace fingerprint_completeness_test {
 
 using namespace testing;  // NOLINT
 using Seam = sim::FingerprintSeam<Metasrv>;
@@ -110,5 +111,6 @@ TEST(MetasrvFingerprintCompletenessTest, ContainersAreDelimited) {
   EXPECT_NE(Fp(a), Fp(b));
 }
 
+}  // namespace fingerprint_completeness_test
 }  // namespace
 }  // namespace repartsim::model

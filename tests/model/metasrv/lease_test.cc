@@ -13,6 +13,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace lease_test {
 
 constexpr TableId kTable{1024};
 
@@ -75,5 +76,6 @@ TEST(LeaseTest, HeartbeatsKeepLeasesAliveWithoutFaults) {
   }
 }
 
+}  // namespace lease_test
 }  // namespace
 }  // namespace repartsim::model

@@ -10,6 +10,7 @@
 
 namespace repartsim::model::testing {
 namespace {
+namespace fingerprint_completeness_check_test {
 
 struct Complete {
   uint64_t a = 1;
@@ -37,5 +38,6 @@ TEST(FingerprintCompletenessCheckTest, APlantedGapIsReportedWithItsField) {
       "the fingerprint misses field b");
 }
 
+}  // namespace fingerprint_completeness_check_test
 }  // namespace
 }  // namespace repartsim::model::testing

@@ -6,6 +6,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace expr_test {
 
 using E = PartitionExpr;
 
@@ -130,5 +131,6 @@ TEST(ExprTest, SqlitePredicateCarriesFilterPathNullSemantics) {
             R"("b" <> 'it''s')");
 }
 
+}  // namespace expr_test
 }  // namespace
 }  // namespace repartsim::model

@@ -12,6 +12,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace property_test {
 
 using testing::PropertySchema;
 constexpr uint64_t kCases = 10000;
@@ -141,5 +142,6 @@ TEST(PartitionPropertyTest, SimplificationPreservesMatchedRows) {
   EXPECT_GT(simplified, kCases / 10);
 }
 
+}  // namespace property_test
 }  // namespace
 }  // namespace repartsim::model

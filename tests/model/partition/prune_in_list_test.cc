@@ -13,6 +13,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace prune_in_list_test {
 
 using R = std::vector<uint32_t>;
 
@@ -85,5 +86,6 @@ TEST_F(PruneInListTest, BalancedConversionKeepsShortListResults) {
   EXPECT_EQ(Prune("NOT (a NOT IN (5, 150))", PruneMode::kGreptime).regions, (R{0, 1}));
 }
 
+}  // namespace prune_in_list_test
 }  // namespace
 }  // namespace repartsim::model

@@ -8,6 +8,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace prune_test {
 
 using R = std::vector<uint32_t>;
 
@@ -173,5 +174,6 @@ TEST_F(PruneTest, TimestampPartitionColumnIsUnsupported) {
   EXPECT_EQ(r.reason, "unsupported partition column type TimestampMillisecond");
 }
 
+}  // namespace prune_test
 }  // namespace
 }  // namespace repartsim::model

@@ -8,6 +8,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace rule_checker_test {
 
 struct Table {
   TableSchema schema;
@@ -140,5 +141,6 @@ TEST(RoutingTest, NullUnderNotEqSplitsThePaths) {
   EXPECT_EQ(RegionsBulkPath(t.rule, t.schema, row), std::vector<uint32_t>{0});
 }
 
+}  // namespace rule_checker_test
 }  // namespace
 }  // namespace repartsim::model

@@ -10,6 +10,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace subtask_test {
 
 using E = PartitionExpr;
 using V = std::vector<size_t>;
@@ -113,5 +114,6 @@ TEST(SimplifyTest, UnboundedUnionKeepsTheOr) {
   EXPECT_EQ(SimplifyMergedExpr({Lt(10), GtEq(10)}).ToSql(), "x < 10 OR x >= 10");
 }
 
+}  // namespace subtask_test
 }  // namespace
 }  // namespace repartsim::model

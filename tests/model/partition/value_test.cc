@@ -9,6 +9,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace value_test {
 
 TEST(ValueTest, NullSortsBeforeEveryValue) {
   EXPECT_EQ(CompareValues(Value::Null(), Value::Int(-5)).value(), -1);
@@ -86,5 +87,6 @@ TEST(ValueTest, HashSeparatesTypesAndIsStable) {
   EXPECT_EQ(hash(Value::Timestamp(5)), hash(Value::Timestamp(5)));
 }
 
+}  // namespace value_test
 }  // namespace
 }  // namespace repartsim::model

@@ -28,6 +28,7 @@ struct FingerprintSeam<model::ProcedureRunner> {
 
 namespace repartsim::model {
 namespace {
+namespace fingerprint_completeness_test {
 
 using namespace testing;  // NOLINT
 using Seam = sim::FingerprintSeam<ProcedureRunner>;
@@ -107,5 +108,6 @@ TEST(ProcedureRunnerFingerprintCompletenessTest, EveryFieldChangesTheFingerprint
       });
 }
 
+}  // namespace fingerprint_completeness_test
 }  // namespace
 }  // namespace repartsim::model

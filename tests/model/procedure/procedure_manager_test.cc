@@ -12,6 +12,7 @@
 
 namespace repartsim::model {
 namespace {
+namespace procedure_manager_test {
 
 struct FakeEnv {
   sim::SimTime now;
@@ -309,5 +310,6 @@ TEST(ProcedureManagerTest, FingerprintChangesWithProgressAndIsEqualForEqualHisto
   EXPECT_NE(hc.Finish(), hb.Finish());
 }
 
+}  // namespace procedure_manager_test
 }  // namespace
 }  // namespace repartsim::model

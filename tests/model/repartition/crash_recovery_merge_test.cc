@@ -7,6 +7,7 @@
 
 namespace repartsim::model::testing {
 namespace {
+namespace crash_recovery_merge_test {
 
 using namespace crash_matrix;  // NOLINT: the matrix vocabulary
 
@@ -117,5 +118,6 @@ TEST(CrashRecoveryTest, UnpartitionedReferenceEndsCleanAfterEveryCrash) {
   }
 }
 
+}  // namespace crash_recovery_merge_test
 }  // namespace
 }  // namespace repartsim::model::testing

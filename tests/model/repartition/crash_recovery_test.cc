@@ -16,6 +16,7 @@
 
 namespace repartsim::model::testing {
 namespace {
+namespace crash_recovery_test {
 
 using namespace crash_matrix;  // NOLINT: the matrix vocabulary
 
@@ -228,5 +229,6 @@ TEST(CrashRecoveryTest, CrashAfterTheCommitRecordDoesNotResumeTheProcedure) {
   Check(kSplit, Protocol::Reference(), c, c.reference);
 }
 
+}  // namespace crash_recovery_test
 }  // namespace
 }  // namespace repartsim::model::testing

@@ -6,9 +6,11 @@
 // a <> 5), the same NULL row identity written through both paths, then a MERGE of the two regions;
 // reads before and after.
 #include "tests/model/repartition/defects_util.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model::testing {
 namespace {
+namespace defects_null_test {
 
 Row NullRow(int64_t v) {
   return Row{Value::String("h"), Value::Timestamp(5000), Value::Int(v), Value::Null()};
@@ -54,7 +56,7 @@ TEST(DefectP7Test, UnifiedNullRoutingRefusesRowsNoRegionCanOwn) {
   // acknowledging a row the file filter would drop. Nothing acknowledged is lost or doubled.
   for (bool full_reference : {false, true}) {
     Protocol protocol = full_reference ? Protocol::Reference() : Protocol::Greptime();
-    protocol.Set(Rule::kUnifiedNullRouting, true);
+    testing::SetRule(protocol, "unified-null-routing");
     NullRouting run(protocol);
     RepartitionHarness& h = run.h;
     const auto& writes = h.cluster.history().writes;
@@ -73,5 +75,6 @@ TEST(DefectP7Test, UnifiedNullRoutingRefusesRowsNoRegionCanOwn) {
   }
 }
 
+}  // namespace defects_null_test
 }  // namespace
 }  // namespace repartsim::model::testing

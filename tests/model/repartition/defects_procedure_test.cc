@@ -6,9 +6,11 @@
 // assertions on DDL outcomes and errors, procedure records, routes, datanode expressions and
 // the rows read back.
 #include "tests/model/repartition/defects_util.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model::testing {
 namespace {
+namespace defects_procedure_test {
 
 constexpr const char* kThreeRegions =
     "PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)";
@@ -64,7 +66,7 @@ TEST(DefectP1Test, TwoGroupRepartitionPanicsInDispatchAndAgainAfterRecovery) {
 
 TEST(DefectP1Test, PerGroupIndicesCompleteBothGroupsWithEveryRow) {
   for (Protocol protocol : {Protocol::Greptime(), Protocol::Reference()}) {
-    protocol.Set(Rule::kPerGroupIndices, true);
+    testing::SetRule(protocol, "per-group-indices");
     RepartitionHarness h(protocol, kThreeRegions);
     h.Insert(2000, 0, TwoGroupRows());
     h.Alter(3000, kTwoGroupSplit);
@@ -119,7 +121,7 @@ TEST(DefectP12Test, AllocateReexecutedAfterItsRouteCommitFailsTheWalCheckAndRoll
 
 TEST(DefectP12Test, IdempotentAllocateResumesAfterTheRouteCommit) {
   for (Protocol protocol : {Protocol::Greptime(), Protocol::Reference()}) {
-    protocol.Set(Rule::kIdempotentAllocate, true);
+    testing::SetRule(protocol, "idempotent-allocate");
     RepartitionHarness h(protocol);
     h.crash_plan.Script("Repartition.Dispatch.before_persist", 1);
     h.Insert(2000, 0, SplitRows());
@@ -200,8 +202,8 @@ TEST(DefectP2Test, RedispatchAfterApplyStagingManifestRollsBackMetadataOnlyAndDi
 TEST(DefectP2Test, ReferenceRollsForwardAfterRedispatchAndKeepsEveryRow) {
   for (bool full_reference : {false, true}) {
     Protocol protocol = full_reference ? Protocol::Reference() : Protocol::Greptime();
-    protocol.Set(Rule::kIdempotentRedispatch, true);
-    protocol.Set(Rule::kRollForwardAfterCommit, true);
+    testing::SetRule(protocol, "idempotent-redispatch");
+    testing::SetRule(protocol, "roll-forward-after-commit");
     AppliedThenCrashed run(protocol);
     RepartitionHarness& h = run.h;
     const DdlRecord ddl = RunDdl(h, 0);
@@ -220,5 +222,6 @@ TEST(DefectP2Test, ReferenceRollsForwardAfterRedispatchAndKeepsEveryRow) {
   }
 }
 
+}  // namespace defects_procedure_test
 }  // namespace
 }  // namespace repartsim::model::testing

@@ -7,9 +7,11 @@
 // ALTER and ignores invalidations plays the stale frontend.
 #include "model/repartition/repartition_procedure.h"
 #include "tests/model/repartition/defects_util.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model::testing {
 namespace {
+namespace defects_read_test {
 
 // ---- P6 --------------------------------------------------------------------------------------
 
@@ -91,7 +93,8 @@ struct PartialSuccess {
 
 TEST(DefectP8Test, RollbackOfTheFailedGroupLeavesTheSucceededGroupsMergedAwayRegion) {
   Protocol protocol = Protocol::Greptime();
-  protocol.Set(Rule::kPerGroupIndices, true);  // P1 would panic first with two groups
+  testing::SetRule(protocol,
+                   "per-group-indices");  // P1 would panic first with two groups
   PartialSuccess run(protocol);
   RepartitionHarness& h = run.h;
   const DdlRecord ddl = RunDdl(h, 0);
@@ -114,8 +117,8 @@ TEST(DefectP8Test, RollbackOfTheFailedGroupLeavesTheSucceededGroupsMergedAwayReg
 
 TEST(DefectP8Test, DeallocateMergedAwayDropsItOnRollbackAndReferenceCompletes) {
   Protocol partial = Protocol::Greptime();
-  partial.Set(Rule::kPerGroupIndices, true);
-  partial.Set(Rule::kDeallocateMergedAway, true);
+  testing::SetRule(partial, "per-group-indices");
+  testing::SetRule(partial, "deallocate-merged-away");
   PartialSuccess rolled_back(partial);
   EXPECT_EQ(RunDdl(rolled_back.h, 0).status, DdlStatus::kFailed);
   EXPECT_EQ(rolled_back.h.Route().region_routes.size(), 3u);
@@ -168,5 +171,6 @@ TEST(DefectP9Test, MetasrvInstallsAnIncompleteRuleADirectCallerSubmits) {
   EXPECT_EQ(AValues(query.rows), (std::vector<int64_t>{10, 45, 70, 150}));
 }
 
+}  // namespace defects_read_test
 }  // namespace
 }  // namespace repartsim::model::testing

@@ -8,9 +8,11 @@
 // the procedure completes and the defect's lasting effect shows. Runs are split in two phases
 // to inspect datanode regions inside the window.
 #include "tests/model/repartition/defects_util.h"
+#include "tests/model/set_rule.h"
 
 namespace repartsim::model::testing {
 namespace {
+namespace defects_routing_test {
 
 sim::RunResult RunPhase(RepartitionHarness& h, int64_t time_ms_max) {
   return h.RunUntil(time_ms_max);
@@ -63,7 +65,7 @@ TEST(DefectP3Test, UnpartitionedIntoThreeMisroutesRowsDuringTheAllocateWindow) {
 
 TEST(DefectP3Test, MisroutedRowStaysInTheWrongRegionAndPrunedQueriesMissIt) {
   Protocol protocol = Protocol::Greptime();
-  protocol.Set(Rule::kIdempotentAllocate, true);
+  testing::SetRule(protocol, "idempotent-allocate");
   UnpartitionedInto3 run(protocol);
   RepartitionHarness& h = run.h;
   EXPECT_EQ(run.in_window_r1, (std::vector<int64_t>{25}));
@@ -84,8 +86,8 @@ TEST(DefectP3Test, MisroutedRowStaysInTheWrongRegionAndPrunedQueriesMissIt) {
 TEST(DefectP3Test, ReferenceRoutesEveryRowToTheExpressionlessSourceDuringTheWindow) {
   for (bool full_reference : {false, true}) {
     Protocol protocol = full_reference ? Protocol::Reference() : Protocol::Greptime();
-    protocol.Set(Rule::kIdempotentAllocate, true);
-    protocol.Set(Rule::kAlignedPartitionRule, true);
+    testing::SetRule(protocol, "idempotent-allocate");
+    testing::SetRule(protocol, "aligned-partition-rule");
     UnpartitionedInto3 run(protocol);
     RepartitionHarness& h = run.h;
     if (full_reference) {
@@ -148,7 +150,7 @@ TEST(DefectP4Test, BulkWriteDuplicatedWhileTheRouteOverlaps) {
 
 TEST(DefectP4Test, DuplicateSurvivesASuccessfulSplitInAppendMode) {
   Protocol protocol = Protocol::Greptime();
-  protocol.Set(Rule::kIdempotentAllocate, true);
+  testing::SetRule(protocol, "idempotent-allocate");
   BulkInAllocateWindow run(protocol);
   RepartitionHarness& h = run.h;
   EXPECT_EQ(RunDdl(h, 0).status, DdlStatus::kDone);
@@ -162,8 +164,8 @@ TEST(DefectP4Test, DuplicateSurvivesASuccessfulSplitInAppendMode) {
 TEST(DefectP4Test, FencedAllocatedRegionsTakeNoBulkCopy) {
   for (bool full_reference : {false, true}) {
     Protocol protocol = full_reference ? Protocol::Reference() : Protocol::Greptime();
-    protocol.Set(Rule::kIdempotentAllocate, true);
-    protocol.Set(Rule::kFenceAllocatedRegions, true);
+    testing::SetRule(protocol, "idempotent-allocate");
+    testing::SetRule(protocol, "fence-allocated-regions");
     BulkInAllocateWindow run(protocol);
     RepartitionHarness& h = run.h;
     EXPECT_EQ(h.cluster.history().writes.at(1).status, WriteStatus::kAcked) << full_reference;
@@ -273,5 +275,6 @@ TEST(DefectP10Test, ReferenceFencesUnversionedWritesAndReroutesThem) {
   EXPECT_EQ(AValues(upper.rows), (std::vector<int64_t>{60, 70, 75, 150}));
 }
 
+}  // namespace defects_routing_test
 }  // namespace
 }  // namespace repartsim::model::testing

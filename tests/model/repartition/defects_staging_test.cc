@@ -10,6 +10,7 @@
 
 namespace repartsim::model::testing {
 namespace {
+namespace defects_staging_test {
 
 constexpr const char* kRepartition =
     "ALTER TABLE t REPARTITION (a < 100, a >= 100) INTO (a < 50, a >= 50 AND a < 150, a >= 150)";
@@ -121,5 +122,6 @@ TEST(DefectP5Test, ReferencePromotesTheDemotedRegionAndKeepsEveryAcknowledgedRow
   EXPECT_EQ(AValues(query.rows), acked);
 }
 
+}  // namespace defects_staging_test
 }  // namespace
 }  // namespace repartsim::model::testing

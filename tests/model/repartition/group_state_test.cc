@@ -10,6 +10,7 @@
 
 namespace repartsim::model::testing {
 namespace {
+namespace group_state_test {
 
 constexpr const char* kSplit =
     "ALTER TABLE t SPLIT PARTITION (a < 100) INTO (a < 50, a >= 50 AND a < 100)";
@@ -339,5 +340,6 @@ TEST(GroupStateTest, ExitStagingKeepsTheMergedAwaySourceStagingUnderReference) {
   EXPECT_EQ(s.h.Route().Find(RegionN(1))->leader_state, LeaderState::kNone);
 }
 
+}  // namespace group_state_test
 }  // namespace
 }  // namespace repartsim::model::testing

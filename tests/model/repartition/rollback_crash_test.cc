@@ -10,6 +10,7 @@
 
 namespace repartsim::model::testing {
 namespace {
+namespace rollback_crash_test {
 
 constexpr const char* kSplit =
     "ALTER TABLE t SPLIT PARTITION (a < 100) INTO (a < 50, a >= 50 AND a < 100)";
@@ -145,5 +146,6 @@ TEST(RollbackCrashTest, WalOptionFailureRollbackSurvivesACrashAfterItsRecord) {
   EXPECT_EQ(f.drops.size(), 1u);
 }
 
+}  // namespace rollback_crash_test
 }  // namespace
 }  // namespace repartsim::model::testing

@@ -10,6 +10,7 @@
 
 namespace repartsim::model::testing {
 namespace {
+namespace state_test {
 
 constexpr const char* kSplit =
     "ALTER TABLE t SPLIT PARTITION (a < 100) INTO (a < 50, a >= 50 AND a < 100)";
@@ -433,5 +434,6 @@ TEST(ParentStateTest, RollbackOutsideTheRollbackActiveStatesIsANoOp) {
   EXPECT_NE(h.DatanodeRegion(RegionN(2)), nullptr);
 }
 
+}  // namespace state_test
 }  // namespace
 }  // namespace repartsim::model::testing

@@ -7,6 +7,7 @@
 
 namespace repartsim::model::testing {
 namespace {
+namespace timeline_test {
 
 std::vector<Row> RowsFor(int64_t from, int64_t to, int64_t step = 7) {
   std::vector<Row> rows;
@@ -94,5 +95,6 @@ TEST(TimelineTest, PartitioningAnUnpartitionedTableIntoTwoKeepsEveryRow) {
   EXPECT_EQ(SortedRows(query.rows), SortedRows(before));
 }
 
+}  // namespace timeline_test
 }  // namespace
 }  // namespace repartsim::model::testing

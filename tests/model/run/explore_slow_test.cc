@@ -5,9 +5,11 @@
 
 #include "model/run/explore.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace explore_slow_test {
 
 TEST(ExploreSlowTest, ReferenceExhaustsOneCrashOneFault) {
   auto s =
@@ -26,5 +28,6 @@ TEST(ExploreSlowTest, ReferenceExhaustsOneCrashOneFault) {
   EXPECT_EQ(x.value().stats.unique, 193592u);
 }
 
+}  // namespace explore_slow_test
 }  // namespace
 }  // namespace repartsim::scenario

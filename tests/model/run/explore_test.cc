@@ -12,9 +12,11 @@
 
 #include "model/check/violation.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace explore_test {
 
 Scenario Load() {
   auto s =
@@ -140,5 +142,6 @@ TEST(ExploreTest, FenceOffFindsInvOwnAndTheCounterexampleReproduces) {
   EXPECT_EQ(pinned.value().summary.prng_draws, 0u);
 }
 
+}  // namespace explore_test
 }  // namespace
 }  // namespace repartsim::scenario

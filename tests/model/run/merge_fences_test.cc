@@ -14,9 +14,11 @@
 #include "model/check/violation.h"
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace merge_fences_test {
 
 class MergeFencesTest : public ::testing::Test {
  protected:
@@ -66,5 +68,6 @@ TEST_F(MergeFencesTest, WithoutRouteFencedReadsAnOldPlanDoublesRows) {
   EXPECT_EQ(Invariants(5185, {{"route-fenced-reads", false}}), std::set<std::string>{"INV-NODUP"});
 }
 
+}  // namespace merge_fences_test
 }  // namespace
 }  // namespace repartsim::scenario

@@ -12,9 +12,11 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace run_check_test {
 
 RunReport RunSeed(const std::string& file, const char* profile, uint64_t seed) {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/" + file);
@@ -117,5 +119,6 @@ TEST(RunCheckTest, ProbeNeverAcknowledgedIsRowNotWritable) {
   EXPECT_EQ(live[1]->rows, std::vector<std::string>{"(host='h3', ts=86, v=23, a=9)"});
 }
 
+}  // namespace run_check_test
 }  // namespace
 }  // namespace repartsim::scenario

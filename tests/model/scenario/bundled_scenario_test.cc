@@ -18,6 +18,7 @@
 
 namespace repartsim::scenario {
 namespace {
+namespace bundled_scenario_test {
 
 constexpr uint64_t kSeedsFast = 3;
 
@@ -107,5 +108,6 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, BundledScenarioTest, ::testing::ValuesIn(Bun
                            return name;
                          });
 
+}  // namespace bundled_scenario_test
 }  // namespace
 }  // namespace repartsim::scenario

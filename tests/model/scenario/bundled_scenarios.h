@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/paths.h"
+
 namespace repartsim::scenario {
 
 inline std::vector<std::string> BundledScenarios() {

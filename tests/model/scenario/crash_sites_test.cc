@@ -15,6 +15,7 @@
 
 namespace repartsim::scenario {
 namespace {
+namespace crash_sites_test {
 
 TEST(CrashSitesTest, ProcedureStatesAreTheStateTablesOfEveryProcedureType) {
   std::vector<std::string> expected;
@@ -49,5 +50,6 @@ TEST(CrashSitesTest, NamesUsedByScenariosAreKnownAndATypoIsNot) {
   EXPECT_FALSE(IsKnownProcedureState("Repartition.Allocate"));
 }
 
+}  // namespace crash_sites_test
 }  // namespace
 }  // namespace repartsim::scenario

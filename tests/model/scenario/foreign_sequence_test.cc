@@ -11,9 +11,11 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace foreign_sequence_test {
 
 std::vector<uint64_t> FailingSeeds(const std::vector<std::pair<std::string, bool>>& rules) {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
@@ -43,5 +45,6 @@ TEST(ForeignSequenceTest, AdmissionSequencesLeaveOnlyStagingWritesExposed) {
   EXPECT_TRUE(FailingSeeds({{"time-ordered-sequences", true}}).empty());
 }
 
+}  // namespace foreign_sequence_test
 }  // namespace
 }  // namespace repartsim::scenario

@@ -16,9 +16,11 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace lease_race_test {
 
 RunReport RunIt(const std::string& name, const std::string& profile, uint64_t seed = 0) {
   auto s =
@@ -147,5 +149,6 @@ TEST(LeaseRaceTest, CloseableLeaderStartReferenceClosesNothingBeforeRecovery) {
   EXPECT_EQ(Count(r, "dn.close_region"), 0u);
 }
 
+}  // namespace lease_race_test
 }  // namespace
 }  // namespace repartsim::scenario

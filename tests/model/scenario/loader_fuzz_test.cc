@@ -20,6 +20,7 @@
 
 namespace repartsim::scenario {
 namespace {
+namespace loader_fuzz_test {
 
 constexpr int kMutationsPerFile = 30;
 
@@ -112,5 +113,6 @@ TEST(LoaderFuzzTest, MutatedScenariosLoadAndRunOrFailWithALocatedError) {
   EXPECT_GT(refused, 100u);
 }
 
+}  // namespace loader_fuzz_test
 }  // namespace
 }  // namespace repartsim::scenario

@@ -12,9 +12,11 @@
 #include <string>
 
 #include "model/sql/parser.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace loader_test {
 
 const std::string kDir = std::string(REPARTSIM_SOURCE_DIR) + "/tests/data/bad_input/";
 
@@ -262,5 +264,6 @@ TEST(ScenarioLoaderTest, SqlErrorInsideQuotedStepIsRelocatedToTheYamlColumn) {
   EXPECT_NE(result.error().message.find("(at steps[2].sql)"), std::string::npos);
 }
 
+}  // namespace loader_test
 }  // namespace
 }  // namespace repartsim::scenario

@@ -11,9 +11,11 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace on_columns_window_test {
 
 constexpr char kRejected[] =
     "rejected error=\"Undefined column: a (not a partition column of table 1024)\"";
@@ -53,5 +55,6 @@ TEST(OnColumnsWindowTest, ReferenceAcceptsThemOverTheTableColumns) {
   EXPECT_EQ(Count(r, "4055 n4 fe.write_done id=22 acked"), 1u);
 }
 
+}  // namespace on_columns_window_test
 }  // namespace
 }  // namespace repartsim::scenario

@@ -4,6 +4,7 @@
 
 namespace repartsim::scenario {
 namespace {
+namespace random_faults_slow_test {
 
 TEST(RandomFaultsSlowTest, ReferencePassesEverySeed) {
   const SweepResult r = SweepReference(0);
@@ -13,5 +14,6 @@ TEST(RandomFaultsSlowTest, ReferencePassesEverySeed) {
   EXPECT_TRUE(r.failures.empty()) << text;
 }
 
+}  // namespace random_faults_slow_test
 }  // namespace
 }  // namespace repartsim::scenario

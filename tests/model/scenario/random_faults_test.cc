@@ -6,6 +6,7 @@
 
 namespace repartsim::scenario {
 namespace {
+namespace random_faults_test {
 
 TEST(RandomFaultsTest, ReferencePassesASampleOfOneThousandSeeds) {
   ASSERT_EQ(RandomFaultScenarios().size(), 5u);
@@ -16,5 +17,6 @@ TEST(RandomFaultsTest, ReferencePassesASampleOfOneThousandSeeds) {
   EXPECT_TRUE(r.failures.empty()) << text;
 }
 
+}  // namespace random_faults_test
 }  // namespace
 }  // namespace repartsim::scenario

@@ -8,9 +8,11 @@
 #include <string>
 
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace readme_example_test {
 
 std::string ReadmeExample() {
   std::ifstream in(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/README.md");
@@ -72,5 +74,6 @@ TEST(ReadmeExampleTest, LoadsAndCarriesEveryDocumentedStepKind) {
   EXPECT_TRUE(model::OpIf<model::CrashNodeOp>(&last.op) != nullptr);
 }
 
+}  // namespace readme_example_test
 }  // namespace
 }  // namespace repartsim::scenario

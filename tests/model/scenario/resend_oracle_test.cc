@@ -13,9 +13,11 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace resend_oracle_test {
 
 RunReport RunResend(int64_t resend_ms, const std::string& profile) {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
@@ -73,5 +75,6 @@ TEST(ResendOracleTest, ACopyInFlightAtTheDeadlineLeavesTheWriteUnknown) {
   }
 }
 
+}  // namespace resend_oracle_test
 }  // namespace
 }  // namespace repartsim::scenario

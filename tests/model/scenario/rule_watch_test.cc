@@ -13,6 +13,7 @@
 
 namespace repartsim::scenario {
 namespace {
+namespace rule_watch_test {
 
 using model::CompareOp;
 using model::PartitionExpr;
@@ -107,5 +108,6 @@ TEST_F(PublishedRuleWatchTest, CorrectRulePasses) {
   EXPECT_TRUE(watch.violations().empty());
 }
 
+}  // namespace rule_watch_test
 }  // namespace
 }  // namespace repartsim::scenario

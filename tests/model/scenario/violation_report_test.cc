@@ -13,9 +13,11 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
+namespace violation_report_test {
 
 RunReport RunLeaseRace() {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
@@ -98,5 +100,6 @@ TEST(ViolationReportTest, InvNoOmitNamesFrontendRouteVersionScannedRegionsAndHol
   }
 }
 
+}  // namespace violation_report_test
 }  // namespace
 }  // namespace repartsim::scenario

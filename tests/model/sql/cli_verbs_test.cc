@@ -5,9 +5,11 @@
 
 #include <string>
 
+#include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {
+namespace cli_verbs_test {
 
 struct CliRun {
   std::string out;
@@ -126,4 +128,5 @@ TEST(PartitionCliTest, PruneWithoutWhereScansEveryRegion) {
             "{\"fell_back\":false,\"regions\":[0,1,2]}\n");
 }
 
+}  // namespace cli_verbs_test
 }  // namespace

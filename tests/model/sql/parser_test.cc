@@ -6,6 +6,7 @@
 
 namespace repartsim::model::sql {
 namespace {
+namespace parser_test {
 
 std::string Err(const std::string& sql) {
   auto r = ParseStatements(sql, "f");
@@ -249,5 +250,6 @@ TEST(ParserTest, QualifiedColumnsAndCastInWhere) {
   EXPECT_TRUE(ParsePredicate("x.a = 1", "w").ok());
 }
 
+}  // namespace parser_test
 }  // namespace
 }  // namespace repartsim::model::sql

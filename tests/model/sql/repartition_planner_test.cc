@@ -10,6 +10,7 @@
 
 namespace repartsim::model::sql {
 namespace {
+namespace repartition_planner_test {
 
 constexpr const char* kCreate =
     "CREATE TABLE t (a INT, b STRING, c INT, ts TIMESTAMP TIME INDEX) "
@@ -165,5 +166,6 @@ TEST(RepartitionPlannerTest, RegionNumbersAreNeverReused) {
   EXPECT_EQ(split.value().groups[0].allocated_regions, Regions({3}));  // not 2
 }
 
+}  // namespace repartition_planner_test
 }  // namespace
 }  // namespace repartsim::model::sql

@@ -12,6 +12,7 @@
 
 namespace repartsim::model::sql {
 namespace {
+namespace sql_limits_test {
 
 const std::string kCreate =
     "CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h)) ";
@@ -103,5 +104,6 @@ TEST(SqlLimitsTest, TextSizeIsBounded) {
             "w:1:1: error: SQL text of 1048577 bytes exceeds the limit of 1048576 bytes");
 }
 
+}  // namespace sql_limits_test
 }  // namespace
 }  // namespace repartsim::model::sql

@@ -13,6 +13,7 @@
 
 namespace repartsim::sim::explore {
 namespace {
+namespace explorer_test {
 
 struct Path {
   bool a = false, b = false;
@@ -175,5 +176,6 @@ TEST(ExplorerTest, ProgressCanStopTheSearch) {
   EXPECT_FALSE(st.exhausted);
 }
 
+}  // namespace explorer_test
 }  // namespace
 }  // namespace repartsim::sim::explore

@@ -13,6 +13,7 @@
 
 namespace repartsim::sim::toy {
 namespace {
+namespace toy_determinism_test {
 
 constexpr uint64_t kSeedCount = 1000;
 
@@ -125,5 +126,6 @@ TEST(ToyDeterminismTest, UntimedRunReplaysFromItsChoiceList) {
   EXPECT_EQ(replayed.lines(), original.lines());
 }
 
+}  // namespace toy_determinism_test
 }  // namespace
 }  // namespace repartsim::sim::toy

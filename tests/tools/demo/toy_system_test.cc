@@ -10,6 +10,7 @@
 
 namespace repartsim::sim::toy {
 namespace {
+namespace toy_system_test {
 
 ToyConfig CalmConfig() {
   ToyConfig config;
@@ -154,5 +155,6 @@ TEST(ToyDemoTest, SweepReportsPerSeedSummariesAndAggregates) {
   EXPECT_EQ(a.summaries[0], RunToy(10, chooser, trace).run.summary.ToString());
 }
 
+}  // namespace toy_system_test
 }  // namespace
 }  // namespace repartsim::sim::toy
