@@ -4,6 +4,7 @@
 
 #include "model/meta/meta_codec.h"
 #include "model/meta/table_metadata.h"
+#include "model/node/message.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -14,7 +14,7 @@
 
 #include "model/meta/kv_store.h"
 #include "model/meta/region_route.h"
-#include "model/node/message.h"
+#include "model/node/message_fwd.h"
 #include "model/node/node_context.h"
 #include "model/procedure/procedure.h"
 #include "sim/time.h"

@@ -1,6 +1,7 @@
 #include "model/ddl/metasrv_env.h"
 
 #include "model/meta/meta_keys.h"
+#include "model/node/message.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

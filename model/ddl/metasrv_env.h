@@ -12,7 +12,7 @@
 
 #include "model/ddl/ddl_context.h"
 #include "model/meta/kv_store.h"
-#include "model/node/message.h"
+#include "model/node/message_fwd.h"
 #include "model/node/node_context.h"
 #include "model/procedure/procedure.h"
 #include "sim/time.h"

@@ -1,8 +1,16 @@
 #include "model/ddl/pending_requests.h"
 
+#include "model/node/message.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
+
+PendingRequests::PendingRequests() = default;
+PendingRequests::~PendingRequests() = default;
+PendingRequests::PendingRequests(const PendingRequests&) = default;
+PendingRequests& PendingRequests::operator=(const PendingRequests&) = default;
+PendingRequests::PendingRequests(PendingRequests&&) noexcept = default;
+PendingRequests& PendingRequests::operator=(PendingRequests&&) noexcept = default;
 
 void PendingRequests::Send(MetasrvEnv& env, NodeId node, RegionId region, RegionOp op) {
   REPARTSIM_ASSERT(!sent_);  // a round is sealed once, after its last Send

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "model/ddl/metasrv_env.h"
-#include "model/node/message.h"
+#include "model/node/message_fwd.h"
 #include "model/procedure/procedure.h"
 
 namespace repartsim::model {
@@ -26,6 +26,15 @@ namespace repartsim::model {
 class PendingRequests {
  public:
   enum class Outcome : uint8_t { kWaiting, kOk, kRetry, kAbort };
+
+  // Out of line: the unsealed batches hold RegionInstructions, which this header only declares
+  // (message_fwd.h), so copying or destroying a round happens in pending_requests.cc.
+  PendingRequests();
+  ~PendingRequests();
+  PendingRequests(const PendingRequests&);
+  PendingRequests& operator=(const PendingRequests&);
+  PendingRequests(PendingRequests&&) noexcept;
+  PendingRequests& operator=(PendingRequests&&) noexcept;
 
   bool sent() const { return sent_; }
   // True iff nothing is outstanding (e.g. a sealed round that sent nothing).

@@ -16,6 +16,7 @@
 #include "model/meta/ids.h"
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
+#include "model/node/message_fwd.h"
 #include "model/node/reply.h"
 #include "model/node/staging_info.h"
 #include "model/partition/expr.h"
@@ -158,9 +159,6 @@ struct ApplyStagingManifestOp {
   std::optional<PartitionExpr> expr;
   RegionId central;
 };
-using RegionOp = std::variant<CreateRegionOp, DropRegionOp, FlushRegionOp, EnterStagingOp,
-                              RemapManifestOp, ApplyStagingManifestOp>;
-
 const char* RegionOpName(const RegionOp& op);
 
 struct RegionInstruction {
@@ -192,13 +190,19 @@ struct RegionResponse {
   bool mailbox = false;  // the reply of a mailbox instruction (heartbeat stream), not an RPC
 };
 
-using MessageBody =
-    std::variant<RouteRequest, RouteReply, InvalidateCache, InvalidateAck, WriteRequest, WriteReply,
-                 ScanRequest, ScanResponse, Heartbeat, HeartbeatReply, RegionRequest,
-                 RegionResponse, DdlSubmit, DdlReply>;
-
+// RegionOp and MessageBody, the variants of the ops and of the message kinds above, are
+// declared in message_fwd.h.
 struct Message {
   MessageBody body;
+};
+
+// A message a handler sends, in its NodeContext's outbox.
+struct Outgoing {
+  NodeId to;
+  Message message;
+  // The message id of the trace (`send ... id=N`), assigned when the cluster takes the message
+  // from the outbox; copies of a duplicate share it. Not state: never fingerprinted.
+  uint64_t id = 0;
 };
 
 // The channel a message travels on (GreptimeDB's transport): the heartbeat stream of a

@@ -11,19 +11,11 @@
 #include "model/meta/ids.h"
 #include "model/node/crash_hook.h"
 #include "model/node/history.h"
-#include "model/node/message.h"
+#include "model/node/message_fwd.h"
 #include "model/protocol.h"
 #include "sim/simulation.h"
 
 namespace repartsim::model {
-
-struct Outgoing {
-  NodeId to;
-  Message message;
-  // The message id of the trace (`send ... id=N`), assigned when the cluster takes the message
-  // from the outbox; copies of a duplicate share it. Not state: never fingerprinted.
-  uint64_t id = 0;
-};
 
 // Which heartbeat streams are connected (the metasrv's pushers): a mailbox instruction to a
 // datanode without one fails at once (PusherNotFound). The cluster implements it.
@@ -37,13 +29,13 @@ class StreamLinks {
 };
 
 struct NodeContext final : public CrashHook {
-  NodeContext(NodeId self, sim::StepContext& step, const Protocol& protocol, History& history)
-      : self(self), step(step), protocol(protocol), history(history) {}
+  // Out of line, like Send: the outbox holds Outgoing (model/node/message.h), which this
+  // header only declares.
+  NodeContext(NodeId self, sim::StepContext& step, const Protocol& protocol, History& history);
+  ~NodeContext() override;
 
   sim::SimTime now() const { return step.now; }
-  void Send(NodeId to, MessageBody body) {
-    outbox.push_back(Outgoing{to, Message{std::move(body)}});
-  }
+  void Send(NodeId to, MessageBody body);
   void Log(std::string_view kind, std::string_view detail = {}) {
     step.Log(self.value, kind, detail);
   }
@@ -66,7 +58,7 @@ struct NodeContext final : public CrashHook {
   sim::StepContext& step;
   const Protocol& protocol;
   History& history;
-  std::vector<Outgoing> outbox;
+  std::vector<Outgoing> outbox;  // Outgoing is complete wherever a message is built or read
   bool crashed = false;  // a crash point fired: the cluster crashes `self` after the handler
   const StreamLinks* links = nullptr;  // set by the cluster for the metasrv's procedure steps
 };

@@ -2,6 +2,7 @@
 // every plan (reused sources in order, fresh numbers past max_region_number for extra targets,
 // extra sources pending deallocation) and captures the reused targets' routes for rollback; Execute
 // creates the new regions on datanodes and appends their routes.
+#include "model/node/message.h"
 #include "model/partition/region_assignment.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"

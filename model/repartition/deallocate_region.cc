@@ -2,6 +2,7 @@
 // leaders (RegionNotFound ignored: idempotent), removes their routes and invalidates caches.
 #include <algorithm>
 
+#include "model/node/message.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"

@@ -2,6 +2,7 @@
 // its remapped manifest first (one instruction per datanode); only when all succeeded does the
 // central region apply last, because its successful exit from staging clears the staging area the
 // others read. Both rounds wait as long as the group had left before the first one.
+#include "model/node/message.h"
 #include "model/repartition/group/group_procedure.h"
 #include "sim/assert.h"
 

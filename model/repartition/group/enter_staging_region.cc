@@ -1,6 +1,7 @@
 // G3 EnterStagingRegion (docs/protocol.md sections 10.4, 10.5): flushes the merged-away sources,
 // then sends EnterStaging with UpdatePartitionExpr(target) to every target and RejectAllWrites to
 // every merged-away source, in parallel. A missing region aborts; "not writable" retries.
+#include "model/node/message.h"
 #include "model/repartition/group/group_procedure.h"
 #include "sim/assert.h"
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "model/node/message.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"
 

@@ -1,6 +1,7 @@
 // G4 RemapManifest (docs/protocol.md sections 10.4, 10.5): the central region's datanode builds one
 // manifest per target from the sources' persisted normal manifests (whole-file references), stored
 // in the central region's staging area; the group records that the paths exist.
+#include "model/node/message.h"
 #include "model/repartition/group/group_procedure.h"
 #include "sim/assert.h"
 
