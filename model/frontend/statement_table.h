@@ -16,6 +16,7 @@
 #include "model/meta/ids.h"
 #include "model/node/message.h"
 #include "model/node/node_context.h"
+#include "model/node/write_path.h"
 #include "model/partition/predicate.h"
 #include "model/partition/schema.h"
 #include "sim/fingerprint.h"

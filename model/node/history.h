@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "model/meta/ids.h"
-#include "model/node/write_path.h"
 #include "model/partition/expr.h"
 #include "model/partition/predicate.h"
 #include "model/partition/schema.h"
@@ -19,6 +18,10 @@
 #include "sim/time.h"
 
 namespace repartsim::model {
+
+// Declared opaquely: a record only carries the path (model/node/write_path.h names them), and
+// this header reaches every handler.
+enum class WritePath : uint8_t;
 
 enum class WriteStatus : uint8_t { kPending, kAcked, kRejected, kUnknown };
 enum class QueryStatus : uint8_t { kPending, kOk, kError };
@@ -30,7 +33,7 @@ struct WriteRecord {
   NodeId frontend;
   TableId table;
   std::vector<Row> rows;
-  WritePath path = WritePath::kRow;
+  WritePath path{};  // WritePath::kRow (0)
   uint64_t start_step = 0;
   sim::SimTime start;
   WriteStatus status = WriteStatus::kPending;

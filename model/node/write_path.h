@@ -17,6 +17,9 @@ enum class WritePath : uint8_t {
   kFlight = 2,
 };
 
+// History's WriteRecord value-initialises its path (it declares WritePath opaquely): kRow.
+static_assert(static_cast<uint8_t>(WritePath::kRow) == 0);
+
 // "row", "bulk", "flight": the scenario's names, also the trace's.
 constexpr const char* WritePathName(WritePath path) {
   switch (path) {
