@@ -122,6 +122,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "off in both profiles: the modelled commit predates the PR, and the reference orders "
      "sequences by time (time-ordered-sequences) instead",
      false, false},
+    {Rule::kVersionedRowWrites, "versioned-row-writes",
+     "a row-path or Flight write carries the expression version of the route it was split "
+     "with, and the datanode compares it with the region's (a mismatch is refused and the "
+     "frontend may re-route). Historical: GreptimeDB #7628 added the version; before it no "
+     "write carried one and a region accepted any row a stale route sent it. Off also turns "
+     "the datanode's comparison off, whatever version-fence-unversioned says",
+     true, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

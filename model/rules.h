@@ -43,6 +43,7 @@ enum class Rule : uint8_t {
   kRouteFencedReads,            // scans carry the route version; a region that saw a newer refuses
   kExactCountStatistics,        // count(*) from file statistics only where no file needs filtering
   kTargetSequenceForeignFiles,  // adopted files rank at the target admission sequence (#8946)
+  kVersionedRowWrites,          // row and Flight writes carry their expression version (#7628)
   kCount,
 };
 

@@ -23,6 +23,8 @@ Reply CheckWriteAccepted(const Region& region, std::optional<uint64_t> version,
       region.staging()->directive == StagingDirective::kRejectAllWrites) {
     return RejectWriteReply(region.id());
   }
+  // Before GreptimeDB #7628 a region compared no version: it took any row sent to it.
+  if (!protocol.On(Rule::kVersionedRowWrites)) return Reply::Ok();
   if (!version.has_value()) {
     // The real system accepts unversioned writes without a check. With the fence rule an
     // unversioned write counts as version 0 ("no expression"), so it still reaches a region

@@ -114,8 +114,11 @@ WriteRouting RouteWrite(const CachedTable& cached, TableId table, std::vector<Ro
     // The pending-rows batcher never stamps a version (P10); the row path and the Flight path
     // stamp a region's version when it has one. Under the unversioned fence every write is
     // stamped, 0 for a region without expression.
+    // Without versioned writes (before GreptimeDB #7628) no write carries a version.
     auto version = view.versions.find(number);
-    if (protocol.On(Rule::kVersionFenceUnversioned)) {
+    if (!protocol.On(Rule::kVersionedRowWrites)) {
+      write.version = std::nullopt;
+    } else if (protocol.On(Rule::kVersionFenceUnversioned)) {
       write.version = version != view.versions.end() ? version->second : 0;
     } else if (path != WritePath::kBatcher && version != view.versions.end()) {
       write.version = version->second;
