@@ -129,6 +129,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "write carried one and a region accepted any row a stale route sent it. Off also turns "
      "the datanode's comparison off, whatever version-fence-unversioned says",
      true, true},
+    {Rule::kFilterForeignFiles, "filter-foreign-files",
+     "a scan filters the rows of a file written under another expression than the region's "
+     "(a file a split or merge shares between regions) by the region's expression. "
+     "Historical: GreptimeDB #7067 added the partition filter; before it a shared file was "
+     "read whole by every region that referenced it (duplicates after a split, rows outside "
+     "the region)",
+     true, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -44,6 +44,7 @@ enum class Rule : uint8_t {
   kExactCountStatistics,        // count(*) from file statistics only where no file needs filtering
   kTargetSequenceForeignFiles,  // adopted files rank at the target admission sequence (#8946)
   kVersionedRowWrites,          // row and Flight writes carry their expression version (#7628)
+  kFilterForeignFiles,          // a scan filters files written under another expression (#7067)
   kCount,
 };
 

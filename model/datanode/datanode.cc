@@ -161,8 +161,9 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
       return false;
     }
     // build_partition_filter: only files written under a different expression are filtered,
-    // and only when the region has an expression to filter by.
-    const bool filter = expr.has_value() && file->expr_text != region->committed_expr_text();
+    // and only when the region has an expression to filter by (before GreptimeDB #7067, none).
+    const bool filter = protocol.On(Rule::kFilterForeignFiles) && expr.has_value() &&
+                        file->expr_text != region->committed_expr_text();
     // Rule::kTargetSequenceForeignFiles: an adopted file's rows rank at its admission sequence.
     const auto admitted = region->version().file_sequences.find(file_id);
     const uint64_t admission =
