@@ -136,6 +136,12 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "read whole by every region that referenced it (duplicates after a split, rows outside "
      "the region)",
      true, true},
+    {Rule::kKeepMemtableOnApply, "keep-memtable-on-apply",
+     "ApplyStagingManifest leaves staging with the region's memtable intact: rows written "
+     "while staging and not yet flushed stay readable. Historical: GreptimeDB #7695 made the "
+     "staging exit a metadata-only change; before it the exit rebuilt the memtables and "
+     "dropped those rows (they stayed in the WAL, read again only by a reopen)",
+     true, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -45,6 +45,7 @@ enum class Rule : uint8_t {
   kTargetSequenceForeignFiles,  // adopted files rank at the target admission sequence (#8946)
   kVersionedRowWrites,          // row and Flight writes carry their expression version (#7628)
   kFilterForeignFiles,          // a scan filters files written under another expression (#7067)
+  kKeepMemtableOnApply,         // leaving staging keeps the memtable's staged rows (#7695)
   kCount,
 };
 

@@ -251,6 +251,9 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
   store.ClearRemapBlobs(region_id);
   region->set_version(std::move(merged));
   region->ExitStaging();
+  // Before GreptimeDB #7695 the exit applied a RegionChange, which rebuilt the memtables: the
+  // rows written while staging and not flushed were gone from reads (the WAL kept them).
+  if (!protocol.On(Rule::kKeepMemtableOnApply)) region->ClearMemtable();
   return Reply::Ok();
 }
 
