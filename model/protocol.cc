@@ -128,20 +128,20 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "frontend may re-route). Historical: GreptimeDB #7628 added the version; before it no "
      "write carried one and a region accepted any row a stale route sent it. Off also turns "
      "the datanode's comparison off, whatever version-fence-unversioned says",
-     true, true},
+     true, true, "#7628"},
     {Rule::kFilterForeignFiles, "filter-foreign-files",
      "a scan filters the rows of a file written under another expression than the region's "
      "(a file a split or merge shares between regions) by the region's expression. "
      "Historical: GreptimeDB #7067 added the partition filter; before it a shared file was "
      "read whole by every region that referenced it (duplicates after a split, rows outside "
      "the region)",
-     true, true},
+     true, true, "#7067"},
     {Rule::kKeepMemtableOnApply, "keep-memtable-on-apply",
      "ApplyStagingManifest leaves staging with the region's memtable intact: rows written "
      "while staging and not yet flushed stay readable. Historical: GreptimeDB #7695 made the "
      "staging exit a metadata-only change; before it the exit rebuilt the memtables and "
      "dropped those rows (they stayed in the WAL, read again only by a reopen)",
-     true, true},
+     true, true, "#7695"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {
@@ -158,6 +158,9 @@ uint64_t DefaultBits(ProfileKind kind) {
 const std::array<RuleInfo, kRuleCount>& AllRules() {
   for (size_t i = 0; i < kRules.size(); ++i) {
     REPARTSIM_ASSERT(static_cast<size_t>(kRules[i].rule) == i);
+    // A historical switch models a fix the modelled commit has: on in both profiles.
+    REPARTSIM_ASSERT(kRules[i].fixed_by == nullptr || kRules[i].greptime);
+    REPARTSIM_ASSERT(kRules[i].fixed_by == nullptr || kRules[i].reference);
   }
   return kRules;
 }

@@ -33,14 +33,22 @@ TEST(RulesVerbTest, PrintsHeaderAndOneRowPerRule) {
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   std::vector<std::string> lines = Lines(outcome.output);
   ASSERT_EQ(lines.size(), repartsim::model::kRuleCount + 1) << outcome.output;
-  EXPECT_EQ(lines[0], "rule                           greptime  reference  description");
+  EXPECT_EQ(lines[0], "rule                           greptime  reference  fixed-by  description");
   EXPECT_EQ(lines[1],
-            "version-fence-unversioned      off       on         datanodes reject writes that "
-            "carry no expression version");
+            "version-fence-unversioned      off       on         -         datanodes reject writes "
+            "that carry no expression version");
   const std::string gc =
-      "gc-positive-proof              off       on         GC deletes a file only with positive "
-      "proof that no region references it";
+      "gc-positive-proof              off       on         -         GC deletes a file only with "
+      "positive proof that no region references it";
   EXPECT_NE(std::find(lines.begin(), lines.end(), gc), lines.end()) << outcome.output;
+  // A historical switch: on in both profiles, with the pull request that added it.
+  const std::string historical =
+      "filter-foreign-files           on        on         #7067     a scan filters the rows of "
+      "a file written under another expression than the region's (a file a split or merge "
+      "shares between regions) by the region's expression. Historical: GreptimeDB #7067 added "
+      "the partition filter; before it a shared file was read whole by every region that "
+      "referenced it (duplicates after a split, rows outside the region)";
+  EXPECT_NE(std::find(lines.begin(), lines.end(), historical), lines.end()) << outcome.output;
   // Row i + 1 is rule i, in Rule order.
   for (size_t i = 0; i < repartsim::model::kRuleCount; ++i) {
     const repartsim::model::RuleInfo& info = repartsim::model::AllRules()[i];
@@ -58,14 +66,20 @@ TEST(RulesVerbTest, JsonIsAnArrayOfEveryRule) {
                         {"name", "version-fence-unversioned"},
                         {"description", "datanodes reject writes that carry no expression version"},
                         {"greptime", false},
-                        {"reference", true}}));
+                        {"reference", true},
+                        {"fixed_by", nullptr}}));
   for (size_t i = 0; i < repartsim::model::kRuleCount; ++i) {
     const repartsim::model::RuleInfo& info = repartsim::model::AllRules()[i];
     EXPECT_EQ(out[i]["name"], info.name);
     EXPECT_EQ(out[i]["description"], info.description);
     EXPECT_EQ(out[i]["greptime"], info.greptime);
     EXPECT_EQ(out[i]["reference"], info.reference);
-    EXPECT_EQ(out[i].size(), 4u);
+    if (info.fixed_by == nullptr) {
+      EXPECT_TRUE(out[i]["fixed_by"].is_null()) << info.name;
+    } else {
+      EXPECT_EQ(out[i]["fixed_by"], info.fixed_by);
+    }
+    EXPECT_EQ(out[i].size(), 5u);
   }
 }
 
