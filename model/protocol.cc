@@ -142,6 +142,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "staging exit a metadata-only change; before it the exit rebuilt the memtables and "
      "dropped those rows (they stayed in the WAL, read again only by a reopen)",
      true, true, "#7695"},
+    {Rule::kNullFirstFilter, "null-first-filter",
+     "the partition filter of a scan sorts a NULL partition key before every value, so a "
+     "NULL key matches only the region whose range starts lowest. Historical: GreptimeDB "
+     "#7747 (fixing #7746); before it [inferred from the PR text] a lower bound (`col > v`, "
+     "`col >= v`) admitted NULL too, and after a split a NULL key in a shared file was read "
+     "by several regions",
+     true, true, "#7747"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -46,6 +46,7 @@ enum class Rule : uint8_t {
   kVersionedRowWrites,          // row and Flight writes carry their expression version (#7628)
   kFilterForeignFiles,          // a scan filters files written under another expression (#7067)
   kKeepMemtableOnApply,         // leaving staging keeps the memtable's staged rows (#7695)
+  kNullFirstFilter,             // the scan filter places a NULL key first, in one region (#7747)
   kCount,
 };
 

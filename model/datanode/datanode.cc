@@ -145,6 +145,7 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   }
   const TableSchema& schema = region->schema();
   const std::optional<PartitionExpr>& expr = region->version().partition_expr;
+  const bool nulls_first = protocol.On(Rule::kNullFirstFilter);
   // Each file's rows are sorted (a flush writes them so), the memtable index too: the scan
   // merges these runs rather than sorting every row again.
   std::vector<SeqRowRef> refs;
@@ -172,7 +173,7 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     any_filtered = any_filtered || filter;
     runs.push_back(refs.size());
     for (const SstRow& r : file->rows) {
-      if (filter && !MatchesFilterPath(*expr, schema, r.row)) continue;
+      if (filter && !MatchesFilterPath(*expr, schema, r.row, nulls_first)) continue;
       refs.push_back(SeqRowRef{&r.row, admission != 0 ? admission : r.sequence});
     }
     return true;

@@ -23,9 +23,14 @@ bool LeafRowPath(const PartitionExpr& leaf, const Value& v) {
 
 // Three-valued SQL logic collapses to two values here: the adjusted leaves only ever meet
 // AND/OR (monotone), so "unknown" behaves exactly like false.
-bool LeafFilterPath(const PartitionExpr& leaf, const Value& v) {
+bool LeafFilterPath(const PartitionExpr& leaf, const Value& v, bool nulls_first) {
   const Value& lit = leaf.value();
   CompareOp op = leaf.op();
+  // Before GreptimeDB #7747 the lower bounds admitted NULL too [inferred from the PR text].
+  if (!nulls_first && v.is_null() && !lit.is_null() &&
+      (op == CompareOp::kGt || op == CompareOp::kGtEq)) {
+    return true;
+  }
   if (lit.is_null()) {
     if (op == CompareOp::kEq) return v.is_null();
     if (op == CompareOp::kNotEq) return !v.is_null();
@@ -39,16 +44,19 @@ bool LeafFilterPath(const PartitionExpr& leaf, const Value& v) {
 }
 
 template <bool kRowPath>
-bool Eval(const PartitionExpr& e, const TableSchema& schema, const Row& row) {
+bool Eval(const PartitionExpr& e, const TableSchema& schema, const Row& row,
+          bool nulls_first = true) {
   switch (e.kind()) {
     case PartitionExpr::Kind::kLeaf: {
       const Value& v = ColumnValue(e, schema, row);
-      return kRowPath ? LeafRowPath(e, v) : LeafFilterPath(e, v);
+      return kRowPath ? LeafRowPath(e, v) : LeafFilterPath(e, v, nulls_first);
     }
     case PartitionExpr::Kind::kAnd:
-      return Eval<kRowPath>(e.lhs(), schema, row) && Eval<kRowPath>(e.rhs(), schema, row);
+      return Eval<kRowPath>(e.lhs(), schema, row, nulls_first) &&
+             Eval<kRowPath>(e.rhs(), schema, row, nulls_first);
     case PartitionExpr::Kind::kOr:
-      return Eval<kRowPath>(e.lhs(), schema, row) || Eval<kRowPath>(e.rhs(), schema, row);
+      return Eval<kRowPath>(e.lhs(), schema, row, nulls_first) ||
+             Eval<kRowPath>(e.rhs(), schema, row, nulls_first);
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -102,8 +110,9 @@ bool MatchesRowPath(const PartitionExpr& expr, const TableSchema& schema, const 
   return Eval<true>(expr, schema, row);
 }
 
-bool MatchesFilterPath(const PartitionExpr& expr, const TableSchema& schema, const Row& row) {
-  return Eval<false>(expr, schema, row);
+bool MatchesFilterPath(const PartitionExpr& expr, const TableSchema& schema, const Row& row,
+                       bool nulls_first) {
+  return Eval<false>(expr, schema, row, nulls_first);
 }
 
 std::string ToSqlPredicate(const PartitionExpr& expr) {

@@ -86,7 +86,10 @@ bool MatchesRowPath(const PartitionExpr& expr, const TableSchema& schema, const 
 // Filter path (try_as_logical_expr, DataFusion): `col = NULL` -> IS NULL, `col <> NULL` ->
 // IS NOT NULL, `col < v`/`<= v` -> ... OR col IS NULL, `col > v`/`>= v` -> ... AND col IS NOT
 // NULL, `col <> v` on a NULL column is NULL, i.e. false.
-bool MatchesFilterPath(const PartitionExpr& expr, const TableSchema& schema, const Row& row);
+// `nulls_first` false replays the filter before GreptimeDB #7747 (rule null-first-filter):
+// `col > v`/`>= v` also admit NULL, so a NULL key matches the filter of every range region.
+bool MatchesFilterPath(const PartitionExpr& expr, const TableSchema& schema, const Row& row,
+                       bool nulls_first = true);
 // SQL for SQLite with the filter path's NULL semantics, for use in a WHERE clause. Column
 // names are double-quoted; booleans render as 1/0; timestamps as integer ms.
 std::string ToSqlPredicate(const PartitionExpr& expr);
