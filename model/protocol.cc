@@ -149,6 +149,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "`col >= v`) admitted NULL too, and after a split a NULL key in a shared file was read "
      "by several regions",
      true, true, "#7747"},
+    {Rule::kRejectMergedAwayWrites, "reject-merged-away-writes",
+     "a merge's merged-away sources refuse writes from EnterStagingRegion on (EnterStaging "
+     "with RejectAllWrites) and their routes carry IgnoreAllWrites from ApplyStaging, so no "
+     "write reaches a region that will be dropped. Historical: GreptimeDB #7694 (closing "
+     "#7678); before it a merged-away source kept taking writes until its deallocation "
+     "dropped them",
+     true, true, "#7694"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

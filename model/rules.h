@@ -47,6 +47,7 @@ enum class Rule : uint8_t {
   kFilterForeignFiles,          // a scan filters files written under another expression (#7067)
   kKeepMemtableOnApply,         // leaving staging keeps the memtable's staged rows (#7695)
   kNullFirstFilter,             // the scan filter places a NULL key first, in one region (#7747)
+  kRejectMergedAwayWrites,      // merged-away sources refuse writes from EnterStaging on (#7694)
   kCount,
 };
 

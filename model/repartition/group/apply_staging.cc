@@ -3,6 +3,7 @@
 // new targets lose it). Not persisted: a crash re-runs it, which only bumps the route version.
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -25,7 +26,10 @@ Step RepartitionGroupProcedure::ApplyStaging(MetasrvEnv& env) {
     RegionRoute* r = FindRoute(routes, source.region);
     if (r == nullptr) continue;
     r->leader_state = LeaderState::kStaging;
-    if (IsPendingDeallocate(source.region)) r->write_policy = WritePolicy::kIgnoreAllWrites;
+    // Before GreptimeDB #7694 routes had no write policy: frontends kept writing to it.
+    if (IsPendingDeallocate(source.region) && env.protocol().On(Rule::kRejectMergedAwayWrites)) {
+      r->write_policy = WritePolicy::kIgnoreAllWrites;
+    }
   }
   REPARTSIM_ASSERT(routes.size() == snapshot->route.region_routes.size());
   MetaUpdateResult result =

@@ -3,6 +3,7 @@
 // every merged-away source, in parallel. A missing region aborts; "not writable" retries.
 #include "model/node/message.h"
 #include "model/repartition/group/group_procedure.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -24,7 +25,9 @@ Step RepartitionGroupProcedure::EnterStagingRegion(MetasrvEnv& env) {
                              EnterStagingOp{StagingInfo::UpdatePartitionExpr(target.expr)});
         if (error) return *error;
       }
-      for (RegionId region : ctx_.pending_deallocate) {
+      // Before GreptimeDB #7694 a merged-away source was not fenced: it stayed writable.
+      const bool reject = env.protocol().On(Rule::kRejectMergedAwayWrites);
+      for (RegionId region : reject ? ctx_.pending_deallocate : std::vector<RegionId>{}) {
         error = SendToLeader(env, region, EnterStagingOp{StagingInfo::RejectAllWrites()});
         if (error) return *error;
       }
