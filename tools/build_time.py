@@ -34,10 +34,16 @@ def Fanout(build_dir, headers):
     """Prints, per header (a path relative to the source root), the objects that depend on it."""
     deps = subprocess.run(["ninja", "-C", build_dir, "-t", "deps"], check=True,
                           capture_output=True, text=True).stdout
-    # Only outputs of the current build graph: the log keeps entries of outputs since removed.
-    targets = subprocess.run(["ninja", "-C", build_dir, "-t", "targets", "all"], check=True,
-                             capture_output=True, text=True).stdout
-    current = {line.rsplit(": ", 1)[0] for line in targets.splitlines()}
+    # Only objects the default build (`all`) compiles: the log keeps entries of outputs since
+    # removed, and of on-demand targets (benchmarks, fuzz executables) once built.
+    commands = subprocess.run(["ninja", "-C", build_dir, "-t", "commands", "all"], check=True,
+                              capture_output=True, text=True).stdout
+    current = set()
+    for command in commands.splitlines():
+        words = command.split()
+        for i, word in enumerate(words[:-1]):
+            if word == "-o":
+                current.add(words[i + 1])
     wanted = {os.path.normpath(h): 0 for h in headers}
     output = None
     for line in deps.splitlines():
