@@ -115,13 +115,14 @@ WriteRouting RouteWrite(const CachedTable& cached, TableId table, std::vector<Ro
     // stamp a region's version when it has one. Under the unversioned fence every write is
     // stamped, 0 for a region without expression.
     // Without versioned writes (before GreptimeDB #7628) no write carries a version.
-    auto version = view.versions.find(number);
-    if (!protocol.On(Rule::kVersionedRowWrites)) {
-      write.version = std::nullopt;
-    } else if (protocol.On(Rule::kVersionFenceUnversioned)) {
-      write.version = version != view.versions.end() ? version->second : 0;
-    } else if (path != WritePath::kBatcher && version != view.versions.end()) {
-      write.version = version->second;
+    const auto version = view.versions.find(number);
+    const bool has_version = version != view.versions.end();
+    if (protocol.On(Rule::kVersionedRowWrites)) {
+      if (protocol.On(Rule::kVersionFenceUnversioned)) {
+        write.version = has_version ? version->second : 0;
+      } else if (path != WritePath::kBatcher && has_version) {
+        write.version = version->second;
+      }
     }
     routing.by_node[*route->leader].push_back(std::move(write));
   }

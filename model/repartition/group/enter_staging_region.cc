@@ -26,10 +26,11 @@ Step RepartitionGroupProcedure::EnterStagingRegion(MetasrvEnv& env) {
         if (error) return *error;
       }
       // Before GreptimeDB #7694 a merged-away source was not fenced: it stayed writable.
-      const bool reject = env.protocol().On(Rule::kRejectMergedAwayWrites);
-      for (RegionId region : reject ? ctx_.pending_deallocate : std::vector<RegionId>{}) {
-        error = SendToLeader(env, region, EnterStagingOp{StagingInfo::RejectAllWrites()});
-        if (error) return *error;
+      if (env.protocol().On(Rule::kRejectMergedAwayWrites)) {
+        for (RegionId region : ctx_.pending_deallocate) {
+          error = SendToLeader(env, region, EnterStagingOp{StagingInfo::RejectAllWrites()});
+          if (error) return *error;
+        }
       }
     }
     requests_.Seal(env, deadline());
