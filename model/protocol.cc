@@ -156,6 +156,14 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "#7678); before it a merged-away source kept taking writes until its deallocation "
      "dropped them",
      true, true, "#7694"},
+    {Rule::kDiscardRacedFills, "discard-raced-fills",
+     "a route-cache fill whose load an invalidation of the same table interrupted is not "
+     "cached as it is: it is reloaded (greptime, up to 3 times) or discarded and fetched "
+     "again (versioned-cache-fills). Historical: GreptimeDB #7825 (fixing #7815) made the "
+     "table route cache VersionChecked; before it the Unchecked loader cached the value it "
+     "had read before the invalidation, so a frontend kept a route older than an "
+     "invalidation it had already received. Off, versioned-cache-fills has no effect",
+     true, true, "#7825"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

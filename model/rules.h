@@ -48,6 +48,7 @@ enum class Rule : uint8_t {
   kKeepMemtableOnApply,         // leaving staging keeps the memtable's staged rows (#7695)
   kNullFirstFilter,             // the scan filter places a NULL key first, in one region (#7747)
   kRejectMergedAwayWrites,      // merged-away sources refuse writes from EnterStaging on (#7694)
+  kDiscardRacedFills,           // a route fill that raced an invalidation is not cached (#7825)
   kCount,
 };
 

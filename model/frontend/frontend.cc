@@ -128,7 +128,8 @@ void Frontend::OnMessage(NodeId from, const Message& message, NodeContext& ctx) 
 
 void Frontend::OnRouteReply(const RouteReply& reply, NodeContext& ctx) {
   const RouteCache::FillResult fill =
-      routes_.CompleteFill(reply, ctx.protocol.On(Rule::kVersionedCacheFills));
+      routes_.CompleteFill(reply, ctx.protocol.On(Rule::kDiscardRacedFills),
+                           ctx.protocol.On(Rule::kVersionedCacheFills));
   using Kind = RouteCache::FillResult::Kind;
   if (fill.kind == Kind::kIgnored) return;  // stale or duplicate
   if (fill.kind == Kind::kDiscarded) {

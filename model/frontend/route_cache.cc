@@ -16,18 +16,20 @@ void RouteCache::StartFill(TableId table, uint64_t corr, sim::SimTime deadline, 
   REPARTSIM_ASSERT(Filling(table));
 }
 
-RouteCache::FillResult RouteCache::CompleteFill(const RouteReply& reply, bool versioned_fills) {
+RouteCache::FillResult RouteCache::CompleteFill(const RouteReply& reply, bool discard_raced,
+                                                bool versioned_fills) {
   FillResult result;
   auto fill = fills_.find(reply.table);
   if (fill == fills_.end() || fill->second.corr != reply.corr) return result;
   result.raced = invalidations_[reply.table] != fill->second.invalidations_at_start;
   result.reloads = fill->second.reloads;
   fills_.erase(fill);
-  if (result.raced && (versioned_fills || result.reloads < kVersionCheckedReloads)) {
+  if (result.raced && discard_raced &&
+      (versioned_fills || result.reloads < kVersionCheckedReloads)) {
     result.kind = FillResult::Kind::kDiscarded;
     return result;
   }
-  if (result.raced) {
+  if (result.raced && discard_raced) {
     REPARTSIM_ASSERT(!versioned_fills);
     REPARTSIM_ASSERT(result.reloads == kVersionCheckedReloads);
     cache_.erase(reply.table);

@@ -2,7 +2,8 @@
 // round trip to the metasrv, so it can race an invalidation: in `greptime` a fill that raced is
 // reloaded up to kVersionCheckedReloads times, and when the last reload races again the load
 // fails (nothing is cached); under Rule::kVersionedCacheFills a raced fill is always discarded
-// and fetched again (docs/protocol.md section 8).
+// and fetched again (docs/protocol.md section 8); with Rule::kDiscardRacedFills off (before
+// GreptimeDB #7825) a raced fill is cached like any other.
 // The cache only keeps state: the frontend sends the requests and logs. Plain value: copy =
 // snapshot; Hash covers all of it.
 #pragma once
@@ -55,8 +56,10 @@ class RouteCache {
   bool Filling(TableId table) const { return fills_.count(table) != 0; }
   // Records a fill of `table` sent with `corr`, expiring at `deadline`. REQUIRES: !Filling.
   void StartFill(TableId table, uint64_t corr, sim::SimTime deadline, uint32_t reloads);
-  // Ends the fill `reply` answers; `versioned_fills` is Rule::kVersionedCacheFills.
-  FillResult CompleteFill(const RouteReply& reply, bool versioned_fills);
+  // Ends the fill `reply` answers; `discard_raced` is Rule::kDiscardRacedFills (off: a raced
+  // fill is applied like any other, GreptimeDB's Unchecked loader before #7825) and
+  // `versioned_fills` Rule::kVersionedCacheFills.
+  FillResult CompleteFill(const RouteReply& reply, bool discard_raced, bool versioned_fills);
   // The earliest fill deadline, if a fill is in flight.
   std::optional<sim::SimTime> NextDeadline() const;
   // Forgets every fill whose deadline is <= now and returns their tables, in TableId order.

@@ -72,7 +72,7 @@ RouteReply Reply(uint64_t corr) {
 RouteCache BaseCache() {
   RouteCache cache;
   cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
-  EXPECT_EQ(cache.CompleteFill(Reply(1), false).kind, RouteCache::FillResult::Kind::kApplied);
+  EXPECT_EQ(cache.CompleteFill(Reply(1), true, false).kind, RouteCache::FillResult::Kind::kApplied);
   cache.Invalidate(kOther);
   cache.SetIgnoreInvalidations(kOther, true);
   cache.StartFill(kOther, 2, sim::AtMs(5000), 1);
@@ -144,7 +144,7 @@ TEST(FrontendFingerprintCompletenessTest, EveryRouteCacheFieldChangesTheFingerpr
     RouteReply reply = Reply(9);
     edit(reply);
     c.StartFill(kTable, 9, sim::AtMs(5000), 0);
-    ASSERT_EQ(c.CompleteFill(reply, false).kind, RouteCache::FillResult::Kind::kApplied);
+    ASSERT_EQ(c.CompleteFill(reply, true, false).kind, RouteCache::FillResult::Kind::kApplied);
   };
   ExpectEachMutationChangesFingerprint<RouteCache>(
       BaseCache(), HashOf<RouteCache>,

@@ -2,8 +2,9 @@
 // invalidation is discarded and reloaded up to kVersionCheckedReloads times, then fails (nothing
 // cached) in greptime, and is always discarded under Rule::kVersionedCacheFills; a reply of another
 // fill is ignored; ignored invalidations keep the route (a forced one does not); expired fills are
-// forgotten in table order; a crash forgets routes, fills and counts but not the ignore set.
-// Method: drive a RouteCache by hand with exact replies.
+// forgotten in table order; with Rule::kDiscardRacedFills off a raced fill is cached; a crash
+// forgets routes, fills and counts but not the ignore set. Method: drive a RouteCache by hand with
+// exact replies.
 #include "model/frontend/route_cache.h"
 
 #include <gtest/gtest.h>
@@ -30,7 +31,7 @@ TEST(RouteCacheTest, AFillThatDidNotRaceIsApplied) {
   RouteCache cache;
   cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
   EXPECT_TRUE(cache.Filling(kTable));
-  RouteCache::FillResult r = cache.CompleteFill(Reply(1, 7), false);
+  RouteCache::FillResult r = cache.CompleteFill(Reply(1, 7), true, false);
   EXPECT_EQ(r.kind, Kind::kApplied);
   EXPECT_FALSE(r.raced);
   EXPECT_FALSE(cache.Filling(kTable));
@@ -41,7 +42,7 @@ TEST(RouteCacheTest, AFillThatDidNotRaceIsApplied) {
 TEST(RouteCacheTest, AReplyOfAnotherFillIsIgnored) {
   RouteCache cache;
   cache.StartFill(kTable, 2, sim::AtMs(5000), 0);
-  EXPECT_EQ(cache.CompleteFill(Reply(1, 7), false).kind, Kind::kIgnored);
+  EXPECT_EQ(cache.CompleteFill(Reply(1, 7), true, false).kind, Kind::kIgnored);
   EXPECT_TRUE(cache.Filling(kTable));
   EXPECT_EQ(cache.Find(kTable), nullptr);
 }
@@ -51,7 +52,7 @@ TEST(RouteCacheTest, GreptimeReloadsARacedFillThreeTimesThenFails) {
   for (uint32_t reloads = 0; reloads < RouteCache::kVersionCheckedReloads; ++reloads) {
     cache.StartFill(kTable, 10 + reloads, sim::AtMs(5000), reloads);
     EXPECT_TRUE(cache.ReceiveInvalidation(kTable));
-    RouteCache::FillResult r = cache.CompleteFill(Reply(10 + reloads, 7), false);
+    RouteCache::FillResult r = cache.CompleteFill(Reply(10 + reloads, 7), true, false);
     EXPECT_EQ(r.kind, Kind::kDiscarded);
     EXPECT_TRUE(r.raced);
     EXPECT_EQ(r.reloads, reloads);
@@ -59,7 +60,7 @@ TEST(RouteCacheTest, GreptimeReloadsARacedFillThreeTimesThenFails) {
   }
   cache.StartFill(kTable, 20, sim::AtMs(5000), 3);
   EXPECT_TRUE(cache.ReceiveInvalidation(kTable));
-  RouteCache::FillResult last = cache.CompleteFill(Reply(20, 7), false);
+  RouteCache::FillResult last = cache.CompleteFill(Reply(20, 7), true, false);
   EXPECT_EQ(last.kind, Kind::kFailed);
   EXPECT_TRUE(last.raced);
   EXPECT_EQ(last.reloads, 3u);
@@ -71,23 +72,40 @@ TEST(RouteCacheTest, VersionedFillsAlwaysDiscardARacedFill) {
   RouteCache cache;
   cache.StartFill(kTable, 1, sim::AtMs(5000), 7);
   cache.Invalidate(kTable);
-  EXPECT_EQ(cache.CompleteFill(Reply(1, 7), true).kind, Kind::kDiscarded);
+  EXPECT_EQ(cache.CompleteFill(Reply(1, 7), true, true).kind, Kind::kDiscarded);
   EXPECT_EQ(cache.Find(kTable), nullptr);
+}
+
+TEST(RouteCacheTest, WithoutDiscardRacedFillsARacedFillIsCachedAsItIs) {
+  // Before GreptimeDB #7825 the Unchecked loader kept what it read before the invalidation:
+  // the stale route is cached, whatever versioned-cache-fills says.
+  for (bool versioned_fills : {false, true}) {
+    RouteCache cache;
+    cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
+    EXPECT_TRUE(cache.ReceiveInvalidation(kTable));
+    RouteCache::FillResult r = cache.CompleteFill(Reply(1, 3), false, versioned_fills);
+    EXPECT_EQ(r.kind, Kind::kApplied);
+    EXPECT_TRUE(r.raced);
+    EXPECT_EQ(r.reloads, 0u);
+    EXPECT_FALSE(cache.Filling(kTable));
+    ASSERT_NE(cache.Find(kTable), nullptr);
+    EXPECT_EQ(cache.Find(kTable)->route.version, 3u);
+  }
 }
 
 TEST(RouteCacheTest, NotFoundDropsTheRoute) {
   RouteCache cache;
   cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
-  cache.CompleteFill(Reply(1, 7), false);
+  cache.CompleteFill(Reply(1, 7), true, false);
   cache.StartFill(kTable, 2, sim::AtMs(5000), 0);
-  EXPECT_EQ(cache.CompleteFill(Reply(2, 0, false), false).kind, Kind::kApplied);
+  EXPECT_EQ(cache.CompleteFill(Reply(2, 0, false), true, false).kind, Kind::kApplied);
   EXPECT_EQ(cache.Find(kTable), nullptr);
 }
 
 TEST(RouteCacheTest, IgnoredInvalidationsKeepTheRouteAForcedOneDropsIt) {
   RouteCache cache;
   cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
-  cache.CompleteFill(Reply(1, 7), false);
+  cache.CompleteFill(Reply(1, 7), true, false);
   cache.SetIgnoreInvalidations(kTable, true);
   EXPECT_FALSE(cache.ReceiveInvalidation(kTable));
   EXPECT_NE(cache.Find(kTable), nullptr);
@@ -109,7 +127,7 @@ TEST(RouteCacheTest, ClearKeepsOnlyTheIgnoreSet) {
   RouteCache cache;
   cache.SetIgnoreInvalidations(kTable, true);
   cache.StartFill(kTable, 1, sim::AtMs(5000), 0);
-  cache.CompleteFill(Reply(1, 7), false);
+  cache.CompleteFill(Reply(1, 7), true, false);
   cache.Clear();
   EXPECT_TRUE(cache.tables().empty());
   EXPECT_FALSE(cache.Filling(kTable));
