@@ -164,6 +164,14 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "had read before the invalidation, so a frontend kept a route older than an "
      "invalidation it had already received. Off, versioned-cache-fills has no effect",
      true, true, "#7825"},
+    {Rule::kStagingFlushExpr, "staging-flush-expr",
+     "a file flushed while a region stages a new partition expression records the staging "
+     "expression, the one its rows were accepted under. Historical: GreptimeDB #7461 passed "
+     "the staging expression to the flush task; before it the flush read the committed "
+     "metadata, so a merge target's staged file claimed the target's old, narrower range, "
+     "and once a later repartition gave a region that range again its scans read the file "
+     "unfiltered (rows outside the region, duplicates)",
+     true, true, "#7461"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -227,7 +227,7 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
     Datanode& dn = mutable_datanode(flush->node);
     if (!dn.is_up()) return;
     NodeContext ctx(dn.id(), step, protocol_, history_);
-    Reply reply = dn.HandleFlush(flush->region, object_store_, ctx);
+    Reply reply = dn.HandleFlush(flush->region, object_store_, ctx, protocol_);
     ctx.Log("dn.flush", flush->region.ToString() + " " + std::string(ReplyCodeName(reply.code)));
     Flush(ctx, step);
     return;

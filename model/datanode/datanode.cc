@@ -327,17 +327,19 @@ Reply Datanode::HandleDropRegion(RegionId region_id, ObjectStore& store, CrashHo
   return Reply::Ok();
 }
 
-Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& crash) {
+Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& crash,
+                            const Protocol& protocol) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
   if (!region->is_flushable())
     return RegionNotReadyReply(region_id, RegionStateName(region->state()));
-  if (!FlushMemtable(*region, store, &crash)) return Reply::Crashed();
+  if (!FlushMemtable(*region, store, &crash, protocol)) return Reply::Crashed();
   return Reply::Ok();
 }
 
-bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash) {
+bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash,
+                             const Protocol& protocol) {
   if (region.memtable().empty()) return true;
   const RegionId region_id = region.id();
   const TableSchema& schema = region.schema();
@@ -346,7 +348,8 @@ bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* cras
   std::vector<SstRow> rows;
   rows.reserve(refs.size());
   for (const SeqRowRef& ref : refs) rows.push_back(SstRow{ref.sequence, *ref.row});
-  const FileId file = store.AddFile(region_id, region.FlushExpr(), std::move(rows));
+  const FileId file = store.AddFile(
+      region_id, region.FlushExpr(protocol.On(Rule::kStagingFlushExpr)), std::move(rows));
   if (crash != nullptr && crash->ShouldCrash("datanode.flush.after_sst")) return false;
   const uint64_t flushed_entry_id = region.last_entry_id();
   const uint64_t flushed_sequence = region.last_sequence();

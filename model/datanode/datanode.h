@@ -147,7 +147,8 @@ class Datanode {
                          uint64_t route_version = 0);
   // Flushes the memtable to an SST: normal manifest edit (or a staged edit while the region has
   // staging info), then WAL truncation. Ok with no file when the memtable is empty.
-  Reply HandleFlush(RegionId region, ObjectStore& store, CrashHook& crash);
+  Reply HandleFlush(RegionId region, ObjectStore& store, CrashHook& crash,
+                    const Protocol& protocol = Protocol::Greptime());
 
   // ---- staging (docs/protocol.md section 10.5) --------------------------------------------------
   // Under Rule::kDurableStaging a RejectAllWrites directive is also recorded durably.
@@ -227,7 +228,8 @@ class Datanode {
                         const std::vector<StagingAction>* restore_staging = nullptr);
   // Flushes the memtable into an SST and records the edit (normal or staged); no crash points
   // when `crash` is nullptr. Returns false when a crash point fired.
-  bool FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash);
+  bool FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash,
+                     const Protocol& protocol);
   // A lease demoted the region to `state` (Follower or Downgrading).
   void DemoteOutOfStaging(Region& region, RegionState state, const Protocol& protocol);
   // A Leader lease ends staging: greptime drops it; durable staging merges staged flushes.

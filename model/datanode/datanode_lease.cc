@@ -29,7 +29,7 @@ void Datanode::EndStagingByLease(Region& region, const Protocol& protocol, Objec
                        "durable staging: a Leader lease that ends staging needs the object store");
   // The memtable holds only rows accepted under the staging directive (EnterStaging flushed
   // first), so it is flushed as a staged file under the staging expression.
-  const bool flushed = FlushMemtable(region, *store, /*crash=*/nullptr);
+  const bool flushed = FlushMemtable(region, *store, /*crash=*/nullptr, protocol);
   REPARTSIM_ASSERT(flushed);
   std::vector<FileId> staged = OwnStagedFiles(region, *store);
   uint64_t entry = 0;

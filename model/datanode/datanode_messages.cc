@@ -103,7 +103,7 @@ Reply Datanode::HandleRegionInstruction(const RegionInstruction& item, uint64_t 
         } else if constexpr (std::is_same_v<T, DropRegionOp>) {
           result = HandleDropRegion(item.region, store, ctx, ctx.protocol, route_version);
         } else if constexpr (std::is_same_v<T, FlushRegionOp>) {
-          result = HandleFlush(item.region, store, ctx);
+          result = HandleFlush(item.region, store, ctx, protocol);
         } else if constexpr (std::is_same_v<T, EnterStagingOp>) {
           result = HandleEnterStaging(item.region, op.directive, protocol, store, ctx);
         } else if constexpr (std::is_same_v<T, RemapManifestOp>) {

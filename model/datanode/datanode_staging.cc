@@ -50,7 +50,7 @@ Reply Datanode::HandleEnterStaging(RegionId region_id, const StagingInfo& direct
     return RegionNotReadyReply(region_id, RegionStateName(region->state()));
   }
   // A non-empty memtable is flushed first, normally, with the request queued behind it.
-  Reply flushed = HandleFlush(region_id, store, crash);
+  Reply flushed = HandleFlush(region_id, store, crash, protocol);
   if (!flushed.ok()) return flushed;
   region->set_state(RegionState::kEnteringStaging);
   store.ClearStaging(region_id);

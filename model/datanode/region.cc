@@ -78,8 +78,8 @@ uint64_t Region::ExpectedVersion() const {
   return committed_version_;
 }
 
-const std::optional<PartitionExpr>& Region::FlushExpr() const {
-  if (staging_ && staging_->directive == StagingDirective::kUpdatePartitionExpr) {
+const std::optional<PartitionExpr>& Region::FlushExpr(bool staging_tag) const {
+  if (staging_tag && staging_ && staging_->directive == StagingDirective::kUpdatePartitionExpr) {
     return staging_->partition_expr;
   }
   return version_.partition_expr;

@@ -70,9 +70,10 @@ class Region {
   // Staging, else the committed version (region.rs expected_partition_expr_version).
   uint64_t ExpectedVersion() const;
   // The expression a flush records on its file: the staging expression under
-  // UpdatePartitionExpr (also while suspended), else the committed one
-  // (maybe_staging_partition_expr_str).
-  const std::optional<PartitionExpr>& FlushExpr() const;
+  // UpdatePartitionExpr (also while suspended) when `staging_tag` (Rule::kStagingFlushExpr,
+  // maybe_staging_partition_expr_str), else the committed one (before GreptimeDB #7461 a
+  // flush always read the committed metadata).
+  const std::optional<PartitionExpr>& FlushExpr(bool staging_tag) const;
 
   const std::vector<WriteBatchPtr>& memtable() const { return memtable_; }
   uint64_t memtable_rows() const { return memtable_rows_; }

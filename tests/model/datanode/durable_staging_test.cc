@@ -4,7 +4,8 @@
 // visible and rows outside it are hidden but kept (and reappear after a covering apply);
 // Follower leases and lease expiry suspend staging; a StagingLeader lease resumes it only with
 // Rule::kLeasePromotesStaging; reopen restores staging (both directives) and replays only the
-// WAL entries after the staged flushes; scans read staged flushes while staging.
+// WAL entries after the staged flushes; scans read staged flushes while staging; a staged
+// flush records the staging expression only under Rule::kStagingFlushExpr.
 // Method: drive one datanode and one object store through the handlers under both profiles and
 // compare region states, manifests, staging directories, WALs and scans.
 #include <gtest/gtest.h>
@@ -56,6 +57,30 @@ class DurableStagingTest : public ::testing::Test {
   Datanode dn_{NodeId{1}};
   NoCrashHook no_crash_;
 };
+
+// A merge target's staged flush records the staging expression (its rows were accepted under
+// it); with staging-flush-expr off (before GreptimeDB #7461) the committed, narrower one.
+TEST_F(DurableStagingTest, StagedFlushRecordsTheStagingExpressionUnlessStagingFlushExprIsOff) {
+  for (bool on : {true, false}) {
+    ObjectStore store;
+    Datanode dn{NodeId{1}};
+    Protocol p = Protocol::Greptime();
+    testing::SetRule(p, "staging-flush-expr", on);
+    ASSERT_TRUE(dn.HandleCreateRegion(kR1, TestSchema(), Range(0, 50), store, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 100)), p,
+                                      store, no_crash_)
+                    .ok());
+    ASSERT_TRUE(dn.HandleWrite(kR1, {R(70, 1, 1)}, V(Range(0, 100)), p, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleFlush(kR1, store, no_crash_, p).ok());
+    const std::vector<StagingAction>* actions = store.Staging(kR1);
+    ASSERT_NE(actions, nullptr);
+    ASSERT_EQ(actions->size(), 2u);  // the directive's expression change, then the flush
+    ASSERT_EQ(actions->back().files_to_add.size(), 1u);
+    const FileId file = actions->back().files_to_add.front();
+    EXPECT_EQ(store.File(file)->expr_text, (on ? Range(0, 100) : Range(0, 50)).CanonicalText());
+    EXPECT_TRUE(store.Manifest(kR1)->files.empty());  // staged only, in both
+  }
+}
 
 // Split source: the staging expression is narrower, so every staged row stays visible.
 TEST_F(DurableStagingTest, LeaderLeaseMergesStagedFlushAndMemtableOfASplitSource) {
