@@ -1,6 +1,7 @@
 #include "model/check/structural_check.h"
 
 #include "model/check/row_text.h"
+#include "sim/assert.h"
 
 namespace repartsim::check {
 
@@ -60,23 +61,20 @@ std::optional<Violation> CheckAcceptedWrite(OwnershipChecker& checker, model::Re
                                             const model::PartitionExpr* current,
                                             const model::PartitionExpr* staging,
                                             const std::vector<model::Row>& rows, CheckAt at) {
-  if (current == nullptr || rows.empty()) return std::nullopt;
-  std::vector<size_t> outside = Outside(checker, *current, rows);
+  const model::PartitionExpr* entitled = staging != nullptr ? staging : current;
+  if (entitled == nullptr || rows.empty()) return std::nullopt;
+  std::vector<size_t> outside = Outside(checker, *entitled, rows);
   if (outside.empty()) return std::nullopt;
-  if (staging != nullptr) {
-    std::vector<model::Row> rest;
-    rest.reserve(outside.size());
-    for (size_t index : outside) rest.push_back(rows[index]);
-    std::vector<size_t> outside_staging = Outside(checker, *staging, rest);
-    std::vector<size_t> both;
-    for (size_t k : outside_staging) both.push_back(outside[k]);
-    outside = std::move(both);
-    if (outside.empty()) return std::nullopt;
-  }
+  REPARTSIM_ASSERT(outside.size() <= rows.size());
   std::string message = "region " + region.ToString() + " accepted " +
-                        Plural(outside.size(), "row") + " outside its expression " +
-                        current->ToSql();
-  if (staging != nullptr) message += " and its staging expression " + staging->ToSql();
+                        Plural(outside.size(), "row") + " outside its ";
+  if (staging != nullptr) {
+    message += "staging expression " + staging->ToSql() +
+               " (committed: " + (current != nullptr ? current->ToSql() : std::string("none")) +
+               ")";
+  } else {
+    message += "expression " + current->ToSql();
+  }
   return OwnViolation(checker, region, rows, outside, std::move(message), at);
 }
 

@@ -30,9 +30,11 @@ std::optional<Violation> CheckRegionOwnership(OwnershipChecker& checker, model::
                                               const model::PartitionExpr* expr,
                                               const std::vector<model::Row>& rows, CheckAt at);
 
-// The rows a region accepted must satisfy `current` or (while staging) `staging`; nullptr
-// for either means "no such expression". Message: "region R accepted 1 row outside its
-// expression <sql>" or "... outside its expression <sql> and its staging expression <sql>".
+// The rows a region accepted must satisfy the expression it was entitled to accept under at
+// that moment: `staging` while it staged a new expression (a split source is not entitled to
+// the part of its committed range it is handing over), else `current`; nullptr for both means
+// an unpartitioned region, which owns every row. Message: "region R accepted 1 row outside
+// its expression <sql>" or "... outside its staging expression <sql> (committed: <sql>)".
 std::optional<Violation> CheckAcceptedWrite(OwnershipChecker& checker, model::RegionId region,
                                             const model::PartitionExpr* current,
                                             const model::PartitionExpr* staging,

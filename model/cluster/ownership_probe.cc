@@ -22,10 +22,12 @@ void OwnershipProbe::OnAccepted(const Region& region, const RegionWrite& write, 
   }
   const TableSchema& schema = region.schema();
   OwnershipBreach breach;
+  // While staging a new expression the region is entitled to that expression only: a split
+  // source's committed range includes the part it is handing over, whose rows after the
+  // EnterStaging flush stay behind when the targets adopt its files.
+  const PartitionExpr& entitled = staging != nullptr ? *staging : *current;
   for (const Row& row : write.rows) {
-    if (MatchesFilterPath(*current, schema, row)) continue;
-    if (staging != nullptr && MatchesFilterPath(*staging, schema, row)) continue;
-    breach.rows.push_back(row);
+    if (!MatchesFilterPath(entitled, schema, row)) breach.rows.push_back(row);
   }
   if (breach.rows.empty()) return;
   breach.step = ctx.step.step;

@@ -1,8 +1,9 @@
 // OwnershipProbe: INV-OWN at acceptance (docs/invariants.md). The cluster hands it to each
 // datanode's OnMessage; for every region write the datanode acknowledges it records in History
-// the rows that the region's committed expression (or, while staging, its staging expression)
-// does not cover by the filter path's semantics, and logs `dn.accepted_outside`. The checker
-// turns each record into an INV-OWN violation. It only watches: the datanode is unchanged.
+// the rows that the expression the region is entitled to (its staging expression while it
+// stages one, else its committed expression) does not cover by the filter path's semantics, and
+// logs `dn.accepted_outside`. The checker turns each record into an INV-OWN violation. It only
+// watches: the datanode is unchanged.
 #pragma once
 
 #include "model/datanode/datanode.h"

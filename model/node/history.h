@@ -95,9 +95,10 @@ struct DdlRecord {
 };
 
 // A region accepted rows its expression does not cover (INV-OWN, checked as it happens): the
-// rows outside the committed expression and, while staging, outside the staging expression
-// too, by the filter path's semantics (the one scans apply). Recorded by the cluster when the
-// datanode acknowledges the write; the checker turns each into an INV-OWN violation.
+// rows outside the expression it was entitled to (the staging expression while it staged
+// one, else the committed expression), by the filter path's semantics (the one scans apply).
+// Recorded by the cluster when the datanode acknowledges the write; the checker turns each into an
+// INV-OWN violation.
 struct OwnershipBreach {
   uint64_t step = 0;
   sim::SimTime at;
@@ -105,7 +106,7 @@ struct OwnershipBreach {
   RegionId region;
   std::optional<PartitionExpr> current;
   std::optional<PartitionExpr> staging;
-  std::vector<Row> rows;  // only the rows outside both expressions
+  std::vector<Row> rows;  // only the rows outside the entitled expression
 };
 
 // A region accepted rows of a write (its datanode acknowledged them): reports name it as the

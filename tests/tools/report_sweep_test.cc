@@ -195,6 +195,9 @@ TEST(ReportSweepTest, SignatureFoldsCountsPluralsAndQueryText) {
                              "host <> 'h0'"),
             FailureSignature("region 4398046511104(1024, 0) accepted 3 rows outside its expression "
                              "host <> 'h0' AND host < 'h2'"));
+  EXPECT_EQ(FailureSignature("region 4398046511104(1024, 0) accepted 1 row outside its staging "
+                             "expression a < 5 (committed: a < 10)"),
+            "region #(#, #) accepted # row outside its staging expression _");
 }
 
 nlohmann::json ValidJson() {

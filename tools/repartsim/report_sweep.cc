@@ -42,7 +42,7 @@ std::string Singular(const std::string& word) {
 std::string FailureSignature(const std::string& text) {
   // An expression's SQL varies with the region's bounds: keep only that there was one.
   std::string message = text;
-  for (const char* marker : {" outside its expression ", " and its staging expression "}) {
+  for (const char* marker : {" outside its expression ", " outside its staging expression "}) {
     const size_t at = message.find(marker);
     if (at != std::string::npos) message = message.substr(0, at + std::strlen(marker)) + "_";
   }

@@ -94,6 +94,27 @@ TEST(OwnCheckTest, WriteCoveredByStagingExpressionPasses) {
                                   {R("a", 1, 1), R("p", 1, 1)}, {8, 80}));
 }
 
+// A split source stages a narrower expression: a row of the range it hands over is not its to
+// accept any more, though its committed expression still covers it (the check used to accept
+// a row either expression covered).
+TEST(OwnCheckTest, SplitSourceAcceptingTheRangeItHandsOverIsOwnViolation) {
+  OwnershipChecker checker(Schema());
+  PartitionExpr current = Host(CompareOp::kLt, "t");
+  PartitionExpr staging = Host(CompareOp::kLt, "m");
+  std::optional<Violation> got = CheckAcceptedWrite(checker, kRegion1, &current, &staging,
+                                                    {R("a", 1, 1), R("p", 1, 1)}, {8, 80});
+  ASSERT_TRUE(got.has_value());
+  Violation expected{Invariant::kOwn,
+                     8,
+                     80,
+                     {"(host='p', ts=1, v=1)"},
+                     {"4398046511105(1024, 1)"},
+                     "region 4398046511105(1024, 1) accepted 1 row outside its staging "
+                     "expression host < 'm' (committed: host < 't')",
+                     {}};
+  EXPECT_EQ(*got, expected);
+}
+
 TEST(OwnCheckTest, WriteOutsideCurrentAndStagingIsOwnViolation) {
   OwnershipChecker checker(Schema());
   PartitionExpr current = Host(CompareOp::kLt, "m");
@@ -106,8 +127,8 @@ TEST(OwnCheckTest, WriteOutsideCurrentAndStagingIsOwnViolation) {
                      80,
                      {"(host='x', ts=1, v=1)"},
                      {"4398046511105(1024, 1)"},
-                     "region 4398046511105(1024, 1) accepted 1 row outside its expression "
-                     "host < 'm' and its staging expression host < 't'",
+                     "region 4398046511105(1024, 1) accepted 1 row outside its staging "
+                     "expression host < 't' (committed: host < 'm')",
                      {}};
   EXPECT_EQ(*got, expected);
   std::optional<Violation> no_staging =
