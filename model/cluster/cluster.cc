@@ -340,4 +340,12 @@ uint64_t Cluster::Fingerprint() const {
   return h.Finish();
 }
 
+uint64_t Cluster::DataFingerprint() const {
+  sim::Hasher h;
+  h.Add(static_cast<uint64_t>(datanodes_.size()));
+  for (const Datanode& dn : datanodes_) dn.Hash(h);
+  object_store_.Hash(h);
+  return h.Finish();
+}
+
 }  // namespace repartsim::model

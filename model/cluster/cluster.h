@@ -90,6 +90,10 @@ class Cluster final : public StreamLinks {
   bool Earliest(sim::EnabledEvent& best) const;
   void Fire(const sim::EnabledEvent& event, sim::StepContext& step);
   uint64_t Fingerprint() const;
+  // The data the cluster holds: every datanode's regions (versions, memtable contents, WAL)
+  // and the object store (files by content, manifests, staging actions). Two runs that end
+  // with different rows anywhere differ here; the runner logs it as the trace's last line.
+  uint64_t DataFingerprint() const;
 
   // ---- scheduling -------------------------------------------------------------------------
   // Schedules a client statement or fault action at virtual time `at`.

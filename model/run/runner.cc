@@ -1,6 +1,7 @@
 #include "model/run/runner.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "model/cluster/cluster.h"
@@ -109,6 +110,7 @@ class PhasedRun {
             const std::function<bool(const StepView&)>& after_step)
       : s_(s),
         cluster_(cluster),
+        trace_(trace),
         rule_watch_(s),
         chooser_(chooser),
         plan_(plan),
@@ -167,6 +169,14 @@ class PhasedRun {
       break;
     }
     assert_context.in_run = false;
+    // The trace hash covers the data outcome, not only the events: two runs whose traces
+    // agree but whose datanodes or files end with different rows (a switch that changes
+    // which rows survive without changing a message) must not pass a determinism check.
+    trace_.SetClock(sim_.steps(), sim_.now());
+    char detail[32];
+    std::snprintf(detail, sizeof(detail), "data=0x%016llx",
+                  static_cast<unsigned long long>(cluster_.DataFingerprint()));
+    trace_.Record(sim::kNoNode, "run.data", detail);
     const sim::RunResult result = sim_.CurrentResult();
     report.summary = result.summary;
     report.time_ms = result.now.ms;
@@ -222,6 +232,7 @@ class PhasedRun {
 
   const Scenario& s_;
   model::Cluster& cluster_;
+  sim::Trace& trace_;
   PublishedRuleWatch rule_watch_;
   LivenessProbes probes_;
   PhaseChooser& chooser_;

@@ -2,12 +2,14 @@
 // cluster recorded at acceptance becomes one INV-OWN violation at its step; a broken rule
 // published mid-run is INV-RULE at the step it was published (not repeated at quiescence);
 // liveness probes are counted, all acknowledged on a correct run, and a probe that cannot
-// be written is the exact INV-LIVE message.
+// be written is the exact INV-LIVE message; the trace hash covers the data outcome (a switch
+// that changes which rows survive but no event changes the hash, through the last line).
 // Method: fixed seeds of bundled scenarios (each run well under a second), with the trace
 // kept so violations can be matched against the trace lines that logged them.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/run/runner.h"
@@ -18,13 +20,15 @@ namespace repartsim::scenario {
 namespace {
 namespace run_check_test {
 
-RunReport RunSeed(const std::string& file, const char* profile, uint64_t seed) {
+RunReport RunSeed(const std::string& file, const char* profile, uint64_t seed,
+                  std::vector<std::pair<std::string, bool>> rules = {}) {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/" + file);
   EXPECT_TRUE(s.ok()) << s.error().Format();
   RunConfig config;
   config.seed = seed;
   config.profile = profile;
   config.keep_trace = true;
+  config.rules = std::move(rules);
   auto report = RunScenario(s.value(), config);
   EXPECT_TRUE(report.ok());
   return report.value();
@@ -43,6 +47,24 @@ std::vector<const check::Violation*> Of(const RunReport& r, check::Invariant inv
 
 uint64_t LeadingNumber(const std::string& line) {
   return std::stoull(line.substr(0, line.find(' ')));
+}
+
+// Under greptime a lease expiry after EnterStaging loses the staged rows unless
+// durable-staging keeps them; the two runs log the same events. Before the run.data line the
+// two trace hashes were equal, so a determinism check could not tell the runs apart.
+TEST(RunCheckTest, TraceHashCoversTheDataOutcome) {
+  const char* file = "crash/lease_expiry_after_enter_staging.yaml";
+  RunReport off = RunSeed(file, "greptime", 0, {{"durable-staging", false}});
+  RunReport on = RunSeed(file, "greptime", 0, {{"durable-staging", true}});
+  ASSERT_EQ(off.trace_lines.size(), on.trace_lines.size());
+  ASSERT_GE(off.trace_lines.size(), 2u);
+  const size_t last = off.trace_lines.size() - 1;
+  for (size_t i = 0; i < last; ++i) ASSERT_EQ(off.trace_lines[i], on.trace_lines[i]) << i;
+  EXPECT_EQ(off.trace_lines[last].find(std::to_string(off.summary.steps) + " "), 0u);
+  EXPECT_NE(off.trace_lines[last].find(" - run.data data=0x"), std::string::npos);
+  EXPECT_NE(off.trace_lines[last], on.trace_lines[last]);
+  EXPECT_NE(off.summary.trace_hash, on.summary.trace_hash);
+  EXPECT_EQ(off.summary.steps, on.summary.steps);
 }
 
 TEST(RunCheckTest, EveryAcceptedOutsideBreachIsOneOwnViolationAtItsStep) {
