@@ -172,6 +172,14 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "and once a later repartition gave a region that range again its scans read the file "
      "unfiltered (rows outside the region, duplicates)",
      true, true, "#7461"},
+    {Rule::kStagingFlushDropsMemtable, "staging-flush-drops-memtable",
+     "a flush while a region is staging removes the memtable it flushed, as any flush does. "
+     "Historical: GreptimeDB #6962 (\"staging mode with proper region edit operations\"); "
+     "before it a staging flush left the flushed memtables readable, so once the staged file "
+     "became visible (ApplyStagingManifest, or a lease ending staging under durable-staging) "
+     "its rows were there twice: an append-mode region returned them twice and flushed them "
+     "again",
+     true, true, "#6962"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -49,7 +49,8 @@ enum class Rule : uint8_t {
   kNullFirstFilter,             // the scan filter places a NULL key first, in one region (#7747)
   kRejectMergedAwayWrites,      // merged-away sources refuse writes from EnterStaging on (#7694)
   kDiscardRacedFills,           // a route fill that raced an invalidation is not cached (#7825)
-  kStagingFlushExpr,  // a file flushed while staging carries the staging expression (#7461)
+  kStagingFlushExpr,            // a staging flush records the staging expression (#7461)
+  kStagingFlushDropsMemtable,   // a staging flush removes the memtable it flushed (#6962)
   kCount,
 };
 

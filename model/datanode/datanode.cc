@@ -373,7 +373,12 @@ bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* cras
   }
   if (crash != nullptr && crash->ShouldCrash("datanode.flush.after_manifest")) return false;
   wals_[region_id].Truncate(flushed_entry_id);
-  region.ClearMemtable();
+  // Before GreptimeDB #6962 a flush while staging left the flushed memtables in place: their
+  // rows stayed readable from memory and, once the staged file became visible, were there
+  // twice (an append-mode region returns both).
+  if (!region.staging().has_value() || protocol.On(Rule::kStagingFlushDropsMemtable)) {
+    region.ClearMemtable();
+  }
   return true;
 }
 

@@ -5,7 +5,8 @@
 // Follower leases and lease expiry suspend staging; a StagingLeader lease resumes it only with
 // Rule::kLeasePromotesStaging; reopen restores staging (both directives) and replays only the
 // WAL entries after the staged flushes; scans read staged flushes while staging; a staged
-// flush records the staging expression only under Rule::kStagingFlushExpr.
+// flush records the staging expression only under Rule::kStagingFlushExpr and removes the
+// flushed memtable only under Rule::kStagingFlushDropsMemtable.
 // Method: drive one datanode and one object store through the handlers under both profiles and
 // compare region states, manifests, staging directories, WALs and scans.
 #include <gtest/gtest.h>
@@ -79,6 +80,27 @@ TEST_F(DurableStagingTest, StagedFlushRecordsTheStagingExpressionUnlessStagingFl
     const FileId file = actions->back().files_to_add.front();
     EXPECT_EQ(store.File(file)->expr_text, (on ? Range(0, 100) : Range(0, 50)).CanonicalText());
     EXPECT_TRUE(store.Manifest(kR1)->files.empty());  // staged only, in both
+  }
+}
+
+// A staging flush removes the memtable it flushed; before GreptimeDB #6962 the rows stayed in
+// memory (staging-flush-drops-memtable off), though the WAL was obsoleted all the same.
+TEST_F(DurableStagingTest, StagingFlushKeepsTheMemtableOnlyWithoutStagingFlushDropsMemtable) {
+  for (bool on : {true, false}) {
+    ObjectStore store;
+    Datanode dn{NodeId{1}};
+    Protocol p = Protocol::Greptime();
+    testing::SetRule(p, "staging-flush-drops-memtable", on);
+    ASSERT_TRUE(dn.HandleCreateRegion(kR1, TestSchema(), Range(0, 100), store, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), p, store,
+                                      no_crash_)
+                    .ok());
+    ASSERT_TRUE(dn.HandleWrite(kR1, {R(10, 1, 1)}, V(Range(0, 50)), p, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleFlush(kR1, store, no_crash_, p).ok());
+    EXPECT_EQ(dn.FindRegion(kR1)->memtable_rows(), on ? 0u : 1u);
+    EXPECT_TRUE(dn.Wal(kR1)->entries().empty());
+    ASSERT_NE(store.Staging(kR1), nullptr);
+    EXPECT_EQ(store.Staging(kR1)->back().files_to_add.size(), 1u);
   }
 }
 
