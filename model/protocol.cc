@@ -180,6 +180,14 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "its rows were there twice: an append-mode region returned them twice and flushed them "
      "again",
      true, true, "#6962"},
+    {Rule::kExitStagingAppliesEdits, "exit-staging-applies-edits",
+     "ApplyStagingManifest's exit from staging applies the staged edits (the remapped files "
+     "and the files flushed while staging) to the region's in-memory version as well as to "
+     "its stored manifest. Historical: GreptimeDB #6962 [inferred: the PR predates "
+     "ApplyStagingManifest; its staging exit is modelled on today's]; before it only the "
+     "expression change reached memory, so a split target read none of the rows it took over "
+     "and a source none it flushed while staging, until the region was reopened",
+     true, true, "#6962"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -51,6 +51,7 @@ enum class Rule : uint8_t {
   kDiscardRacedFills,           // a route fill that raced an invalidation is not cached (#7825)
   kStagingFlushExpr,            // a staging flush records the staging expression (#7461)
   kStagingFlushDropsMemtable,   // a staging flush removes the memtable it flushed (#6962)
+  kExitStagingAppliesEdits,     // a staging exit applies its edits in memory too (#6962)
   kCount,
 };
 

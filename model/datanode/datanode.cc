@@ -363,13 +363,11 @@ bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* cras
     edit.flushed_sequence = flushed_sequence;
     store.AppendStagingAction(region_id, std::move(edit));
   } else {
-    RegionManifest manifest = region.version();
-    manifest.files.insert(file);
-    manifest.flushed_entry_id = flushed_entry_id;
-    manifest.flushed_sequence = flushed_sequence;
-    manifest.manifest_version += 1;
-    store.PutManifest(manifest);
-    region.set_version(std::move(manifest));
+    CommitManifestEdit(region, store, protocol, [&](RegionManifest& m) {
+      m.files.insert(file);
+      m.flushed_entry_id = flushed_entry_id;
+      m.flushed_sequence = flushed_sequence;
+    });
   }
   if (crash != nullptr && crash->ShouldCrash("datanode.flush.after_manifest")) return false;
   wals_[region_id].Truncate(flushed_entry_id);
@@ -380,6 +378,28 @@ bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* cras
     region.ClearMemtable();
   }
   return true;
+}
+
+void Datanode::CommitManifestEdit(Region& region, ObjectStore& store, const Protocol& protocol,
+                                  const std::function<void(RegionManifest&)>& edit) {
+  RegionManifest memory = region.version();
+  edit(memory);
+  memory.manifest_version += 1;
+  const RegionManifest* stored = store.Manifest(region.id());
+  if (!protocol.On(Rule::kExitStagingAppliesEdits) && stored != nullptr) {
+    // GreptimeDB appends each edit to the manifest's action log where the model stores the
+    // manifest whole: the edit goes to the stored manifest too, which may hold edits a
+    // staging exit did not apply in memory.
+    RegionManifest on_disk = *stored;
+    edit(on_disk);
+    on_disk.manifest_version = std::max(on_disk.manifest_version + 1, memory.manifest_version);
+    memory.manifest_version = on_disk.manifest_version;
+    store.PutManifest(std::move(on_disk));
+  } else {
+    store.PutManifest(memory);
+  }
+  REPARTSIM_ASSERT(store.Manifest(region.id()) != nullptr);
+  region.set_version(std::move(memory));
 }
 
 void Datanode::Hash(sim::Hasher& h) const {

@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -230,6 +231,11 @@ class Datanode {
   // when `crash` is nullptr. Returns false when a crash point fired.
   bool FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash,
                      const Protocol& protocol);
+  // Applies `edit` to the region's in-memory version and stores the result as its manifest,
+  // bumping manifest_version. With Rule::kExitStagingAppliesEdits off the stored manifest may
+  // hold edits memory lacks: the edit is then applied to the stored one as well.
+  void CommitManifestEdit(Region& region, ObjectStore& store, const Protocol& protocol,
+                          const std::function<void(RegionManifest&)>& edit);
   // A lease demoted the region to `state` (Follower or Downgrading).
   void DemoteOutOfStaging(Region& region, RegionState state, const Protocol& protocol);
   // A Leader lease ends staging: greptime drops it; durable staging merges staged flushes.

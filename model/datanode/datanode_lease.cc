@@ -41,13 +41,11 @@ void Datanode::EndStagingByLease(Region& region, const Protocol& protocol, Objec
     }
   }
   if (!staged.empty() || entry > region.version().flushed_entry_id) {
-    RegionManifest merged = region.version();
-    merged.files.insert(staged.begin(), staged.end());
-    merged.flushed_entry_id = std::max(merged.flushed_entry_id, entry);
-    merged.flushed_sequence = std::max(merged.flushed_sequence, sequence);
-    merged.manifest_version += 1;
-    store->PutManifest(merged);
-    region.set_version(std::move(merged));
+    CommitManifestEdit(region, *store, protocol, [&](RegionManifest& m) {
+      m.files.insert(staged.begin(), staged.end());
+      m.flushed_entry_id = std::max(m.flushed_entry_id, entry);
+      m.flushed_sequence = std::max(m.flushed_sequence, sequence);
+    });
   }
   store->ClearStaging(region.id());
   region.ExitStaging();
@@ -82,11 +80,8 @@ bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime dead
       region->set_state(RegionState::kWritable);
       if (region->version().awaiting_commit) {
         // The route no longer says Staging: the group committed (or rolled back).
-        RegionManifest committed = region->version();
-        committed.awaiting_commit = false;
-        committed.manifest_version += 1;
-        store.PutManifest(committed);
-        region->set_version(std::move(committed));
+        CommitManifestEdit(*region, store, protocol,
+                           [](RegionManifest& m) { m.awaiting_commit = false; });
       }
       return true;
     case RegionRole::kFollower:

@@ -249,7 +249,19 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
   store.PutManifest(merged);
   store.ClearStaging(region_id);
   store.ClearRemapBlobs(region_id);
-  region->set_version(std::move(merged));
+  if (protocol.On(Rule::kExitStagingAppliesEdits)) {
+    region->set_version(std::move(merged));
+  } else {
+    // Before GreptimeDB #6962 leaving staging applied the region change (the expression) to
+    // the in-memory version but not the edits: the remapped files and the files flushed while
+    // staging are in the stored manifest only, read again when the region is reopened.
+    RegionManifest visible = region->version();
+    visible.partition_expr = merged.partition_expr;
+    visible.manifest_version = merged.manifest_version;
+    visible.awaiting_apply = merged.awaiting_apply;
+    visible.awaiting_commit = merged.awaiting_commit;
+    region->set_version(std::move(visible));
+  }
   region->ExitStaging();
   // Before GreptimeDB #7695 the exit applied a RegionChange, which rebuilt the memtables: the
   // rows written while staging and not flushed were gone from reads (the WAL kept them).

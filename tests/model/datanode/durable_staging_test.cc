@@ -6,7 +6,8 @@
 // Rule::kLeasePromotesStaging; reopen restores staging (both directives) and replays only the
 // WAL entries after the staged flushes; scans read staged flushes while staging; a staged
 // flush records the staging expression only under Rule::kStagingFlushExpr and removes the
-// flushed memtable only under Rule::kStagingFlushDropsMemtable.
+// flushed memtable only under Rule::kStagingFlushDropsMemtable; a staging exit applies its
+// edits in memory only under Rule::kExitStagingAppliesEdits.
 // Method: drive one datanode and one object store through the handlers under both profiles and
 // compare region states, manifests, staging directories, WALs and scans.
 #include <gtest/gtest.h>
@@ -101,6 +102,45 @@ TEST_F(DurableStagingTest, StagingFlushKeepsTheMemtableOnlyWithoutStagingFlushDr
     EXPECT_TRUE(dn.Wal(kR1)->entries().empty());
     ASSERT_NE(store.Staging(kR1), nullptr);
     EXPECT_EQ(store.Staging(kR1)->back().files_to_add.size(), 1u);
+  }
+}
+
+// ApplyStagingManifest's staging exit puts the remapped files in memory and on disk; before
+// GreptimeDB #6962 (exit-staging-applies-edits off) only on disk: the region reads them once
+// reopened, and a later flush keeps them on disk (the edit goes to the stored manifest too).
+TEST_F(DurableStagingTest, StagingExitAppliesEditsInMemoryOnlyUnderExitStagingAppliesEdits) {
+  for (bool on : {true, false}) {
+    ObjectStore store;
+    Datanode dn{NodeId{1}};
+    Protocol p = Protocol::Greptime();
+    testing::SetRule(p, "exit-staging-applies-edits", on);
+    ASSERT_TRUE(dn.HandleCreateRegion(kR1, TestSchema(), Range(0, 100), store, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleWrite(kR1, {R(10, 1, 1)}, V(Range(0, 100)), p, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleEnterStaging(kR1, StagingInfo::UpdatePartitionExpr(Range(0, 50)), p, store,
+                                      no_crash_)
+                    .ok());  // flushes R(10) first, into the visible version
+    ASSERT_TRUE(dn.HandleWrite(kR1, {R(20, 1, 2)}, V(Range(0, 50)), p, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleFlush(kR1, store, no_crash_, p).ok());  // a staged file
+    std::map<RegionId, std::vector<RegionId>> mapping{{kR1, {kR1}}};
+    std::map<RegionId, std::optional<PartitionExpr>> targets{{kR1, Range(0, 50)}};
+    ASSERT_TRUE(dn.HandleRemapManifest(kR1, {kR1}, mapping, targets, store, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleApplyStagingManifest(kR1, Range(0, 50), kR1, p, store, no_crash_).ok());
+    const RegionManifest& stored = *store.Manifest(kR1);
+    EXPECT_EQ(stored.files.size(), 2u);
+    EXPECT_EQ(dn.FindRegion(kR1)->version().files.size(), on ? 2u : 1u);
+    EXPECT_EQ(dn.FindRegion(kR1)->committed_expr_version(), V(Range(0, 50)));
+    auto scan = [&] { return dn.HandleScan(kR1, std::nullopt, p, store).rows; };
+    EXPECT_EQ(scan(),
+              on ? (std::vector<Row>{R(10, 1, 1), R(20, 1, 2)}) : (std::vector<Row>{R(10, 1, 1)}));
+    ASSERT_TRUE(dn.HandleWrite(kR1, {R(30, 1, 3)}, V(Range(0, 50)), p, no_crash_).ok());
+    ASSERT_TRUE(dn.HandleFlush(kR1, store, no_crash_, p).ok());
+    EXPECT_EQ(store.Manifest(kR1)->files.size(), 3u);  // on disk in both
+    EXPECT_EQ(store.Manifest(kR1)->manifest_version,
+              dn.FindRegion(kR1)->version().manifest_version);
+    dn.Crash();
+    dn.Reopen(store, p);
+    EXPECT_EQ(dn.FindRegion(kR1)->version().files.size(), 3u);
+    EXPECT_EQ(scan(), (std::vector<Row>{R(10, 1, 1), R(20, 1, 2), R(30, 1, 3)}));
   }
 }
 
