@@ -18,9 +18,6 @@
 // as one object. Progress on stderr, one line per finished row (--quiet: none).
 // Exit codes: 0 reference clean and score >= --min-score; 1 reference not clean or score below
 // --min-score; 64 bad flags or scenario; 70 a row's process died; 73 the report not written.
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -35,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/worker_pool.h"
 #include "model/protocol.h"
 #include "model/rules.h"
 #include "model/run/explore.h"
@@ -381,90 +379,27 @@ void Progress(bool quiet, size_t done, size_t total, const Row& row) {
                static_cast<unsigned long long>(row.runs), Seconds(row.ms).c_str());
 }
 
-std::string DescribeStatus(int status) {
-  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
-  if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
-  return "status " + std::to_string(status);
-}
-
 // Runs Search for every rule of `rules` ("" = reference) in forked processes, at most `jobs`
 // at once; rows come back in `rules` order.
 std::vector<Row> RunRows(const Budget& budget, const std::vector<std::string>& rules, uint32_t jobs,
                          bool quiet) {
-  struct Child {
-    pid_t pid;
-    int fd;
-    size_t index;
-    std::string out;
-  };
   std::vector<Row> rows(rules.size());
-  std::vector<Child> running;
-  size_t next = 0;
   size_t done = 0;
-  while (next < rules.size() || !running.empty()) {
-    while (next < rules.size() && running.size() < std::max<uint32_t>(jobs, 1)) {
-      int fd[2];
-      std::fflush(nullptr);
-      if (pipe(fd) != 0) break;
-      const pid_t pid = fork();
-      if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        break;
-      }
-      if (pid == 0) {
-        close(fd[0]);
-        const std::string text = Search(budget, rules[next]).ToJson().dump() + "\n";
-        for (size_t off = 0; off < text.size();) {
-          const ssize_t n = write(fd[1], text.data() + off, text.size() - off);
-          if (n <= 0) _exit(kExitInternal);
-          off += static_cast<size_t>(n);
-        }
-        close(fd[1]);
-        _exit(0);
-      }
-      close(fd[1]);
-      running.push_back({pid, fd[0], next, ""});
-      ++next;
-    }
-    if (running.empty()) {  // fork or pipe failed with nothing running: run here
-      rows[next] = Search(budget, rules[next]);
-      Progress(quiet, ++done, rules.size(), rows[next]);
-      ++next;
-      continue;
-    }
-    std::vector<pollfd> polls;
-    for (const Child& c : running) polls.push_back({c.fd, POLLIN, 0});
-    if (poll(polls.data(), polls.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (size_t k = running.size(); k-- > 0;) {
-      if (polls[k].revents == 0) continue;
-      Child& c = running[k];
-      char buf[65536];
-      const ssize_t n = read(c.fd, buf, sizeof(buf));
-      if (n < 0 && errno == EINTR) continue;
-      if (n > 0) {
-        c.out.append(buf, static_cast<size_t>(n));
-        continue;
-      }
-      close(c.fd);
-      int status = 0;
-      while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      nlohmann::json line = nlohmann::json::parse(c.out, nullptr, false);
-      Row row;
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !line.is_discarded()) {
-        row = Row::FromJson(line);
-      } else {
-        row.rule = rules[c.index];
-        row.result = "error";
-        row.error = "process died: " + DescribeStatus(status);
-      }
-      rows[c.index] = row;
-      Progress(quiet, ++done, rules.size(), row);
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+  campaign::PoolTasks tasks;
+  tasks.count = rules.size();
+  tasks.run = [&](size_t i, uint32_t) { return Search(budget, rules[i]).ToJson().dump(); };
+  tasks.on_result = [&](size_t i, std::string line) {
+    rows[i] = Row::FromJson(nlohmann::json::parse(line));
+    Progress(quiet, ++done, rules.size(), rows[i]);
+  };
+  const campaign::PoolOutcome pool =
+      campaign::RunPool(tasks, jobs, campaign::Assignment::kOnePerProcess);
+  for (const campaign::WorkerDeath& death : pool.deaths) {
+    for (size_t i : death.unreported) {
+      rows[i].rule = rules[i];
+      rows[i].result = "error";
+      rows[i].error = "process died: " + campaign::DescribeWaitStatus(death.status);
+      Progress(quiet, ++done, rules.size(), rows[i]);
     }
   }
   return rows;

@@ -14,9 +14,7 @@
 // seed of each group, per scenario) in this process and compares trace hashes (exit 3).
 // Output paths are checked before any run (exit 64); reports are written atomically.
 // --html FILE writes the summary page and each failure group's timeline (html_sweep.h).
-#include <poll.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -33,6 +31,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "model/campaign/worker_pool.h"
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
@@ -161,15 +160,6 @@ void Progress(bool quiet, size_t done, size_t total, size_t failing, Clock::time
   if (done == total || !isatty(2)) std::fprintf(stderr, "\n");
 }
 
-std::string DescribeStatus(int status) {
-  if (WIFSIGNALED(status)) {
-    return std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
-           strsignal(WTERMSIG(status)) + ")";
-  }
-  if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
-  return "status " + std::to_string(status);
-}
-
 struct Execution {
   std::vector<SweepRun> runs;  // in item order; `runs[i].path` empty: never reported
   std::vector<std::string> notes;
@@ -203,105 +193,34 @@ Execution Execute(const Plan& plan, std::vector<SweepRun> runs, uint32_t jobs, b
     Progress(quiet, ++done, todo.size(), failing, start);
     if (signal_after != 0 && done == signal_after) raise(SIGTERM);
   };
-  if (jobs <= 1 || todo.size() <= 1) {
-    for (size_t i : todo) {
-      if (g_stop_signal != 0) break;
-      account(i, RunItem(plan, plan.items[i], start));
-    }
-  } else {
-    std::vector<int> fds;
-    std::vector<pid_t> pids;
-    for (uint32_t w = 0; w < jobs; ++w) {
-      int fd[2];
-      if (pipe(fd) != 0) break;
-      std::fflush(nullptr);
-      const pid_t pid = fork();
-      if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        break;
-      }
-      if (pid == 0) {
-        StopSignals::ResetInChild();
-        close(fd[0]);
-        for (size_t k = w; k < todo.size(); k += jobs) {
-          nlohmann::json line = RunToJson(RunItem(plan, plan.items[todo[k]], start));
-          line["index"] = todo[k];
-          const std::string text = line.dump() + "\n";
-          for (size_t off = 0; off < text.size();) {
-            const ssize_t n = write(fd[1], text.data() + off, text.size() - off);
-            if (n <= 0) _exit(kExitInternal);
-            off += static_cast<size_t>(n);
-          }
-          if (kill_worker == w + 1) raise(SIGKILL);
-        }
-        close(fd[1]);
-        _exit(0);
-      }
-      close(fd[1]);
-      fds.push_back(fd[0]);
-      pids.push_back(pid);
-    }
-    std::vector<std::string> buffers(fds.size());
-    std::vector<bool> open(fds.size(), true);
-    size_t open_count = fds.size();
-    bool killed = false;
-    while (open_count > 0) {
-      if (g_stop_signal != 0 && !killed) {
-        for (pid_t pid : pids) kill(pid, SIGTERM);
-        killed = true;
-      }
-      std::vector<pollfd> polls;
-      std::vector<size_t> which;
-      for (size_t i = 0; i < fds.size(); ++i) {
-        if (open[i]) {
-          polls.push_back({fds[i], POLLIN, 0});
-          which.push_back(i);
-        }
-      }
-      if (poll(polls.data(), polls.size(), -1) < 0) {
-        if (errno == EINTR) continue;
-        break;
-      }
-      for (size_t k = 0; k < polls.size(); ++k) {
-        if (polls[k].revents == 0) continue;
-        const size_t i = which[k];
-        char buf[65536];
-        const ssize_t n = read(fds[i], buf, sizeof(buf));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-          open[i] = false;
-          --open_count;
-          close(fds[i]);
-          continue;
-        }
-        buffers[i].append(buf, static_cast<size_t>(n));
-        size_t nl;
-        while ((nl = buffers[i].find('\n')) != std::string::npos) {
-          nlohmann::json line = nlohmann::json::parse(buffers[i].substr(0, nl), nullptr, false);
-          buffers[i].erase(0, nl + 1);
-          if (line.is_discarded() || !line.contains("index")) continue;  // torn by a dying worker
-          const size_t index = line.at("index").get<size_t>();
-          if (index < ex.runs.size()) account(index, RunFromJson(line));
-        }
-      }
-    }
-    for (size_t w = 0; w < pids.size(); ++w) {
-      int status = 0;
-      while (waitpid(pids[w], &status, 0) < 0 && errno == EINTR) {
-      }
-      const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-      if (clean || killed) continue;
-      size_t lost = 0;
-      for (size_t k = w; k < todo.size(); k += pids.size()) lost += ex.runs[todo[k]].path.empty();
-      ex.notes.push_back("sweep worker " + std::to_string(w + 1) + " (pid " +
-                         std::to_string(pids[w]) + ") died: " + DescribeStatus(status) + "; " +
-                         std::to_string(lost) + " of its runs never reported are marked unrun");
-    }
-    if (pids.size() < jobs) {
-      ex.notes.push_back("only " + std::to_string(pids.size()) + " of " + std::to_string(jobs) +
-                         " sweep workers could be started");
-    }
+  campaign::PoolTasks tasks;
+  tasks.count = todo.size();
+  tasks.run = [&](size_t k, uint32_t) {
+    return RunToJson(RunItem(plan, plan.items[todo[k]], start)).dump();
+  };
+  tasks.on_result = [&](size_t k, std::string line) {
+    account(todo[k], RunFromJson(nlohmann::json::parse(line)));
+  };
+  tasks.should_stop = [] { return g_stop_signal != 0; };
+  tasks.in_child = [] { StopSignals::ResetInChild(); };
+  if (kill_worker != 0) {
+    tasks.after_report = [kill_worker](size_t, uint32_t worker) {
+      if (kill_worker == worker + 1) raise(SIGKILL);
+    };
+  }
+  const campaign::PoolOutcome pool = campaign::RunPool(tasks, jobs, campaign::Assignment::kStriped);
+  for (const campaign::WorkerDeath& death : pool.deaths) {
+    if (pool.stopped) break;  // the workers were sent SIGTERM
+    ex.notes.push_back(
+        "sweep worker " + std::to_string(death.worker + 1) + " (pid " + std::to_string(death.pid) +
+        ") died: " + campaign::DescribeWaitStatus(death.status) + "; " +
+        std::to_string(death.unreported.size()) + " of its runs never reported are marked unrun");
+  }
+  const size_t workers = std::min<size_t>(jobs, todo.size());
+  if (jobs > 1 && todo.size() > 1 && pool.workers_started < workers) {
+    ex.notes.push_back("only " + std::to_string(pool.workers_started) + " of " +
+                       std::to_string(jobs) + " sweep workers could be started" +
+                       (pool.workers_started == 0 ? "; the runs ran in this process" : ""));
   }
   ex.stop_signal = g_stop_signal;
   for (size_t i : todo) {
