@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "model/campaign/verdict.h"
 #include "model/check/violation.h"
+#include "model/scenario/scenario.h"
 #include "sim/fingerprint.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/html_text.h"
@@ -89,8 +91,11 @@ std::string SweepScenario::ExpectedInvariant() const {
 }
 
 bool SweepScenario::Allows(const std::string& invariant) const {
-  return invariant == "READ-ANOMALY" || invariant == ExpectedInvariant() ||
-         std::find(tolerate.begin(), tolerate.end(), invariant) != tolerate.end();
+  scenario::Expectation e;
+  e.invariant = ExpectedInvariant();
+  e.pass = e.invariant.empty();
+  e.tolerate = tolerate;
+  return e.Allows(invariant);
 }
 
 std::string ReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
@@ -262,39 +267,16 @@ void SweepReport::Aggregate() {
   for (const SweepScenario& s : scenarios) {
     ScenarioTally& t = tallies[s.Key()];
     std::sort(t.unexpected_invariants.begin(), t.unexpected_invariants.end());
-    const std::string want = s.ExpectedInvariant();
-    std::string unexpected;
-    for (const std::string& inv : t.unexpected_invariants) {
-      unexpected += (unexpected.empty() ? "" : ", ") + inv;
-    }
-    const std::string skipped =
-        t.skipped > 0 ? " (" + std::to_string(t.skipped) + " runs skipped)" : "";
-    if (t.unrun > 0) {
-      t.met = false;
-      t.verdict = "UNRUN " + std::to_string(t.unrun) + " runs (a sweep worker died)";
-    } else if (t.nondeterminism > 0) {
-      t.met = false;
-      t.verdict = "NONDETERMINISM";
-    } else if (t.runs == 0) {
-      t.met = true;
-      t.verdict = t.skipped > 0 ? "skipped (" + std::to_string(t.skipped) + " runs)"
-                                : "no runs in this shard";
-    } else if (!unexpected.empty()) {
-      t.met = false;
-      t.verdict = "UNEXPECTED " + unexpected;
-    } else if (raw || want.empty()) {
-      t.met = true;
-      t.verdict = "ok" + skipped;
-    } else if (t.reproduced) {
-      t.met = true;
-      t.verdict = "ok (reproduced " + want + ")" + skipped;
-    } else if (!complete) {
-      t.met = true;
-      t.verdict = want + " not in this shard (merge judges)";
-    } else {
-      t.met = false;
-      t.verdict = "NOT REPRODUCED " + want + skipped;
-    }
+    campaign::RowCounts counts;
+    counts.runs = t.runs;
+    counts.skipped = t.skipped;
+    counts.unrun = t.unrun;
+    counts.nondeterminism = t.nondeterminism;
+    counts.reproduced = t.reproduced;
+    counts.unexpected_invariants = t.unexpected_invariants;
+    campaign::RowVerdict v = campaign::JudgeRow(counts, s.ExpectedInvariant(), raw, complete);
+    t.met = v.met;
+    t.verdict = std::move(v.text);
   }
 }
 
