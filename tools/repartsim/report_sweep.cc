@@ -267,14 +267,7 @@ void SweepReport::Aggregate() {
   for (const SweepScenario& s : scenarios) {
     ScenarioTally& t = tallies[s.Key()];
     std::sort(t.unexpected_invariants.begin(), t.unexpected_invariants.end());
-    campaign::RowCounts counts;
-    counts.runs = t.runs;
-    counts.skipped = t.skipped;
-    counts.unrun = t.unrun;
-    counts.nondeterminism = t.nondeterminism;
-    counts.reproduced = t.reproduced;
-    counts.unexpected_invariants = t.unexpected_invariants;
-    campaign::RowVerdict v = campaign::JudgeRow(counts, s.ExpectedInvariant(), raw, complete);
+    campaign::RowVerdict v = campaign::JudgeRow(t, s.ExpectedInvariant(), raw, complete);
     t.met = v.met;
     t.verdict = std::move(v.text);
   }

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/verdict.h"
 #include "model/run/runner.h"
 #include "sim/result.h"
 
@@ -86,14 +87,13 @@ struct SweepGroup {
   std::string status;  // "expected", "tolerated", "UNEXPECTED"
 };
 
-struct ScenarioTally {
-  uint64_t runs = 0;  // runs that ran (not skipped or unrun)
-  uint64_t pass = 0, safety = 0, nondeterminism = 0, skipped = 0, unrun = 0;
+// The counts the verdict is judged from (runs, skipped, unrun, nondeterminism, reproduced,
+// unexpected_invariants: campaign::RowCounts) and the rest a report shows.
+struct ScenarioTally : campaign::RowCounts {
+  uint64_t pass = 0, safety = 0;
   uint64_t liveness = 0;    // runs reporting INV-LIVE (with or without a safety violation)
   uint64_t anomalies = 0;   // runs reporting READ-ANOMALY
   uint64_t unexpected = 0;  // runs reporting an invariant the expectation does not allow
-  std::vector<std::string> unexpected_invariants;
-  bool reproduced = false;  // violation: X seen in some run
   bool met = true;
   std::string verdict;  // "ok", "UNEXPECTED INV-X", "NOT REPRODUCED INV-X", ...
 };
