@@ -21,9 +21,8 @@ void AddUnbuiltVerb(CLI::App& app, const char* name, const char* description, in
 int RunCli(int argc, char** argv) {
   CLI::App app{
       "repartsim: a deterministic simulator and model checker for table repartition\n"
-      "(region split/merge) in a GreptimeDB-style distributed database.\n"
-      "Exit codes: 0 pass, 1 safety violation or rejected rule, 2 liveness violation,\n"
-      "3 nondeterminism, 64 bad usage or input, 70 internal error.",
+      "(region split/merge) in a GreptimeDB-style distributed database.\n" +
+          campaign::ExitCodeSummary(),
       "repartsim"};
   app.set_version_flag("--version", std::string("repartsim ") + REPARTSIM_VERSION);
   // A missing verb is checked after parsing, so an unknown flag is reported as such first.

@@ -1,16 +1,18 @@
-// The one exit-code table of the repartsim CLI (README "Exit codes").
+// The CLI's exit codes are campaign::ExitCode (model/campaign/exit_code.h, the one table,
+// rendered into --help and README.md "Exit codes"); the verbs use these names for them.
 #pragma once
+
+#include "model/campaign/exit_code.h"
 
 namespace repartsim::tools {
 
-enum ExitCode : int {
-  kExitPass = 0,            // run passed; rule/statement accepted
-  kExitSafety = 1,          // safety violation; rule/statement rejected
-  kExitLiveness = 2,        // liveness violation
-  kExitNondeterminism = 3,  // the same seed gave a different trace
-  kExitUsage = 64,          // bad flags, YAML, SQL or other input; an unwritable output path
-  kExitInternal = 70,       // internal invariant broken (REPARTSIM_ASSERT); a sweep worker died
-  kExitCantCreate = 73,     // the OS failed to write a report (disk full, I/O error)
-};
+using campaign::ExitCode;
+using campaign::kExitCantCreate;
+using campaign::kExitInternal;
+using campaign::kExitLiveness;
+using campaign::kExitNondeterminism;
+using campaign::kExitPass;
+using campaign::kExitSafety;
+using campaign::kExitUsage;
 
 }  // namespace repartsim::tools
