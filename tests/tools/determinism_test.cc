@@ -2,7 +2,7 @@
 // nondeterminism: the second run is perturbed at one step (a test seam, RunConfig::after_step
 // scheduling an extra heal op), and the report names the first divergent event with the
 // lines before it and both runs' lines from there. `run --check-determinism` passes (exit 0).
-#include "tools/repartsim/determinism.h"
+#include "model/campaign/determinism.h"
 
 #include <gtest/gtest.h>
 
@@ -23,15 +23,15 @@ scenario::Scenario Load() {
 }
 
 TEST(DeterminismTest, SameSeedTwiceMatches) {
-  const DeterminismCheck c = CheckDeterminism(Load(), scenario::RunConfig{});
+  const campaign::DeterminismCheck c = campaign::CheckDeterminism(Load(), scenario::RunConfig{});
   EXPECT_FALSE(c.mismatch.has_value());
   EXPECT_EQ(c.first.summary, c.second.summary);
 }
 
 TEST(DeterminismTest, PlantedNondeterminismIsReportedAtItsFirstEvent) {
   const scenario::Scenario s = Load();
-  const DeterminismCheck c =
-      CheckDeterminism(s, scenario::RunConfig{}, [](scenario::RunConfig& rc) {
+  const campaign::DeterminismCheck c =
+      campaign::CheckDeterminism(s, scenario::RunConfig{}, [](scenario::RunConfig& rc) {
         rc.after_step = [](const scenario::StepView& v) {
           if (v.step == 30) v.cluster.Schedule(sim::SimTime{v.now_ms}, model::HealOp{});
           return true;
@@ -54,14 +54,14 @@ TEST(DeterminismTest, PlantedNondeterminismIsReportedAtItsFirstEvent) {
 TEST(DeterminismTest, DivergenceReportShowsContext) {
   const std::vector<std::string> a = {"l0", "l1", "l2", "l3", "x4", "l5"};
   const std::vector<std::string> b = {"l0", "l1", "l2", "l3", "y4"};
-  EXPECT_EQ(DivergenceReport(a, b, 2),
+  EXPECT_EQ(campaign::DivergenceReport(a, b, 2),
             "first divergent event #4\n"
             "     both: l2\n"
             "     both: l3\n"
             "  > run 1: x4\n"
             "    run 1: l5\n"
             "  > run 2: y4\n");
-  EXPECT_EQ(DivergenceReport(a, a), "the traces are identical");
+  EXPECT_EQ(campaign::DivergenceReport(a, a), "the traces are identical");
 }
 
 TEST(DeterminismTest, RunVerbChecksDeterminism) {

@@ -3,7 +3,7 @@
 // file reproduces it with a plain run; a passing seed is refused (exit 64).
 // Method: lease-race-new-region-ack seed 0 (INV-ACK under greptime), through the library and
 // the CLI; the sizes are exact (measured once).
-#include "tools/repartsim/shrink.h"
+#include "model/campaign/shrink.h"
 
 #include <gtest/gtest.h>
 
@@ -20,10 +20,10 @@ namespace shrink_test {
 const std::string kScenario = "scenarios/greptime/lease_race_new_region_ack.yaml";
 
 TEST(ShrinkTest, GreptimeLeaseRaceSeedShrinksToAFewSteps) {
-  ShrinkConfig config;
+  campaign::ShrinkConfig config;
   config.scenario_path = std::string(REPARTSIM_SOURCE_DIR) + "/" + kScenario;
   config.seed = 0;
-  auto r = Shrink(config);
+  auto r = campaign::Shrink(config);
   ASSERT_TRUE(r.ok()) << r.error().Format();
   EXPECT_EQ(r.value().invariant, "INV-ACK");
   EXPECT_EQ(r.value().profile, "greptime");

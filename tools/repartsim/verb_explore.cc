@@ -12,10 +12,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "model/campaign/counterexample.h"
 #include "model/run/explore.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
-#include "tools/repartsim/counterexample.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/verbs.h"
@@ -171,7 +171,7 @@ int Explore(const ExploreArgs& a) {
     exit_code = ExitCodeFor(r.outcome);
     const std::vector<std::string> invariants = DistinctInvariants(r);
     std::printf("\ncounterexample (%zu branching decisions, %zu non-default):\n",
-                st.failing_prefix.size(), NonDefaultDecisions(r.choices).size());
+                st.failing_prefix.size(), campaign::NonDefaultDecisions(r.choices).size());
     PrintRunReport(stdout, s.value(), r, 3);
     const std::string base =
         a.out.empty() ? "repartsim-" + s.value().name + "-" + profile_name + "-explore" : a.out;
@@ -179,15 +179,15 @@ int Explore(const ExploreArgs& a) {
     const std::string yaml_path = base + ".yaml";
     sim::Status st_choices = WriteChoicesFile(choices_path, r);
     if (!st_choices.ok()) return ReportWriteError(st_choices.error(), exit_code);
-    CounterexampleSpec spec{
+    campaign::CounterexampleSpec spec{
         a.scenario,    std::string("explore (") + sim::explore::OrderName(config.order) + ")",
         seed.value(),  profile_name,
         rules.value(), invariants};
-    auto yaml = CounterexampleYaml(spec, NonDefaultDecisions(r.choices));
+    auto yaml = campaign::CounterexampleYaml(spec, campaign::NonDefaultDecisions(r.choices));
     if (!yaml.ok()) return ReportInputError(yaml.error());
     sim::Status st_yaml = WriteTextFile(yaml_path, yaml.value());
     if (!st_yaml.ok()) return ReportWriteError(st_yaml.error(), exit_code);
-    auto check = RunScenarioFile(yaml_path, seed.value());
+    auto check = campaign::RunScenarioFile(yaml_path, seed.value());
     const bool reproduced = check.ok() && !invariants.empty() &&
                             DistinctInvariants(check.value()).size() > 0 &&
                             DistinctInvariants(check.value()).front() == invariants.front();
@@ -199,7 +199,7 @@ int Explore(const ExploreArgs& a) {
     j["choices"] = choices_path;
     j["counterexample"] = yaml_path;
     j["verified"] = reproduced;
-    j["decisions"] = NonDefaultDecisions(r.choices).size();
+    j["decisions"] = campaign::NonDefaultDecisions(r.choices).size();
     if (!reproduced) exit_code = kExitInternal;
   }
   if (!a.json.empty()) {

@@ -10,10 +10,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "model/campaign/determinism.h"
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
-#include "tools/repartsim/determinism.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/html_timeline.h"
 #include "tools/repartsim/report_run.h"
@@ -122,7 +122,7 @@ int RunOnce(const RunArgs& a) {
       std::fprintf(report_out, "NONDETERMINISM: seed %llu ran twice:\nrun 1: %s\nrun 2: %s\n%s",
                    static_cast<unsigned long long>(seed.value()), r.SummaryLine().c_str(),
                    r2.SummaryLine().c_str(),
-                   DivergenceReport(r.trace_lines, r2.trace_lines).c_str());
+                   campaign::DivergenceReport(r.trace_lines, r2.trace_lines).c_str());
       return kExitNondeterminism;
     }
     std::fprintf(report_out, "determinism: a second run gave the same trace_hash %s\n",

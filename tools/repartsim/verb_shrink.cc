@@ -1,5 +1,5 @@
 // `repartsim shrink SCENARIO --seed N | --choices FILE`: shrinks a failing run to a small
-// scripted scenario (tools/repartsim/shrink.h) that still reports the same invariant, writes
+// scripted scenario (model/campaign/shrink.h) that still reports the same invariant, writes
 // it (--out, default repartsim-<name>-<profile>-<seed>-shrunk.yaml), runs it once to verify,
 // and reports the size before and after (steps, statements, faults, decisions, rows) and the
 // time taken. Exit: 0 shrunk and verified, 64 bad input or a passing run, 70 the written
@@ -10,13 +10,13 @@
 #include <filesystem>
 #include <memory>
 
+#include "model/campaign/counterexample.h"
+#include "model/campaign/shrink.h"
 #include "model/check/violation.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
-#include "tools/repartsim/counterexample.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
-#include "tools/repartsim/shrink.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
@@ -33,7 +33,7 @@ struct ShrinkArgs {
   double seconds_max = 0;
 };
 
-std::string SizeText(const ShrinkSize& z) {
+std::string SizeText(const campaign::ShrinkSize& z) {
   return std::to_string(z.steps) + " steps (" + std::to_string(z.statements) + " statements, " +
          std::to_string(z.faults) + " faults), " + std::to_string(z.decisions) +
          " pinned decisions, " + std::to_string(z.rows) + " rows";
@@ -48,7 +48,7 @@ int RunShrink(const ShrinkArgs& a) {
   }
   auto rules = ParseRuleFlags(a.rules, args);
   if (!rules.ok()) return ReportInputError(rules.error());
-  ShrinkConfig config;
+  campaign::ShrinkConfig config;
   config.scenario_path = a.scenario;
   config.rules = rules.value();
   if (!a.profile.empty()) config.profile = a.profile;
@@ -90,13 +90,13 @@ int RunShrink(const ShrinkArgs& a) {
     return a.seconds_max <= 0 ||
            std::chrono::duration<double>(Clock::now() - start).count() < a.seconds_max;
   };
-  auto shrunk = Shrink(config);
+  auto shrunk = campaign::Shrink(config);
   if (!shrunk.ok()) return ReportInputError(shrunk.error());
-  const ShrinkResult& r = shrunk.value();
+  const campaign::ShrinkResult& r = shrunk.value();
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   st = WriteTextFile(out_path, r.yaml);
   if (!st.ok()) return ReportWriteError(st.error(), kExitInternal);
-  auto check = RunScenarioFile(out_path, config.seed);
+  auto check = campaign::RunScenarioFile(out_path, config.seed);
   bool verified = false;
   if (check.ok()) {
     for (const check::Violation& v : check.value().violations) {

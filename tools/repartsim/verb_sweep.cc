@@ -31,13 +31,13 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "model/campaign/determinism.h"
 #include "model/campaign/worker_pool.h"
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
 #include "sim/trace.h"
 #include "tools/repartsim/cli_error.h"
-#include "tools/repartsim/determinism.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/html_sweep.h"
 #include "tools/repartsim/html_timeline.h"
@@ -271,7 +271,8 @@ void Recheck(const Plan& plan, SweepReport& report, uint32_t per_scenario) {
       auto b = scenario::RunScenario(s, config);
       report.determinism_mismatches.push_back(
           s.path + " seed " + std::to_string(first.seed) + ": trace_hash " + first.trace_hash +
-          " then " + hash + "; " + DivergenceReport(a.value().trace_lines, b.value().trace_lines));
+          " then " + hash + "; " +
+          campaign::DivergenceReport(a.value().trace_lines, b.value().trace_lines));
     }
   }
 }

@@ -12,7 +12,7 @@
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 // "first divergence at event #N:" then up to `context` earlier lines (shared by both runs),
 // then the divergent line of each run and up to `context` later lines of each.
@@ -32,4 +32,4 @@ struct DeterminismCheck {
 DeterminismCheck CheckDeterminism(const scenario::Scenario& s, scenario::RunConfig config,
                                   const std::function<void(scenario::RunConfig&)>& plant = {});
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

@@ -1,10 +1,10 @@
-#include "tools/repartsim/determinism.h"
+#include "model/campaign/determinism.h"
 
 #include <algorithm>
 
 #include "sim/trace.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 std::string DivergenceReport(const std::vector<std::string>& a, const std::vector<std::string>& b,
                              size_t context) {
@@ -47,4 +47,4 @@ DeterminismCheck CheckDeterminism(const scenario::Scenario& s, scenario::RunConf
   return check;
 }
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

@@ -1,10 +1,10 @@
-#include "tools/repartsim/counterexample.h"
+#include "model/campaign/counterexample.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include "model/scenario/loader.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 std::vector<sim::ScriptedDecision> NonDefaultDecisions(const sim::ChoiceList& choices) {
   std::vector<sim::ScriptedDecision> out;
@@ -86,4 +86,4 @@ sim::Result<scenario::RunReport> RunScenarioFile(const std::string& path, uint64
   return scenario::RunScenario(s.value(), config);
 }
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

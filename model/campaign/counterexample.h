@@ -19,7 +19,7 @@
 #include "sim/choice_list.h"
 #include "sim/result.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 struct CounterexampleSpec {
   std::string scenario_path;  // the original scenario file
@@ -44,4 +44,4 @@ sim::Result<std::string> CounterexampleYaml(const CounterexampleSpec& spec,
 // compares the invariants.
 sim::Result<scenario::RunReport> RunScenarioFile(const std::string& path, uint64_t seed);
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

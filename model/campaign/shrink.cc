@@ -1,18 +1,18 @@
-#include "tools/repartsim/shrink.h"
+#include "model/campaign/shrink.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <variant>
 
+#include "model/campaign/counterexample.h"
 #include "model/check/violation.h"
 #include "model/run/runner.h"
 #include "model/run/workload.h"
 #include "model/scenario/loader.h"
 #include "sim/prng.h"
-#include "tools/repartsim/counterexample.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 namespace {
 
@@ -306,4 +306,4 @@ sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
   return out;
 }
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

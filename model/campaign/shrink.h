@@ -19,7 +19,7 @@
 #include "sim/choice_list.h"
 #include "sim/result.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 struct ShrinkConfig {
   std::string scenario_path;
@@ -52,4 +52,4 @@ struct ShrinkResult {
 // Errors: unreadable scenario, bad overrides, or a run that does not fail (nothing to keep).
 sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config);
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign
