@@ -80,14 +80,6 @@ sim::Status ValidateOverrides(const std::optional<std::string>& profile,
   return sim::Ok{};
 }
 
-std::string RunReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
-                            const std::vector<std::pair<std::string, bool>>& rules) {
-  std::string out =
-      "repartsim run " + path + " --seed " + std::to_string(seed) + " --profile " + profile;
-  for (const auto& [name, on] : rules) out += " --rule " + name + (on ? "=on" : "=off");
-  return out;
-}
-
 std::string ChoicesPath(const std::string& choices_flag, const std::string& json_flag,
                         const std::string& scenario_name, const std::string& profile,
                         uint64_t seed) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/mutation_search.h"
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 #include "sim/choice_list.h"
@@ -38,8 +39,7 @@ std::string ChoicesPath(const std::string& choices_flag, const std::string& json
                         uint64_t seed);
 
 // `repartsim run PATH --seed N --profile P --rule a=off ...`: the command reproducing a run.
-std::string RunReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
-                            const std::vector<std::pair<std::string, bool>>& rules);
+using campaign::RunReproCommand;
 
 struct ChoicesFile {
   sim::ChoiceList choices;

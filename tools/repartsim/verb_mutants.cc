@@ -2,7 +2,7 @@
 // on in `reference`, a mutant is `reference` with that one switch off; each mutant searches a
 // fixed budget until some run reports a finding, and the mutant is `killed` (found) or
 // `survived`. The same budget with every switch on (the `reference` row) must find nothing.
-// Budget, in search order (printed on the first line):
+// campaign::Budget, in search order (printed on the first line):
 //   1. library: every scenario named (default `scenarios`, directories expanded as sweep does)
 //      over the first --seeds-per-scenario seeds of its own `seeds` range (or --seeds A..B for
 //      all), seed-major (the first seed of every scenario, then the second, ...), each run
@@ -24,7 +24,6 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -32,11 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "model/campaign/worker_pool.h"
-#include "model/protocol.h"
+#include "model/campaign/mutation_search.h"
 #include "model/rules.h"
-#include "model/run/explore.h"
-#include "model/run/runner.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
@@ -69,299 +65,13 @@ struct MutantsArgs {
   bool every_finding = false;
 };
 
-struct Item {
-  size_t scenario = 0;
-  uint64_t seed = 0;
-};
-
-struct Budget {
-  std::vector<scenario::Scenario> scenarios;  // limits.steps_max capped
-  std::vector<Item> items;                    // the library runs, in search order
-  std::vector<size_t> explore;                // scenarios explored, in order
-  std::string seeds;                          // "first K of each scenario's range" or "A..B"
-  uint64_t seeds_per_scenario = 0;            // 0 with --seeds
-  uint64_t steps_max = 0;
-  uint64_t explore_states = 0;
-  bool every_finding = false;  // --every-finding: the library is not stopped at the first kill
-
-  std::string Describe() const {
-    std::string out = "budget: " + std::to_string(scenarios.size()) + " scenarios, " +
-                      std::to_string(items.size()) + " runs (" + seeds + ", steps_max " +
-                      std::to_string(steps_max) + " per run)";
-    if (explore.empty() || explore_states == 0) return out + ", no explore";
-    return out + ", explore of " + std::to_string(explore.size()) + " scenarios tagged explore (" +
-           std::to_string(explore_states) + " states each)";
-  }
-
-  nlohmann::ordered_json ToJson() const {
-    nlohmann::ordered_json paths = nlohmann::ordered_json::array();
-    for (const scenario::Scenario& s : scenarios) paths.push_back(s.path);
-    nlohmann::ordered_json explored = nlohmann::ordered_json::array();
-    for (size_t i : explore) explored.push_back(scenarios[i].path);
-    return {{"scenarios", paths},     {"seeds", seeds},      {"runs", items.size()},
-            {"steps_max", steps_max}, {"explore", explored}, {"explore_states", explore_states},
-            {"text", Describe()}};
-  }
-};
-
-// One row: the reference (rule empty) or one mutant.
-struct Row {
-  std::string rule;    // "" for the reference row
-  std::string result;  // reference: clean | violation; mutant: killed | survived; error
-  std::string invariant;
-  std::string message;
-  std::string stage;  // run | explore
-  std::string path;
-  std::string scenario;
-  uint64_t seed = 0;
-  uint64_t violation_step = 0;
-  uint64_t explore_runs = 0;  // runs of the explore that found it
-  uint64_t runs = 0;          // runs until found (or the whole budget)
-  uint64_t steps = 0;         // simulated steps until found (or the whole budget)
-  int64_t ms = 0;
-  std::string repro;
-  std::string annotation;       // the finding scenario's expect.with_rules entry for this switch
-  bool annotation_met = false;  // the finding run meets that entry
-  std::string error;            // result "error": how the row's process died
-  // --every-finding: every scenario of the library with a finding, in budget order.
-  struct Finding {
-    std::string path;
-    std::vector<uint64_t> seeds;
-    std::set<std::string> invariants;
-    std::string annotation;  // its expect.with_rules entry for the switch, "" when none
-    bool met = true;         // every finding run meets that entry
-  };
-  std::vector<Finding> findings;
-
-  bool Found() const { return result == "killed" || result == "violation"; }
-  // A kill by a scenario whose expect.with_rules names this switch and whose run meets it.
-  bool Documented() const { return result == "killed" && !annotation.empty() && annotation_met; }
-
-  nlohmann::ordered_json ToJson() const {
-    nlohmann::ordered_json j;
-    j["switch"] = rule.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(rule);
-    j["result"] = result;
-    if (Found()) {
-      j["invariant"] = invariant;
-      j["message"] = message;
-      j["stage"] = stage;
-      j["path"] = path;
-      j["scenario"] = scenario;
-      j["seed"] = seed;
-      j["violation_step"] = violation_step;
-      if (stage == "explore") j["explore_runs"] = explore_runs;
-      j["repro"] = repro;
-      j["expected_by_scenario"] =
-          annotation.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(annotation);
-      j["documented"] = Documented();
-    }
-    if (!error.empty()) j["error"] = error;
-    if (!findings.empty()) {
-      nlohmann::ordered_json list = nlohmann::ordered_json::array();
-      for (const Finding& f : findings) {
-        list.push_back(
-            {{"path", f.path},
-             {"seeds", f.seeds},
-             {"invariants", f.invariants},
-             {"expected_by_scenario", f.annotation.empty() ? nlohmann::ordered_json()
-                                                           : nlohmann::ordered_json(f.annotation)},
-             {"documented", !f.annotation.empty() && f.met}});
-      }
-      j["findings"] = list;
-    }
-    j["runs"] = runs;
-    j["steps"] = steps;
-    j["ms"] = ms;
-    return j;
-  }
-
-  static Row FromJson(const nlohmann::json& j) {
-    Row r;
-    if (j.at("switch").is_string()) r.rule = j.at("switch").get<std::string>();
-    r.result = j.at("result").get<std::string>();
-    r.invariant = j.value("invariant", "");
-    r.message = j.value("message", "");
-    r.stage = j.value("stage", "");
-    r.path = j.value("path", "");
-    r.scenario = j.value("scenario", "");
-    r.seed = j.value("seed", uint64_t{0});
-    r.violation_step = j.value("violation_step", uint64_t{0});
-    r.explore_runs = j.value("explore_runs", uint64_t{0});
-    r.repro = j.value("repro", "");
-    if (j.contains("expected_by_scenario") && j.at("expected_by_scenario").is_string()) {
-      r.annotation = j.at("expected_by_scenario").get<std::string>();
-    }
-    r.annotation_met = j.value("documented", false);
-    r.error = j.value("error", "");
-    if (j.contains("findings")) {
-      for (const nlohmann::json& f : j.at("findings")) {
-        Finding out;
-        out.path = f.at("path").get<std::string>();
-        out.seeds = f.at("seeds").get<std::vector<uint64_t>>();
-        for (const auto& name : f.at("invariants")) out.invariants.insert(name.get<std::string>());
-        if (f.at("expected_by_scenario").is_string()) {
-          out.annotation = f.at("expected_by_scenario").get<std::string>();
-        }
-        out.met = f.at("documented").get<bool>() || out.annotation.empty();
-        r.findings.push_back(std::move(out));
-      }
-    }
-    r.runs = j.at("runs").get<uint64_t>();
-    r.steps = j.at("steps").get<uint64_t>();
-    r.ms = j.at("ms").get<int64_t>();
-    return r;
-  }
-};
-
-// The first violation of `report` that counts as a finding under `expect`, if any.
-const check::Violation* FindingOf(const scenario::RunReport& report,
-                                  const scenario::Expectation& expect) {
-  std::vector<std::string> bad = report.Unexpected(expect);
-  for (const check::Violation& v : report.violations) {
-    const std::string name(check::InvariantName(v.invariant));
-    if (name == "READ-ANOMALY" || std::find(bad.begin(), bad.end(), name) != bad.end()) {
-      return &v;
-    }
-  }
-  return nullptr;
-}
-
-scenario::Expectation ReferenceExpectation(const scenario::Scenario& s) {
-  return s.ExpectationFor("reference").value_or(scenario::Expectation{});
-}
-
-// The scenario's expect.with_rules entry for the reference profile with `rule` off alone (on
-// top of the scenario's own `rules:`), if any: the scenario documents that it guards `rule`.
-const scenario::RuleExpectation* AnnotationFor(const scenario::Scenario& s,
-                                               const std::string& rule) {
-  if (rule.empty()) return nullptr;
-  return s.RuleExpectationFor("reference", s.OverridesFor("reference", {{rule, false}}));
-}
-
-// --every-finding: adds the run's unexpected invariants to the row's finding for `s`.
-void RecordFinding(Row& row, const scenario::Scenario& s, const std::string& rule, uint64_t seed,
-                   const scenario::RunReport& report) {
-  if (row.findings.empty() || row.findings.back().path != s.path) {
-    auto it = std::find_if(row.findings.begin(), row.findings.end(),
-                           [&](const Row::Finding& f) { return f.path == s.path; });
-    if (it == row.findings.end()) {
-      Row::Finding f;
-      f.path = s.path;
-      if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
-        f.annotation = r->expectation.ToString();
-      }
-      row.findings.push_back(std::move(f));
-    } else {
-      std::rotate(it, it + 1, row.findings.end());
-    }
-  }
-  Row::Finding& f = row.findings.back();
-  f.seeds.push_back(seed);
-  for (const std::string& name : report.Unexpected(ReferenceExpectation(s)))
-    f.invariants.insert(name);
-  for (const check::Violation& v : report.violations) {
-    if (std::string(check::InvariantName(v.invariant)) == "READ-ANOMALY") {
-      f.invariants.insert("READ-ANOMALY");
-    }
-  }
-  if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
-    f.met = f.met && report.Meets(r->expectation);
-  }
-}
-
-// Searches the budget with every switch on (`rule` empty) or with `rule` off. The library runs
-// of scenarios whose expect.with_rules names the mutant go first (in budget order), then the
-// rest; every run is judged by its scenario's plain reference expectation.
-Row Search(const Budget& budget, const std::string& rule) {
-  const Clock::time_point start = Clock::now();
-  Row row;
-  row.rule = rule;
-  std::vector<std::pair<std::string, bool>> rules;
-  if (!rule.empty()) rules.push_back({rule, false});
-  auto found = [&](const scenario::Scenario& s, const check::Violation& v,
-                   const scenario::RunReport& report) {
-    row.result = rule.empty() ? "violation" : "killed";
-    row.invariant = std::string(check::InvariantName(v.invariant));
-    row.message = v.message;
-    row.path = s.path;
-    row.scenario = s.name;
-    row.violation_step = v.step;
-    if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
-      row.annotation = r->expectation.ToString();
-      row.annotation_met = report.Meets(r->expectation);
-    }
-  };
-  std::vector<Item> order;
-  for (const Item& item : budget.items) {
-    if (AnnotationFor(budget.scenarios[item.scenario], rule) != nullptr) order.push_back(item);
-  }
-  for (const Item& item : budget.items) {
-    if (AnnotationFor(budget.scenarios[item.scenario], rule) == nullptr) order.push_back(item);
-  }
-  for (const Item& item : order) {
-    const scenario::Scenario& s = budget.scenarios[item.scenario];
-    scenario::RunConfig config;
-    config.seed = item.seed;
-    config.profile = "reference";
-    config.rules = rules;
-    auto report = scenario::RunScenario(s, config);  // overrides validated before
-    ++row.runs;
-    row.steps += report.value().summary.steps;
-    if (const check::Violation* v = FindingOf(report.value(), ReferenceExpectation(s))) {
-      if (budget.every_finding) {
-        RecordFinding(row, s, rule, item.seed, report.value());
-        if (row.Found()) continue;
-      }
-      found(s, *v, report.value());
-      row.stage = "run";
-      row.seed = item.seed;
-      row.repro = RunReproCommand(s.path, item.seed, "reference", rules);
-      row.ms = MsSince(start);
-      if (budget.every_finding) continue;
-      return row;
-    }
-  }
-  if (row.Found()) {
-    row.ms = MsSince(start);
-    return row;
-  }
-  for (size_t index : budget.explore) {
-    if (budget.explore_states == 0) break;
-    const scenario::Scenario& s = budget.scenarios[index];
-    scenario::ExploreConfig config;
-    config.seed = s.seed_first;
-    config.profile = "reference";
-    config.rules = rules;
-    config.states_max = budget.explore_states;
-    auto report = scenario::ExploreScenario(s, config);
-    row.runs += report.value().stats.runs;
-    row.steps += report.value().steps;
-    const auto& counterexample = report.value().counterexample;
-    if (!counterexample) continue;
-    const check::Violation* v = FindingOf(*counterexample, ReferenceExpectation(s));
-    if (v == nullptr) continue;
-    found(s, *v, *counterexample);
-    row.stage = "explore";
-    row.seed = s.seed_first;
-    row.explore_runs = report.value().stats.runs;
-    row.repro = "repartsim explore " + s.path + " --seed " + std::to_string(s.seed_first) +
-                " --profile reference" + (rule.empty() ? "" : " --rule " + rule + "=off") +
-                " --max-states " + std::to_string(budget.explore_states);
-    row.ms = MsSince(start);
-    return row;
-  }
-  row.result = rule.empty() ? "clean" : "survived";
-  row.ms = MsSince(start);
-  return row;
-}
-
 std::string Seconds(int64_t ms) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.1f s", static_cast<double>(ms) / 1000.0);
   return buf;
 }
 
-std::string FoundBy(const Row& row) {
+std::string FoundBy(const campaign::MutantRow& row) {
   if (!row.error.empty()) return row.error;
   if (!row.Found()) return "-";
   if (row.stage == "explore") {
@@ -370,7 +80,7 @@ std::string FoundBy(const Row& row) {
   return row.path + " seed " + std::to_string(row.seed);
 }
 
-void Progress(bool quiet, size_t done, size_t total, const Row& row) {
+void Progress(bool quiet, size_t done, size_t total, const campaign::MutantRow& row) {
   if (quiet) return;
   std::fprintf(stderr, "mutants: %zu/%zu %s: %s%s%s, %llu runs, %s\n", done, total,
                row.rule.empty() ? "reference (all on)" : row.rule.c_str(), row.result.c_str(),
@@ -379,45 +89,19 @@ void Progress(bool quiet, size_t done, size_t total, const Row& row) {
                static_cast<unsigned long long>(row.runs), Seconds(row.ms).c_str());
 }
 
-// Runs Search for every rule of `rules` ("" = reference) in forked processes, at most `jobs`
-// at once; rows come back in `rules` order.
-std::vector<Row> RunRows(const Budget& budget, const std::vector<std::string>& rules, uint32_t jobs,
-                         bool quiet) {
-  std::vector<Row> rows(rules.size());
-  size_t done = 0;
-  campaign::PoolTasks tasks;
-  tasks.count = rules.size();
-  tasks.run = [&](size_t i, uint32_t) { return Search(budget, rules[i]).ToJson().dump(); };
-  tasks.on_result = [&](size_t i, std::string line) {
-    rows[i] = Row::FromJson(nlohmann::json::parse(line));
-    Progress(quiet, ++done, rules.size(), rows[i]);
-  };
-  const campaign::PoolOutcome pool =
-      campaign::RunPool(tasks, jobs, campaign::Assignment::kOnePerProcess);
-  for (const campaign::WorkerDeath& death : pool.deaths) {
-    for (size_t i : death.unreported) {
-      rows[i].rule = rules[i];
-      rows[i].result = "error";
-      rows[i].error = "process died: " + campaign::DescribeWaitStatus(death.status);
-      Progress(quiet, ++done, rules.size(), rows[i]);
-    }
-  }
-  return rows;
-}
-
-void PrintTable(std::FILE* out, const Budget& budget, const std::vector<Row>& rows,
-                const std::string& score_line) {
+void PrintTable(std::FILE* out, const campaign::Budget& budget,
+                const std::vector<campaign::MutantRow>& rows, const std::string& score_line) {
   std::fprintf(out, "%s\n", budget.Describe().c_str());
   std::fprintf(out, "%-30s %-9s %-13s %-60s %7s %10s %8s\n", "switch", "result", "invariant",
                "found by", "runs", "steps", "time");
-  for (const Row& row : rows) {
+  for (const campaign::MutantRow& row : rows) {
     std::fprintf(out, "%-30s %-9s %-13s %-60s %7llu %10llu %8s\n",
                  row.rule.empty() ? "(reference: all on)" : row.rule.c_str(), row.result.c_str(),
                  row.Found() ? row.invariant.c_str() : "-", FoundBy(row).c_str(),
                  static_cast<unsigned long long>(row.runs),
                  static_cast<unsigned long long>(row.steps), Seconds(row.ms).c_str());
   }
-  const Row& reference = rows.front();
+  const campaign::MutantRow& reference = rows.front();
   if (reference.result != "clean") {
     std::fprintf(out, "reference is NOT clean: %s%s\n",
                  reference.Found() ? (reference.invariant + " by " + FoundBy(reference) + ": " +
@@ -426,7 +110,7 @@ void PrintTable(std::FILE* out, const Budget& budget, const std::vector<Row>& ro
                                    : reference.error.c_str(),
                  "");
   }
-  for (const Row& row : rows) {
+  for (const campaign::MutantRow& row : rows) {
     if (row.rule.empty() || !row.Found()) continue;
     std::string guard = "not named in the scenario's expect.with_rules";
     if (!row.annotation.empty()) {
@@ -437,8 +121,8 @@ void PrintTable(std::FILE* out, const Budget& budget, const std::vector<Row>& ro
     std::fprintf(out, "  %s: %s (repro: %s); %s\n", row.rule.c_str(), row.message.c_str(),
                  row.repro.c_str(), guard.c_str());
   }
-  for (const Row& row : rows) {
-    for (const Row::Finding& f : row.findings) {
+  for (const campaign::MutantRow& row : rows) {
+    for (const campaign::MutantRow::Finding& f : row.findings) {
       std::string seeds;
       for (uint64_t seed : f.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(seed);
       std::string names;
@@ -513,7 +197,8 @@ int Mutants(const MutantsArgs& a) {
   auto paths = ExpandScenarioPaths(named, args);
   if (!paths.ok()) return ReportInputError(paths.error());
 
-  Budget budget;
+  campaign::Budget budget;
+  budget.now_ms = [start] { return MsSince(start); };
   budget.steps_max = a.steps_max;
   budget.explore_states = a.explore_states;
   budget.every_finding = a.every_finding;
@@ -533,20 +218,7 @@ int Mutants(const MutantsArgs& a) {
     }
     budget.scenarios.push_back(std::move(loaded));
   }
-  // Seed-major: the k-th seed of every scenario before the (k+1)-th of any.
-  for (uint64_t k = 0;; ++k) {
-    bool any = false;
-    for (size_t i = 0; i < budget.scenarios.size(); ++i) {
-      const scenario::Scenario& s = budget.scenarios[i];
-      const uint64_t first = range ? range->first : s.seed_first;
-      const uint64_t last = range ? range->second : s.seed_last;
-      if (!range && k >= a.seeds_per_scenario) continue;
-      if (k > last - first) continue;
-      budget.items.push_back({i, first + k});
-      any = true;
-    }
-    if (!any) break;
-  }
+  campaign::PlanItems(budget, range, a.seeds_per_scenario);
 
   std::vector<std::string> rules = {""};
   rules.insert(rules.end(), mutated.begin(), mutated.end());
@@ -554,12 +226,15 @@ int Mutants(const MutantsArgs& a) {
     std::fprintf(stderr, "mutants: %s; %zu mutants and the reference, %u at once\n",
                  budget.Describe().c_str(), mutated.size(), a.jobs);
   }
-  std::vector<Row> rows = RunRows(budget, rules, a.jobs, a.quiet);
+  std::vector<campaign::MutantRow> rows = campaign::SearchAll(
+      budget, rules, a.jobs, [&](size_t done, size_t total, const campaign::MutantRow& row) {
+        Progress(a.quiet, done, total, row);
+      });
 
   size_t killed = 0;
   size_t documented = 0;
   bool died = false;
-  for (const Row& row : rows) {
+  for (const campaign::MutantRow& row : rows) {
     killed += row.result == "killed";
     documented += row.Documented();
     died = died || row.result == "error";
