@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace repartsim::sim {
@@ -77,5 +78,14 @@ class Hasher {
 // specialisation (accessors to those fields). Model and engine code never define or use it.
 template <class T>
 struct FingerprintSeam;
+
+// "0x" and 16 lowercase hex digits: how reports print a hash (trace hashes, file and binary
+// ids).
+inline std::string Hex64(uint64_t value) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out = "0x0000000000000000";
+  for (int i = 17; i >= 2; --i, value >>= 4) out[static_cast<size_t>(i)] = kDigits[value & 0xf];
+  return out;
+}
 
 }  // namespace repartsim::sim

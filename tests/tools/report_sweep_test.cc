@@ -55,7 +55,7 @@ std::string Summary(const SweepReport& r) {
   char* buffer = nullptr;
   size_t size = 0;
   std::FILE* out = open_memstream(&buffer, &size);
-  r.PrintSummary(out);
+  PrintSweepSummary(r, out);
   std::fclose(out);
   std::string text(buffer, size);
   std::free(buffer);
@@ -76,7 +76,7 @@ TEST(ReportSweepTest, UnexpectedInvariantFailsARowThatReproducedItsExpectation) 
   EXPECT_EQ(r.groups[0].status, "UNEXPECTED");  // unexpected groups first
   EXPECT_EQ(r.groups[0].invariant, "INV-NOOMIT");
   EXPECT_EQ(r.groups[1].status, "expected");
-  EXPECT_NE(r.ToJunit().find("failures=\"1\""), std::string::npos);
+  EXPECT_NE(SweepJunit(r).find("failures=\"1\""), std::string::npos);
 }
 
 TEST(ReportSweepTest, ToleratedInvariantsAndReadAnomaliesDoNotFail) {
@@ -143,8 +143,8 @@ TEST(ReportSweepTest, RowsAreKeyedByProfileAndRules) {
       summary.find("repartsim run s.yaml --seed 0 --profile reference --rule fenced-reads=off"),
       std::string::npos)
       << summary;
-  EXPECT_NE(r.ToJunit().find("replay: repartsim run s.yaml --seed 0 --profile reference --rule "
-                             "fenced-reads=off"),
+  EXPECT_NE(SweepJunit(r).find("replay: repartsim run s.yaml --seed 0 --profile reference --rule "
+                               "fenced-reads=off"),
             std::string::npos);
   EXPECT_EQ(r.ToJson()["groups"][0]["repro"],
             "repartsim run s.yaml --seed 0 --profile reference --rule fenced-reads=off");
@@ -158,7 +158,7 @@ TEST(ReportSweepTest, ReproCommandListsEveryRule) {
 TEST(ReportSweepTest, SkippedAndUnrunRunsAreReportedAsSuch) {
   SweepReport r = Report({Row("pass")}, {MakeRun(0, "skipped", {}), MakeRun(1, "skipped", {})});
   EXPECT_EQ(r.tallies.at(r.scenarios[0].Key()).verdict, "skipped (2 runs)");
-  const std::string junit = r.ToJunit();
+  const std::string junit = SweepJunit(r);
   EXPECT_NE(junit.find("<skipped message=\"skipped (2 runs)\"/>"), std::string::npos) << junit;
   EXPECT_NE(junit.find("skipped=\"1\""), std::string::npos);
   EXPECT_NE(Summary(r).find("== 0 passed, 0 failed, 1 skipped (scenario rows); 0 runs"),

@@ -40,12 +40,6 @@ std::vector<std::string> CommandLineArgs() {
   return args;
 }
 
-std::string Hex64(uint64_t value) {
-  char buf[24];
-  std::snprintf(buf, sizeof(buf), "0x%016llx", static_cast<unsigned long long>(value));
-  return buf;
-}
-
 sim::Result<std::vector<std::pair<std::string, bool>>> ParseRuleFlags(
     const std::vector<std::string>& flags, const std::vector<std::string>& args) {
   std::vector<std::pair<std::string, bool>> out;

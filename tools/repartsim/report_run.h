@@ -18,6 +18,7 @@
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 #include "sim/choice_list.h"
+#include "sim/fingerprint.h"
 #include "sim/result.h"
 
 namespace repartsim::tools {
@@ -95,6 +96,6 @@ sim::Result<uint64_t> ParseSeedFlag(const std::string& flag, const std::string& 
 std::vector<std::string> CommandLineArgs();
 
 // "0x%016llx".
-std::string Hex64(uint64_t value);
+using sim::Hex64;
 
 }  // namespace repartsim::tools

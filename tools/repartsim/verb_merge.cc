@@ -194,9 +194,9 @@ int Merge(const MergeArgs& a) {
   std::fprintf(out, "merged %zu reports (%zu sweeps, every shard once): %zu runs\n", parts.size(),
                sweeps.size(), merged.runs.size());
   if (a.quiet) {
-    merged.PrintTotals(out);
+    PrintSweepTotals(merged, out);
   } else {
-    merged.PrintSummary(out);
+    PrintSweepSummary(merged, out);
   }
   const int verdict = merged.ExitCode();
   if (!a.json.empty()) {
@@ -204,7 +204,7 @@ int Merge(const MergeArgs& a) {
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, merged.ToJunit());
+    sim::Status st = WriteTextFile(a.junit, SweepJunit(merged));
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return verdict;

@@ -39,20 +39,6 @@ struct RunIdentity {
   std::string trace_hash;
 };
 
-sim::SourceLocation OffsetLocation(const std::string& text, size_t offset,
-                                   const std::string& file) {
-  uint32_t line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {file, line, column};
-}
-
 // The run's identity from the report `text`; errors located in `file`.
 sim::Result<RunIdentity> ReadIdentity(const std::string& text, const std::string& file) {
   nlohmann::json j;
@@ -62,7 +48,7 @@ sim::Result<RunIdentity> ReadIdentity(const std::string& text, const std::string
     std::string what = e.what();
     const size_t colon = what.find(": ", what.find("parse error"));
     if (colon != std::string::npos) what = what.substr(colon + 2);
-    return sim::Error{OffsetLocation(text, e.byte == 0 ? 0 : e.byte - 1, file),
+    return sim::Error{campaign::LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
                       "not valid JSON: " + what};
   }
   auto bad = [&](const std::vector<std::string>& path, const std::string& message) {

@@ -353,7 +353,7 @@ int WriteReports(const SweepArgs& a, const SweepReport& report, int verdict) {
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, report.ToJunit());
+    sim::Status st = WriteTextFile(a.junit, SweepJunit(report));
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return verdict;
@@ -496,7 +496,7 @@ int Sweep(const SweepArgs& a) {
   report.wall_ms = MsSince(start);
   // A report on stdout keeps stdout for itself: the table goes to stderr.
   const bool report_on_stdout = a.json == "-" || a.junit == "-";
-  report.PrintSummary(report_on_stdout ? stderr : stdout);
+  PrintSweepSummary(report, report_on_stdout ? stderr : stdout);
   int verdict = report.ExitCode();
   if (verdict == kExitPass && report.interrupted) {
     verdict = 128 + (ex.stop_signal != 0 ? ex.stop_signal : static_cast<int>(g_stop_signal));
