@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/timeline.h"
 #include "model/scenario/loader.h"
 #include "tests/paths.h"
 #include "tools/repartsim/html_text.h"
-#include "tools/repartsim/html_timeline_model.h"
 
 namespace repartsim::tools {
 namespace {
@@ -191,7 +191,7 @@ TEST(HtmlTimelineTest, TheSameRunGivesTheSameBytesAndAnotherRunOthers) {
 }
 
 TEST(HtmlTimelineModelTest, TraceLinesAndFieldsParse) {
-  auto e = html::ParseTraceLine("12 3400 n4 fe.write_done id=1 acked", 5);
+  auto e = campaign::ParseTraceLine("12 3400 n4 fe.write_done id=1 acked", 5);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->line, 5u);
   EXPECT_EQ(e->step, 12u);
@@ -199,19 +199,19 @@ TEST(HtmlTimelineModelTest, TraceLinesAndFieldsParse) {
   EXPECT_EQ(e->node, 4);
   EXPECT_EQ(e->kind, "fe.write_done");
   EXPECT_EQ(e->detail, "id=1 acked");
-  EXPECT_EQ(html::ParseTraceLine("12 3400 - op", 0)->node, -1);
-  EXPECT_FALSE(html::ParseTraceLine("x 1 n0 send", 0).has_value());
-  EXPECT_FALSE(html::ParseTraceLine("1 1 q0 send", 0).has_value());
-  EXPECT_EQ(html::DetailField("region=4398046511104(1024, 0) to=1", "region"),
+  EXPECT_EQ(campaign::ParseTraceLine("12 3400 - op", 0)->node, -1);
+  EXPECT_FALSE(campaign::ParseTraceLine("x 1 n0 send", 0).has_value());
+  EXPECT_FALSE(campaign::ParseTraceLine("1 1 q0 send", 0).has_value());
+  EXPECT_EQ(campaign::DetailField("region=4398046511104(1024, 0) to=1", "region"),
             "4398046511104(1024, 0)");
-  EXPECT_EQ(html::DetailField("fe=fe1 sql=\"SELECT \\\"a b\\\"\" x=1", "sql"),
+  EXPECT_EQ(campaign::DetailField("fe=fe1 sql=\"SELECT \\\"a b\\\"\" x=1", "sql"),
             "\"SELECT \\\"a b\\\"\"");
-  EXPECT_EQ(html::DetailField("xid=3 id=4", "id"), "4");
-  EXPECT_EQ(html::DetailField("id=4", "to"), "");
-  EXPECT_EQ(html::DetailWord("EnterStaging 4398046511104(1024, 0) Ok", 1),
+  EXPECT_EQ(campaign::DetailField("xid=3 id=4", "id"), "4");
+  EXPECT_EQ(campaign::DetailField("id=4", "to"), "");
+  EXPECT_EQ(campaign::DetailWord("EnterStaging 4398046511104(1024, 0) Ok", 1),
             "4398046511104(1024, 0)");
-  EXPECT_EQ(html::DetailWord("EnterStaging 4398046511104(1024, 0) Ok", 2), "Ok");
-  EXPECT_EQ(html::DetailWord("EnterStaging 4398046511104(1024, 0) Ok", 3), "");
+  EXPECT_EQ(campaign::DetailWord("EnterStaging 4398046511104(1024, 0) Ok", 2), "Ok");
+  EXPECT_EQ(campaign::DetailWord("EnterStaging 4398046511104(1024, 0) Ok", 3), "");
 }
 
 }  // namespace html_timeline_test

@@ -3,9 +3,9 @@
 // violation panel, the trace as a JSON block, and the script and style of html_assets.h.
 #include "tools/repartsim/html_timeline.h"
 
+#include "model/campaign/timeline.h"
 #include "tools/repartsim/html_assets.h"
 #include "tools/repartsim/html_text.h"
-#include "tools/repartsim/html_timeline_model.h"
 #include "tools/repartsim/report_run.h"
 
 namespace repartsim::tools {
@@ -34,7 +34,7 @@ std::string Center(uint64_t step) { return std::to_string(step) + ".5"; }
 
 class Page {
  public:
-  Page(const TimelineRun& run, const html::TimelineModel& model) : run_(run), m_(model) {}
+  Page(const TimelineRun& run, const campaign::TimelineModel& model) : run_(run), m_(model) {}
 
   std::string Render() {
     Rows();
@@ -111,7 +111,7 @@ class Page {
     y_ += 14;
   }
 
-  void SpanRect(const html::Span& s, int top, int height, const std::string& extra) {
+  void SpanRect(const campaign::Span& s, int top, int height, const std::string& extra) {
     const uint64_t width = s.step_end - s.step_first;
     svg_ += "<rect class=\"" + s.cls + extra + "\" x=\"" + std::to_string(s.step_first) +
             "\" y=\"" + std::to_string(top + 2) + "\" width=\"" + std::to_string(width) +
@@ -122,18 +122,18 @@ class Page {
               Escape(s.label) + "</text>\n";
   }
 
-  void MarkLine(const html::Mark& mark, int top, int height) {
+  void MarkLine(const campaign::Mark& mark, int top, int height) {
     svg_ += "<line class=\"mk " + mark.cls + "\" x1=\"" + Center(mark.step) + "\" x2=\"" +
             Center(mark.step) + "\" y1=\"" + std::to_string(top + 3) + "\" y2=\"" +
             std::to_string(top + height - 3) + "\" data-i=\"" + Indices(mark.lines) + "\"/>\n";
   }
 
-  void TrackRows(const std::vector<html::Row>& rows, const std::string& cls, int height,
+  void TrackRows(const std::vector<campaign::Row>& rows, const std::string& cls, int height,
                  const std::string& span_extra) {
-    for (const html::Row& row : rows) {
+    for (const campaign::Row& row : rows) {
       const int top = BeginRow(cls, row.key, row.label, height);
-      for (const html::Span& s : row.spans) SpanRect(s, top, height, span_extra);
-      for (const html::Mark& mark : row.marks) MarkLine(mark, top, height);
+      for (const campaign::Span& s : row.spans) SpanRect(s, top, height, span_extra);
+      for (const campaign::Mark& mark : row.marks) MarkLine(mark, top, height);
     }
   }
 
@@ -151,23 +151,23 @@ class Page {
     TrackRows(m_.procedures, "proc", kProcedureRowPx, " bar");
     Section("nodes and messages");
     std::vector<int> lane_top;
-    for (const html::Row& lane : m_.lanes) {
+    for (const campaign::Row& lane : m_.lanes) {
       lane_top.push_back(BeginRow("lane", lane.key, lane.label, kLaneRowPx));
     }
-    for (const html::Arrow& a : m_.arrows) Arrow(a, lane_top);
+    for (const campaign::Arrow& a : m_.arrows) Arrow(a, lane_top);
     for (size_t i = 0; i < m_.lanes.size(); ++i) {
-      for (const html::Span& s : m_.lanes[i].spans) SpanRect(s, lane_top[i], kLaneRowPx, "");
-      for (const html::Mark& mark : m_.lanes[i].marks) MarkLine(mark, lane_top[i], kLaneRowPx);
+      for (const campaign::Span& s : m_.lanes[i].spans) SpanRect(s, lane_top[i], kLaneRowPx, "");
+      for (const campaign::Mark& mark : m_.lanes[i].marks) MarkLine(mark, lane_top[i], kLaneRowPx);
     }
     Section("regions (role on each datanode)");
     TrackRows(m_.regions, "region", kTrackRowPx, "");
     Section("cached routes");
     TrackRows(m_.routes, "route", kTrackRowPx, "");
     Section("writes");
-    for (const html::Series& s : m_.plots) Plot(s);
+    for (const campaign::Series& s : m_.plots) Plot(s);
   }
 
-  void Arrow(const html::Arrow& a, const std::vector<int>& lane_top) {
+  void Arrow(const campaign::Arrow& a, const std::vector<int>& lane_top) {
     const int y_from = lane_top[a.lane_from] + kLaneRowPx / 2;
     std::string d = "M" + Center(a.step_from) + " " + std::to_string(y_from);
     if (a.step_held > a.step_from) d += "H" + Center(a.step_held);
@@ -179,7 +179,7 @@ class Page {
     svg_ += "<path class=\"" + a.cls + "\" d=\"" + d + "\" data-i=\"" + Indices(a.lines) + "\"/>\n";
   }
 
-  void Plot(const html::Series& s) {
+  void Plot(const campaign::Series& s) {
     const int top =
         BeginRow("plot", s.cls, s.label + " (max " + std::to_string(s.max) + ")", kPlotRowPx);
     const int bottom = top + kPlotRowPx - 3;
@@ -194,7 +194,7 @@ class Page {
 
   void Violations(std::string& out, int height) const {
     for (size_t i = 0; i < m_.violations.size(); ++i) {
-      const html::ViolationMark& v = m_.violations[i];
+      const campaign::ViolationMark& v = m_.violations[i];
       out += "<line class=\"vl\" id=\"vmark-" + std::to_string(i) + "\" data-step=\"" +
              std::to_string(v.step) + "\" data-v=\"" + std::to_string(i) + "\" x1=\"" +
              Center(v.step) + "\" x2=\"" + Center(v.step) + "\" y1=\"" +
@@ -207,7 +207,7 @@ class Page {
     out += "<section id=\"violations\"><h2>Violations (" + std::to_string(m_.violations.size()) +
            ")</h2>\n";
     for (size_t i = 0; i < m_.violations.size(); ++i) {
-      const html::ViolationMark& v = m_.violations[i];
+      const campaign::ViolationMark& v = m_.violations[i];
       out += "<div class=\"viol\" id=\"viol-" + std::to_string(i) + "\" data-step=\"" +
              std::to_string(v.step) + "\"><h3><a href=\"#vmark-" + std::to_string(i) +
              "\" class=\"goto\" data-step=\"" + std::to_string(v.step) + "\">" +
@@ -218,7 +218,7 @@ class Page {
         out += "<p class=\"meta\">region " + Escape(region) + "</p>\n";
       }
       if (!v.rows.empty()) out += "<ul class=\"rows\">\n";
-      for (const html::LostRow& row : v.rows) {
+      for (const campaign::LostRow& row : v.rows) {
         out += "<li class=\"lost\" data-write=\"" + Indices(row.write_lines) + "\" data-ack=\"" +
                Indices(row.ack_lines) + "\" data-loss=\"" + Indices(row.loss_lines) + "\"" +
                (v.query_lines.empty() ? "" : " data-query=\"" + Indices(v.query_lines) + "\"") +
@@ -236,7 +236,7 @@ class Page {
   }
 
   const TimelineRun& run_;
-  const html::TimelineModel& m_;
+  const campaign::TimelineModel& m_;
   std::string rows_, svg_, float_;
   int y_ = 0;
   size_t row_count_ = 0;
@@ -270,8 +270,8 @@ TimelineRun MakeTimelineRun(const scenario::Scenario& s, const scenario::RunRepo
 }
 
 std::string RenderTimelineHtml(const TimelineRun& run) {
-  const html::TimelineModel model =
-      html::BuildTimelineModel(run.trace_lines, run.node_names, run.violations);
+  const campaign::TimelineModel model =
+      campaign::BuildTimelineModel(run.trace_lines, run.node_names, run.violations);
   return Page(run, model).Render();
 }
 

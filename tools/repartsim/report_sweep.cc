@@ -15,7 +15,7 @@ std::pair<std::string, std::string> BinaryIdentity() {
     sim::Hasher h;
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     h.Add(std::string_view(bytes));
-    return std::make_pair(std::string(REPARTSIM_VERSION), Hex64(h.Finish()));
+    return std::make_pair(std::string(REPARTSIM_VERSION), sim::Hex64(h.Finish()));
   }();
   return identity;
 }

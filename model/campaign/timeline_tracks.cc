@@ -1,8 +1,8 @@
-#include "tools/repartsim/html_timeline_tracks.h"
+#include "model/campaign/timeline_tracks.h"
 
 #include <charconv>
 
-namespace repartsim::tools::html {
+namespace repartsim::campaign {
 
 namespace {
 
@@ -259,4 +259,4 @@ void Tracks::Finish(TimelineModel& model, const std::vector<check::Violation>& v
     model.violations.push_back(ToMark(v, model.step_end));
 }
 
-}  // namespace repartsim::tools::html
+}  // namespace repartsim::campaign

@@ -1,4 +1,4 @@
-// The tracks under the node lanes of a timeline (html_timeline_model.h), fed one trace event
+// The tracks under the node lanes of a timeline (timeline.h), fed one trace event
 // at a time: each region's role on each datanode (from its region operations, lease expiries
 // and closes), each frontend's cached route version, the write plots (acknowledged rows,
 // writes in flight, writes whose outcome is unknown), and at the end the violations with the
@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "model/campaign/timeline.h"
 #include "model/check/violation.h"
-#include "tools/repartsim/html_timeline_model.h"
 
-namespace repartsim::tools::html {
+namespace repartsim::campaign {
 
 class Tracks {
  public:
@@ -52,4 +52,4 @@ class Tracks {
   int64_t acked_rows_ = 0, in_flight_writes_ = 0, unknown_writes_ = 0;
 };
 
-}  // namespace repartsim::tools::html
+}  // namespace repartsim::campaign

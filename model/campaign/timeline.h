@@ -16,7 +16,7 @@
 
 #include "model/check/violation.h"
 
-namespace repartsim::tools::html {
+namespace repartsim::campaign {
 
 // One trace line, split (kind and detail view the line it was parsed from).
 struct TraceEvent {
@@ -111,4 +111,4 @@ TimelineModel BuildTimelineModel(const std::vector<std::string>& trace_lines,
                                  const std::vector<std::string>& node_names,
                                  const std::vector<check::Violation>& violations);
 
-}  // namespace repartsim::tools::html
+}  // namespace repartsim::campaign

@@ -1,13 +1,13 @@
 // The trace read into rows, arrows and marks: procedures, node lanes and messages here; the
-// region, route and plot tracks and the violations in html_timeline_tracks.cc.
-#include "tools/repartsim/html_timeline_model.h"
+// region, route and plot tracks and the violations in timeline_tracks.cc.
+#include "model/campaign/timeline.h"
 
 #include <charconv>
 #include <map>
 
-#include "tools/repartsim/html_timeline_tracks.h"
+#include "model/campaign/timeline_tracks.h"
 
-namespace repartsim::tools::html {
+namespace repartsim::campaign {
 
 namespace {
 
@@ -371,4 +371,4 @@ TimelineModel BuildTimelineModel(const std::vector<std::string>& trace_lines,
   return Builder(trace_lines, node_names).Build(violations);
 }
 
-}  // namespace repartsim::tools::html
+}  // namespace repartsim::campaign
