@@ -13,11 +13,11 @@
 #include <set>
 #include <sstream>
 
+#include "model/campaign/parse_u64.h"
 #include "model/check/violation.h"
 #include "model/protocol.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
-#include "tools/repartsim/parse_u64.h"
 
 namespace repartsim::tools {
 
@@ -176,7 +176,7 @@ int ReportWriteError(const sim::Error& error, int verdict) {
 
 sim::Result<uint64_t> ParseSeedFlag(const std::string& flag, const std::string& text,
                                     const std::vector<std::string>& args) {
-  std::optional<uint64_t> seed = ParseU64(text);
+  std::optional<uint64_t> seed = campaign::ParseU64(text);
   if (!seed) {
     return FlagError(args, text,
                      flag + " expects a non-negative integer below 2^64, got '" + text + "'");
@@ -215,9 +215,9 @@ sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path) {
       const std::string key = word.substr(0, eq);
       const std::string value = word.substr(eq + 1);
       if (key == "scenario") file.scenario = value;
-      if (key == "seed") file.seed = ParseU64(value);
+      if (key == "seed") file.seed = campaign::ParseU64(value);
       if (key == "profile") file.profile = value;
-      if (key == "trace_hash") file.trace_hash = ParseU64(value, 16);
+      if (key == "trace_hash") file.trace_hash = campaign::ParseU64(value, 16);
       if (key == "rules" && value != "-") {
         std::istringstream items(value);
         std::string item;
@@ -282,9 +282,9 @@ nlohmann::json TypedValue(const std::string& text) {
     }
     return out;
   }
-  if (auto n = ParseU64(text)) return *n;
+  if (auto n = campaign::ParseU64(text)) return *n;
   if (text.size() > 1 && text[0] == '-') {
-    if (auto n = ParseU64(text.substr(1)); n && *n <= static_cast<uint64_t>(INT64_MAX)) {
+    if (auto n = campaign::ParseU64(text.substr(1)); n && *n <= static_cast<uint64_t>(INT64_MAX)) {
       return -static_cast<int64_t>(*n);
     }
   }
@@ -341,8 +341,8 @@ std::string TraceLineJson(const std::string& line) {
     pos = space == std::string::npos ? line.size() : space + 1;
   }
   nlohmann::json j;
-  j["step"] = ParseU64(fields[0]).value_or(0);
-  j["time_ms"] = ParseU64(fields[1]).value_or(0);
+  j["step"] = campaign::ParseU64(fields[0]).value_or(0);
+  j["time_ms"] = campaign::ParseU64(fields[1]).value_or(0);
   j["node"] = fields[2];
   j["kind"] = fields[3];
   const std::string detail = pos < line.size() ? line.substr(pos) : "";

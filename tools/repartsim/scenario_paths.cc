@@ -6,8 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "model/campaign/parse_u64.h"
 #include "tools/repartsim/cli_error.h"
-#include "tools/repartsim/parse_u64.h"
 
 namespace repartsim::tools {
 
@@ -15,8 +15,8 @@ sim::Result<std::pair<uint64_t, uint64_t>> ParseRange(const std::string& text,
                                                       const std::vector<std::string>& args) {
   const size_t dots = text.find("..");
   if (dots != std::string::npos) {
-    auto a = ParseU64(std::string_view(text).substr(0, dots));
-    auto b = ParseU64(std::string_view(text).substr(dots + 2));
+    auto a = campaign::ParseU64(std::string_view(text).substr(0, dots));
+    auto b = campaign::ParseU64(std::string_view(text).substr(dots + 2));
     if (a && b && *a <= *b) return std::make_pair(*a, *b);
   }
   return sim::Error{{"<command line>", 1, ArgumentColumn(args, text)},

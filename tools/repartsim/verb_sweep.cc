@@ -32,7 +32,7 @@
 #include <set>
 
 #include "model/campaign/determinism.h"
-#include "model/campaign/worker_pool.h"
+#include "model/campaign/sweep_plan.h"
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
@@ -41,7 +41,6 @@
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/html_sweep.h"
 #include "tools/repartsim/html_timeline.h"
-#include "tools/repartsim/parse_u64.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/scenario_paths.h"
@@ -50,10 +49,6 @@
 namespace repartsim::tools {
 
 namespace {
-
-// At most this many runs in one sweep (one shard): a bigger range is almost surely a typo,
-// and the run list is held in memory. Split bigger sweeps with --shard.
-constexpr uint64_t kRunsMax = 10'000'000;
 
 struct SweepArgs {
   std::vector<std::string> scenarios;
@@ -72,11 +67,6 @@ struct SweepArgs {
   bool quiet = false;
   uint32_t recheck = 2;
   bool check_determinism = false;
-};
-
-struct Item {
-  size_t scenario = 0;
-  uint64_t seed = 0;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -115,37 +105,6 @@ class StopSignals {
   struct sigaction old_term_ {};
 };
 
-struct Plan {
-  std::vector<scenario::Scenario> scenarios;
-  std::vector<Item> items;
-  std::vector<bool> done;  // items already finished (--resume)
-  scenario::RunConfig base;
-  std::string rules;      // "a=off,b=on"
-  int64_t budget_ms = 0;  // 0: none
-};
-
-SweepRun Placeholder(const Plan& plan, const Item& item, const char* outcome) {
-  const scenario::Scenario& s = plan.scenarios[item.scenario];
-  SweepRun run;
-  run.path = s.path;
-  run.profile = plan.base.profile.value_or(s.profile);
-  run.rules = plan.rules;
-  run.seed = item.seed;
-  run.outcome = outcome;
-  return run;
-}
-
-SweepRun RunItem(const Plan& plan, const Item& item, Clock::time_point start) {
-  if (plan.budget_ms > 0 && MsSince(start) > plan.budget_ms) {
-    return Placeholder(plan, item, "skipped");
-  }
-  scenario::RunConfig config = plan.base;
-  config.seed = item.seed;
-  const Clock::time_point t0 = Clock::now();
-  auto report = scenario::RunScenario(plan.scenarios[item.scenario], config);  // validated
-  return ToSweepRun(report.value(), plan.rules, MsSince(t0));
-}
-
 void Progress(bool quiet, size_t done, size_t total, size_t failing, Clock::time_point start) {
   if (quiet) return;
   // Not a terminal (CI logs): one line per tenth of the sweep instead of a live bar.
@@ -160,12 +119,6 @@ void Progress(bool quiet, size_t done, size_t total, size_t failing, Clock::time
   if (done == total || !isatty(2)) std::fprintf(stderr, "\n");
 }
 
-struct Execution {
-  std::vector<SweepRun> runs;  // in item order; `runs[i].path` empty: never reported
-  std::vector<std::string> notes;
-  int stop_signal = 0;
-};
-
 // Test hooks (tests/tools/sweep_cli_test.cc), read once per sweep:
 //   REPARTSIM_TEST_KILL_WORKER=W     worker W (1-based) kills itself (SIGKILL) after one run;
 //   REPARTSIM_TEST_SIGNAL_AFTER=N    the sweep sends itself SIGTERM after N finished runs.
@@ -174,112 +127,40 @@ uint64_t TestHook(const char* name) {
   return value == nullptr ? 0 : std::strtoull(value, nullptr, 10);
 }
 
-// Runs every item not already done with `jobs` forked workers.
-Execution Execute(const Plan& plan, std::vector<SweepRun> runs, uint32_t jobs, bool quiet) {
+// Runs the plan's remaining items: progress on stderr, SIGINT/SIGTERM stop it, and the test
+// hooks above.
+campaign::SweepExecution Execute(const campaign::SweepPlan& plan, std::vector<SweepRun> runs,
+                                 uint32_t jobs, bool quiet) {
   const Clock::time_point start = Clock::now();
-  Execution ex;
-  ex.runs = std::move(runs);
-  std::vector<size_t> todo;
-  for (size_t i = 0; i < plan.items.size(); ++i) {
-    if (!plan.done[i]) todo.push_back(i);
-  }
-  size_t done = 0;
-  size_t failing = 0;
   const uint64_t kill_worker = TestHook("REPARTSIM_TEST_KILL_WORKER");
   const uint64_t signal_after = TestHook("REPARTSIM_TEST_SIGNAL_AFTER");
-  auto account = [&](size_t index, SweepRun run) {
-    failing += run.outcome != "pass" && run.outcome != "skipped";
-    ex.runs[index] = std::move(run);
-    Progress(quiet, ++done, todo.size(), failing, start);
+  campaign::SweepHooks hooks;
+  hooks.now_ms = [start] { return MsSince(start); };
+  hooks.should_stop = [] { return g_stop_signal != 0; };
+  hooks.in_child = [] { StopSignals::ResetInChild(); };
+  hooks.progress = [&](size_t done, size_t total, size_t failing) {
+    Progress(quiet, done, total, failing, start);
     if (signal_after != 0 && done == signal_after) raise(SIGTERM);
   };
-  campaign::PoolTasks tasks;
-  tasks.count = todo.size();
-  tasks.run = [&](size_t k, uint32_t) {
-    return RunToJson(RunItem(plan, plan.items[todo[k]], start)).dump();
-  };
-  tasks.on_result = [&](size_t k, std::string line) {
-    account(todo[k], RunFromJson(nlohmann::json::parse(line)));
-  };
-  tasks.should_stop = [] { return g_stop_signal != 0; };
-  tasks.in_child = [] { StopSignals::ResetInChild(); };
   if (kill_worker != 0) {
-    tasks.after_report = [kill_worker](size_t, uint32_t worker) {
+    hooks.after_report = [kill_worker](size_t, uint32_t worker) {
       if (kill_worker == worker + 1) raise(SIGKILL);
     };
   }
-  const campaign::PoolOutcome pool = campaign::RunPool(tasks, jobs, campaign::Assignment::kStriped);
-  for (const campaign::WorkerDeath& death : pool.deaths) {
-    if (pool.stopped) break;  // the workers were sent SIGTERM
-    ex.notes.push_back(
-        "sweep worker " + std::to_string(death.worker + 1) + " (pid " + std::to_string(death.pid) +
-        ") died: " + campaign::DescribeWaitStatus(death.status) + "; " +
-        std::to_string(death.unreported.size()) + " of its runs never reported are marked unrun");
-  }
-  const size_t workers = std::min<size_t>(jobs, todo.size());
-  if (jobs > 1 && todo.size() > 1 && pool.workers_started < workers) {
-    ex.notes.push_back("only " + std::to_string(pool.workers_started) + " of " +
-                       std::to_string(jobs) + " sweep workers could be started" +
-                       (pool.workers_started == 0 ? "; the runs ran in this process" : ""));
-  }
-  ex.stop_signal = g_stop_signal;
-  for (size_t i : todo) {
-    if (!ex.runs[i].path.empty()) continue;
-    ex.runs[i] = Placeholder(plan, plan.items[i], ex.stop_signal != 0 ? "skipped" : "unrun");
-  }
-  if (ex.stop_signal != 0) {
-    size_t finished = 0;
-    for (const SweepRun& run : ex.runs)
-      finished += run.outcome != "skipped" && run.outcome != "unrun";
-    ex.notes.push_back(std::string("interrupted by ") + strsignal(ex.stop_signal) + " after " +
-                       std::to_string(finished) + " of " + std::to_string(ex.runs.size()) +
+  campaign::SweepExecution ex = campaign::ExecuteSweep(plan, std::move(runs), jobs, hooks);
+  if (ex.stopped) {
+    ex.notes.push_back(std::string("interrupted by ") + strsignal(g_stop_signal) + " after " +
+                       std::to_string(campaign::FinishedRuns(ex.runs)) + " of " +
+                       std::to_string(ex.runs.size()) +
                        " runs; the report holds the finished runs, the rest are skipped "
                        "(continue with --resume)");
   }
   return ex;
 }
 
-// Re-runs a sample in this process and compares trace hashes with the sweep's runs.
-void Recheck(const Plan& plan, SweepReport& report, uint32_t per_scenario) {
-  std::set<std::pair<std::string, uint64_t>> sample;
-  std::map<std::string, uint32_t> taken;
-  for (const SweepGroup& g : report.groups) {
-    if (taken[g.path] < per_scenario && sample.insert({g.path, g.fastest_seed}).second) {
-      ++taken[g.path];
-    }
-  }
-  auto ran = [](const SweepRun& run) { return run.outcome != "skipped" && run.outcome != "unrun"; };
-  for (const SweepRun& run : report.runs) {
-    if (ran(run) && taken[run.path] < per_scenario && sample.insert({run.path, run.seed}).second) {
-      ++taken[run.path];
-    }
-  }
-  for (size_t i = 0; i < plan.items.size(); ++i) {
-    if (g_stop_signal != 0) return;
-    const scenario::Scenario& s = plan.scenarios[plan.items[i].scenario];
-    const SweepRun& first = report.runs[i];
-    if (!ran(first) || !sample.count({s.path, first.seed})) continue;
-    scenario::RunConfig config = plan.base;
-    config.seed = first.seed;
-    auto again = scenario::RunScenario(s, config);
-    ++report.determinism_checked;
-    const std::string hash = Hex64(again.value().summary.trace_hash);
-    if (hash != first.trace_hash) {
-      // Name the first divergent event: two more runs keeping their traces.
-      config.keep_trace = true;
-      auto a = scenario::RunScenario(s, config);
-      auto b = scenario::RunScenario(s, config);
-      report.determinism_mismatches.push_back(
-          s.path + " seed " + std::to_string(first.seed) + ": trace_hash " + first.trace_hash +
-          " then " + hash + "; " +
-          campaign::DivergenceReport(a.value().trace_lines, b.value().trace_lines));
-    }
-  }
-}
-
 // --shard "I/N", or "env": I from JOB_COMPLETION_INDEX, N from REPARTSIM_SHARD_COUNT.
-sim::Result<std::pair<uint32_t, uint32_t>> ParseShard(const std::string& text,
-                                                      const std::vector<std::string>& args) {
+sim::Result<campaign::Shard> ParseShard(const std::string& text,
+                                        const std::vector<std::string>& args) {
   std::string spec = text;
   if (text == "env") {
     const char* index = std::getenv("JOB_COMPLETION_INDEX");
@@ -291,14 +172,7 @@ sim::Result<std::pair<uint32_t, uint32_t>> ParseShard(const std::string& text,
     }
     spec = std::string(index) + "/" + count;
   }
-  const size_t slash = spec.find('/');
-  if (slash != std::string::npos) {
-    auto i = ParseU64(std::string_view(spec).substr(0, slash));
-    auto n = ParseU64(std::string_view(spec).substr(slash + 1));
-    if (i && n && *n > 0 && *n <= UINT32_MAX && *i < *n) {
-      return std::make_pair(static_cast<uint32_t>(*i), static_cast<uint32_t>(*n));
-    }
-  }
+  if (std::optional<campaign::Shard> shard = campaign::ParseShard(spec)) return *shard;
   return sim::Error{{"<command line>", 1, ArgumentColumn(args, text)},
                     "--shard expects I/N with 0 <= I < N (or env), got '" + spec + "'"};
 }
@@ -323,17 +197,18 @@ sim::Result<SweepReport> LoadResume(const std::string& path, const std::vector<s
 
 // The --html summary and, next to it, the timeline of each failure group's fastest failing
 // seed (run again here, with the trace kept).
-sim::Status WriteHtml(const SweepArgs& a, const Plan& plan, const SweepReport& report) {
+sim::Status WriteHtml(const SweepArgs& a, const campaign::SweepPlan& plan,
+                      const SweepReport& report) {
   std::vector<std::string> timelines;
   for (size_t i = 0; i < report.groups.size(); ++i) {
     const SweepGroup& g = report.groups[i];
     const scenario::Scenario* s = nullptr;
-    for (const scenario::Scenario& candidate : plan.scenarios) {
+    for (const scenario::Scenario& candidate : plan.scenarios()) {
       if (candidate.path == g.path) s = &candidate;
     }
     timelines.emplace_back();
     if (s == nullptr) continue;
-    scenario::RunConfig config = plan.base;
+    scenario::RunConfig config = plan.base();
     config.seed = g.fastest_seed;
     config.profile = g.profile;
     config.keep_trace = true;
@@ -359,139 +234,109 @@ int WriteReports(const SweepArgs& a, const SweepReport& report, int verdict) {
   return verdict;
 }
 
-int Sweep(const SweepArgs& a) {
-  const Clock::time_point start = Clock::now();
-  const std::vector<std::string> args = CommandLineArgs();
-  if (a.scenarios.empty()) {
-    return ReportInputError({{"<command line>", 1, 1}, "sweep needs at least one SCENARIO"});
-  }
+// Everything a sweep needs before its first run, checked (exit 64 on a bad flag or file).
+struct Prepared {
+  std::unique_ptr<campaign::SweepPlan> plan;
+  SweepReport report;
+  std::vector<SweepRun> runs;  // resumed runs (empty: none)
+};
+
+sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>& args) {
+  if (a.scenarios.empty())
+    return sim::Error{{"<command line>", 1, 1}, "sweep needs at least one SCENARIO"};
   auto rules = ParseRuleFlags(a.rules, args);
-  if (!rules.ok()) return ReportInputError(rules.error());
-  Plan plan;
-  if (!a.profile.empty()) plan.base.profile = a.profile;
-  plan.base.rules = rules.value();
-  for (const auto& [name, on] : rules.value()) {
-    plan.rules += (plan.rules.empty() ? "" : ",") + name + (on ? "=on" : "=off");
-  }
-  sim::Status valid = ValidateOverrides(plan.base.profile, plan.base.rules, args);
-  if (!valid.ok()) return ReportInputError(valid.error());
+  if (!rules.ok()) return rules.error();
+  scenario::RunConfig base;
+  if (!a.profile.empty()) base.profile = a.profile;
+  base.rules = rules.value();
+  sim::Status valid = ValidateOverrides(base.profile, base.rules, args);
+  if (!valid.ok()) return valid.error();
   auto shard = ParseShard(a.shard, args);
-  if (!shard.ok()) return ReportInputError(shard.error());
-  const auto [shard_index, shard_count] = shard.value();
+  if (!shard.ok()) return shard.error();
+  int64_t budget_ms = 0;
   if (!a.time_budget.empty()) {
     auto ms = model::sql::ParseDurationMs(a.time_budget);
     if (!ms.ok()) {
-      return ReportInputError({{"<command line>", 1, ArgumentColumn(args, a.time_budget)},
-                               "--time-budget: " + ms.error().message});
+      return sim::Error{{"<command line>", 1, ArgumentColumn(args, a.time_budget)},
+                        "--time-budget: " + ms.error().message};
     }
-    plan.budget_ms = ms.value();
+    budget_ms = ms.value();
   }
   std::optional<std::pair<uint64_t, uint64_t>> range;
   if (!a.seeds.empty()) {
     auto r = ParseRange(a.seeds, args);
-    if (!r.ok()) return ReportInputError(r.error());
+    if (!r.ok()) return r.error();
     range = r.value();
   }
   for (const std::string* out : {&a.json, &a.junit, &a.html}) {
     if (out->empty()) continue;
     sim::Status st = CheckOutputPath(*out, args);
-    if (!st.ok()) return ReportInputError(st.error());
+    if (!st.ok()) return st.error();
   }
   auto paths = ExpandScenarioPaths(a.scenarios, args);
-  if (!paths.ok()) return ReportInputError(paths.error());
-  SweepReport report;
+  if (!paths.ok()) return paths.error();
+  Prepared p;
+  p.plan = std::make_unique<campaign::SweepPlan>(base, shard.value(), range);
+  p.plan->budget_ms = budget_ms;
+  SweepReport& report = p.report;
   std::tie(report.binary_version, report.binary_id) = BinaryIdentity();
   report.seeds = range ? a.seeds : "per-scenario";
-  report.shard = std::to_string(shard_index) + "/" + std::to_string(shard_count);
-  report.complete = shard_count == 1;
-  report.rules = plan.rules;
+  report.shard = shard.value().Text();
+  report.complete = shard.value().count == 1;
+  report.rules = p.plan->rules();
   report.raw = a.raw;
-  uint64_t position = 0;  // of the scenario's first seed in the global (scenario, seed) list
   for (const std::string& path : paths.value()) {
     auto s = scenario::LoadScenarioFile(path);
-    if (!s.ok()) return ReportInputError(s.error());
+    if (!s.ok()) return s.error();
+    const std::vector<std::string>& tags = s.value().tags;
     if (!a.tags.empty() && std::none_of(a.tags.begin(), a.tags.end(), [&](const std::string& t) {
-          return std::find(s.value().tags.begin(), s.value().tags.end(), t) != s.value().tags.end();
+          return std::find(tags.begin(), tags.end(), t) != tags.end();
         })) {
       continue;
     }
-    const std::string profile = plan.base.profile.value_or(s.value().profile);
-    auto expect =
-        s.value().ExpectationFor(profile, s.value().OverridesFor(profile, plan.base.rules));
-    SweepScenario row;
-    row.path = path;
-    row.name = s.value().name;
-    row.profile = profile;
-    row.rules = plan.rules;
-    row.hash = FileHash(path);
-    row.expect = expect ? (expect->pass ? "pass" : "violation: " + expect->invariant) : "pass";
-    if (expect) row.tolerate = expect->tolerate;
-    if (report.FindScenario(row.Key()) != nullptr) continue;  // named twice
-    report.scenarios.push_back(row);
-    const uint64_t first = range ? range->first : s.value().seed_first;
-    const uint64_t last = range ? range->second : s.value().seed_last;
-    // Seeds first + k with (position + k) % shard_count == shard_index, without a loop over
-    // every seed of the range (which may be huge).
-    const uint64_t span = last - first;  // seeds - 1
-    const uint64_t k0 = (shard_index + shard_count - position % shard_count) % shard_count;
-    const uint64_t mine = k0 > span ? 0 : (span - k0) / shard_count + 1;
-    if (mine > kRunsMax - plan.items.size()) {
-      const std::string culprit = range ? a.seeds : path;
-      return ReportInputError({{"<command line>", 1, ArgumentColumn(args, culprit)},
-                               "sweep of more than " + std::to_string(kRunsMax) + " runs (" + path +
-                                   " seeds " + std::to_string(first) + ".." + std::to_string(last) +
-                                   (shard_count > 1 ? " in shard " + report.shard : "") +
-                                   "); use a smaller --seeds range or split it with --shard"});
+    sim::Status added = p.plan->Add(std::move(s).value(), FileHash(path), report);
+    if (!added.ok()) {
+      return sim::Error{{"<command line>", 1, ArgumentColumn(args, range ? a.seeds : path)},
+                        added.error().message};
     }
-    for (uint64_t k = k0; k0 <= span && k <= span; k += shard_count) {
-      plan.items.push_back({plan.scenarios.size(), first + k});
-      if (span - k < shard_count) break;
-    }
-    position = (position + span % shard_count + 1) % shard_count;
-    plan.scenarios.push_back(std::move(s).value());
   }
-  if (plan.scenarios.empty()) {
-    return ReportInputError(
-        {{"<command line>", 1, 1}, "no scenario carries any of the --tag tags"});
+  if (p.plan->scenarios().empty()) {
+    return sim::Error{{"<command line>", 1, 1}, "no scenario carries any of the --tag tags"};
   }
   report.sweep_id = report.SweepId();
-  std::vector<SweepRun> runs(plan.items.size());
-  plan.done.assign(plan.items.size(), false);
   if (!a.resume.empty()) {
     auto previous = LoadResume(a.resume, args);
-    if (!previous.ok()) return ReportInputError(previous.error());
-    if (previous.value().sweep_id != report.sweep_id) {
-      return ReportInputError(
-          {{"<command line>", 1, ArgumentColumn(args, a.resume)},
-           "--resume: " + a.resume + " is a report of another sweep (sweep_id " +
-               previous.value().sweep_id + ", this one " + report.sweep_id +
-               "): same binary, scenarios, --seeds, --shard, --profile, --rule and --raw needed"});
+    if (!previous.ok()) return previous.error();
+    std::string note;
+    auto runs = p.plan->Resume(previous.value(), report, a.resume, &note);
+    if (!runs.ok()) {
+      return sim::Error{{"<command line>", 1, ArgumentColumn(args, a.resume)},
+                        "--resume: " + runs.error().message};
     }
-    std::map<std::pair<std::string, uint64_t>, SweepRun> finished;
-    for (SweepRun& run : previous.value().runs) {
-      if (run.outcome != "skipped" && run.outcome != "unrun") {
-        finished[{run.Key(), run.seed}] = std::move(run);
-      }
-    }
-    for (size_t i = 0; i < plan.items.size(); ++i) {
-      SweepRun key = Placeholder(plan, plan.items[i], "");
-      auto it = finished.find({key.Key(), key.seed});
-      if (it == finished.end()) continue;
-      runs[i] = std::move(it->second);
-      plan.done[i] = true;
-    }
-    size_t resumed = static_cast<size_t>(std::count(plan.done.begin(), plan.done.end(), true));
-    report.notes.push_back("resumed from " + a.resume + ": " + std::to_string(resumed) +
-                           " finished runs kept, " + std::to_string(plan.items.size() - resumed) +
-                           " to run");
+    p.runs = std::move(runs).value();
+    report.notes.push_back(note);
   }
+  return p;
+}
+
+int Sweep(const SweepArgs& a) {
+  const Clock::time_point start = Clock::now();
+  const std::vector<std::string> args = CommandLineArgs();
+  auto prepared = Prepare(a, args);
+  if (!prepared.ok()) return ReportInputError(prepared.error());
+  const campaign::SweepPlan& plan = *prepared.value().plan;
+  SweepReport& report = prepared.value().report;
   StopSignals signals;  // until the reports are written
-  Execution ex = Execute(plan, std::move(runs), a.jobs, a.quiet);
+  campaign::SweepExecution ex = Execute(plan, std::move(prepared.value().runs), a.jobs, a.quiet);
+  const int stop_signal = g_stop_signal;
   report.runs = std::move(ex.runs);
   report.notes.insert(report.notes.end(), ex.notes.begin(), ex.notes.end());
-  report.interrupted = ex.stop_signal != 0;
+  report.interrupted = ex.stopped;
   report.Aggregate();
-  if (!report.interrupted) Recheck(plan, report, a.check_determinism ? UINT32_MAX : a.recheck);
+  if (!report.interrupted) {
+    campaign::RecheckDeterminism(plan, report, a.check_determinism ? UINT32_MAX : a.recheck,
+                                 [] { return g_stop_signal != 0; });
+  }
   report.interrupted = report.interrupted || g_stop_signal != 0;
   report.wall_ms = MsSince(start);
   // A report on stdout keeps stdout for itself: the table goes to stderr.
@@ -499,7 +344,7 @@ int Sweep(const SweepArgs& a) {
   PrintSweepSummary(report, report_on_stdout ? stderr : stdout);
   int verdict = report.ExitCode();
   if (verdict == kExitPass && report.interrupted) {
-    verdict = 128 + (ex.stop_signal != 0 ? ex.stop_signal : static_cast<int>(g_stop_signal));
+    verdict = 128 + (stop_signal != 0 ? stop_signal : static_cast<int>(g_stop_signal));
   }
   if (!a.html.empty()) {
     sim::Status st = WriteHtml(a, plan, report);

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string_view>
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 // Returns `text` as a number in `base` (10 or 16; base 16 also takes a leading "0x"), or
 // nullopt when it is empty, has any other character or does not fit in 64 bits.
 std::optional<uint64_t> ParseU64(std::string_view text, int base = 10);
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign
