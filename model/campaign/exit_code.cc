@@ -58,4 +58,18 @@ std::string ExitCodeSummary() {
   return out;
 }
 
+ExitCode ExitCodeFor(scenario::Outcome outcome) {
+  switch (outcome) {
+    case scenario::Outcome::kPass:
+      return kExitPass;
+    case scenario::Outcome::kSafety:
+      return kExitSafety;
+    case scenario::Outcome::kLiveness:
+      return kExitLiveness;
+    case scenario::Outcome::kNondeterminism:
+      return kExitNondeterminism;
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
 }  // namespace repartsim::campaign

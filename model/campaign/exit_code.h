@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "model/run/runner.h"
+
 namespace repartsim::campaign {
 
 enum ExitCode : int {
@@ -24,6 +26,9 @@ struct ExitCodeDoc {
   std::string summary;  // a few words, for --help
   std::string meaning;  // the README's sentence
 };
+
+// The exit code of one run's outcome (run, replay, explore).
+ExitCode ExitCodeFor(scenario::Outcome outcome);
 
 // Every code in ascending order, then the signal exits of an interrupted sweep.
 const std::vector<ExitCodeDoc>& ExitCodeDocs();

@@ -7,6 +7,7 @@
 namespace repartsim::tools {
 
 using campaign::ExitCode;
+using campaign::ExitCodeFor;
 using campaign::kExitCantCreate;
 using campaign::kExitInternal;
 using campaign::kExitLiveness;

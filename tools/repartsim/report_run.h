@@ -1,12 +1,7 @@
-// Shared pieces of the scenario verbs (run, replay, sweep): --rule flag parsing, the choice
-// file with its header, trace files (text or JSON lines), the human-readable run report and
-// the mapping from a run outcome to the exit code.
-// Choice file = a sim::ChoiceList text preceded by comment lines that make it self-contained:
-//   # repartsim choices
-//   # scenario=<path> seed=<n> profile=<p> rules=<overrides or -> trace_hash=0x<16 hex>
-// Trace JSON lines: one object per trace line {"step","time_ms","node","kind","detail",
-// "fields","args"}: `fields` holds the detail's key=value words (decimal integers as numbers),
-// `args` its other words in order (a parenthesised group such as a region id is one word).
+// Shared pieces of the scenario verbs (run, replay, sweep): --rule flag parsing, atomic report
+// files, and the files of the campaign layer's formats: choice files
+// (model/campaign/choice_file.h), trace files (text or JSON lines, trace_format.h) and the
+// run report a person reads (run_text.h).
 #pragma once
 
 #include <cstdio>
@@ -14,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/choice_file.h"
 #include "model/campaign/mutation_search.h"
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
@@ -42,14 +38,7 @@ std::string ChoicesPath(const std::string& choices_flag, const std::string& json
 // `repartsim run PATH --seed N --profile P --rule a=off ...`: the command reproducing a run.
 using campaign::RunReproCommand;
 
-struct ChoicesFile {
-  sim::ChoiceList choices;
-  std::string scenario;
-  std::optional<uint64_t> seed;
-  std::optional<std::string> profile;
-  std::vector<std::pair<std::string, bool>> rules;
-  std::optional<uint64_t> trace_hash;
-};
+using campaign::ChoicesFile;
 
 sim::Status WriteChoicesFile(const std::string& path, const scenario::RunReport& report);
 sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path);
@@ -57,20 +46,10 @@ sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path);
 // Writes `lines` to `path` ("-" = stdout) as text or JSON lines. Error: "cannot write FILE".
 sim::Status WriteTraceFile(const std::string& path, const std::string& format,
                            const std::vector<std::string>& lines);
-// One trace line as a JSON object: {"step", "time_ms", "node", "kind", "fields"} and, when
-// the detail ends in free text, "text" (docs/trace.md, "JSON lines format").
-std::string TraceLineJson(const std::string& line);
-// The names of the leading bare words of a trace kind's detail ("recv" -> {"msg"},
-// "dn.region_op" -> {"op", "region", "code"}); empty for kinds whose details are all
-// key=value words.
-std::vector<std::string_view> TracePositionalNames(std::string_view kind);
-
 // Prints the run: header, summary line, expectation, history counts, violations (at most
 // `violations_max`, the JSON report has all).
 void PrintRunReport(std::FILE* out, const scenario::Scenario& scenario,
                     const scenario::RunReport& report, size_t violations_max);
-
-int ExitCodeFor(scenario::Outcome outcome);
 
 // Writes `text` to `path` ("-" = stdout) atomically: a temporary file next to it, written,
 // flushed (fsync), closed and checked, then renamed over `path`, so a crash or a full disk

@@ -2,15 +2,15 @@
 // part): key=value words become fields (integers as numbers, quoted text unescaped), a kind's
 // leading bare words are named, a region id stays one word, and only free text without
 // structure is `text`. Method: TraceLineJson on fixed lines, exact JSON.
-#include "tools/repartsim/report_run.h"
+#include "model/campaign/trace_format.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 namespace {
-namespace report_run_test {
+namespace trace_format_test {
 
 TEST(TraceLineJsonTest, KeyValueWordsAreTypedFieldsAndLeadingWordsAreNamed) {
   const nlohmann::json j =
@@ -65,6 +65,17 @@ TEST(TraceLineJsonTest, FreeTextWithoutStructureIsText) {
   EXPECT_EQ(rule["text"], "(safety phase ended)");
 }
 
-}  // namespace report_run_test
+TEST(TraceTextTest, EveryLineEndsInANewlineAsTextOrJson) {
+  const std::vector<std::string> lines = {"0 0 - op create_table", "1 5 n1 recv Ping id=3"};
+  EXPECT_EQ(TraceText(lines, "text"), "0 0 - op create_table\n1 5 n1 recv Ping id=3\n");
+  EXPECT_EQ(TraceText(lines, "jsonl"),
+            TraceLineJson(lines[0]) + "\n" + TraceLineJson(lines[1]) + "\n");
+  EXPECT_EQ(TraceText({}, "jsonl"), "");
+  EXPECT_EQ(TracePositionalNames("dn.region_op"),
+            (std::vector<std::string_view>{"op", "region", "code"}));
+  EXPECT_TRUE(TracePositionalNames("ms.procedure").empty());
+}
+
+}  // namespace trace_format_test
 }  // namespace
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

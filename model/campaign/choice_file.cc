@@ -1,0 +1,62 @@
+#include "model/campaign/choice_file.h"
+
+#include <sstream>
+
+#include "model/campaign/parse_u64.h"
+#include "sim/assert.h"
+#include "sim/fingerprint.h"
+
+namespace repartsim::campaign {
+
+std::string ChoicesText(const scenario::RunReport& report) {
+  REPARTSIM_ASSERT(!report.path.empty());
+  REPARTSIM_ASSERT(!report.profile.empty());
+  return "# repartsim choices\n# scenario=" + report.path +
+         " seed=" + std::to_string(report.summary.seed) + " profile=" + report.profile +
+         " rules=" + (report.rules.empty() ? "-" : report.rules) +
+         " trace_hash=" + sim::Hex64(report.summary.trace_hash) + "\n" + report.choices.ToText();
+}
+
+namespace {
+
+// "a=off,b=on" -> {{"a", false}, {"b", true}}; items without '=' are skipped.
+std::vector<std::pair<std::string, bool>> ParseRules(const std::string& value) {
+  std::vector<std::pair<std::string, bool>> rules;
+  std::istringstream items(value);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const size_t q = item.find('=');
+    if (q != std::string::npos) rules.emplace_back(item.substr(0, q), item.substr(q + 1) == "on");
+  }
+  return rules;
+}
+
+}  // namespace
+
+sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::string& file) {
+  auto list = sim::ChoiceList::Parse(text, file);
+  if (!list.ok()) return list.error();
+  ChoicesFile out;
+  out.choices = std::move(list).value();
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("# scenario=", 0) != 0) continue;
+    std::istringstream words(line.substr(2));
+    std::string word;
+    while (words >> word) {
+      const size_t eq = word.find('=');
+      if (eq == std::string::npos) continue;
+      const std::string key = word.substr(0, eq);
+      const std::string value = word.substr(eq + 1);
+      if (key == "scenario") out.scenario = value;
+      if (key == "seed") out.seed = ParseU64(value);
+      if (key == "profile") out.profile = value;
+      if (key == "trace_hash") out.trace_hash = ParseU64(value, 16);
+      if (key == "rules" && value != "-") out.rules = ParseRules(value);
+    }
+  }
+  return out;
+}
+
+}  // namespace repartsim::campaign

@@ -1,0 +1,36 @@
+// The choice file: every decision a run took (sim::ChoiceList text), preceded by comment lines
+// that make it self-contained, so `replay` and `shrink` need nothing else:
+//   # repartsim choices
+//   # scenario=<path> seed=<n> profile=<p> rules=<overrides or -> trace_hash=0x<16 hex>
+// A header word that is missing or unreadable leaves its field empty (the verbs then ask for
+// the flag); the choice list itself is checked by sim::ChoiceList::Parse with located errors.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/run/runner.h"
+#include "sim/choice_list.h"
+#include "sim/result.h"
+
+namespace repartsim::campaign {
+
+struct ChoicesFile {
+  sim::ChoiceList choices;
+  std::string scenario;
+  std::optional<uint64_t> seed;
+  std::optional<std::string> profile;
+  std::vector<std::pair<std::string, bool>> rules;
+  std::optional<uint64_t> trace_hash;
+};
+
+// The file's text for one run: the header, then report.choices.
+std::string ChoicesText(const scenario::RunReport& report);
+
+// Reads a choice file's `text`; errors are located in `file`.
+sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::string& file);
+
+}  // namespace repartsim::campaign

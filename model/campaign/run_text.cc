@@ -1,0 +1,107 @@
+#include "model/campaign/run_text.h"
+
+#include <map>
+#include <set>
+
+#include "model/check/violation.h"
+#include "sim/assert.h"
+
+namespace repartsim::campaign {
+
+namespace {
+
+std::string Counts(std::initializer_list<std::pair<const char*, uint64_t>> counts) {
+  std::string text;
+  for (const auto& [name, n] : counts) {
+    text += (text.empty() ? "" : " ") + std::string(name) + "=" + std::to_string(n);
+  }
+  return text;
+}
+
+// The violations after the first `shown`, counted by invariant: "INV-ACK 2, INV-OWN 1".
+std::string RestByInvariant(const std::vector<check::Violation>& violations, size_t shown) {
+  REPARTSIM_ASSERT(shown < violations.size());
+  std::map<std::string, size_t> rest;
+  for (size_t i = shown; i < violations.size(); ++i) {
+    ++rest[std::string(check::InvariantName(violations[i].invariant))];
+  }
+  std::string counts;
+  for (const auto& [name, n] : rest) {
+    counts += (counts.empty() ? "" : ", ") + name + " " + std::to_string(n);
+  }
+  return counts;
+}
+
+}  // namespace
+
+std::string RunReportText(const scenario::Scenario& s, const scenario::RunReport& r,
+                          size_t violations_max) {
+  REPARTSIM_ASSERT(!r.profile.empty());
+  std::string text = "scenario " + r.scenario + " (" + r.path + ") profile=" + r.profile +
+                     " rules=" + (r.rules.empty() ? "-" : r.rules) + " faults: " + r.faults + "\n" +
+                     r.SummaryLine() + "\n";
+  text += "end: " + r.end_reason + " at t=" + std::to_string(r.time_ms) +
+          " ms (faults healed at t=" + std::to_string(r.heal_time_ms) + " ms, step " +
+          std::to_string(r.heal_step) + ")\n";
+  const auto& h = r.history;
+  text += "history: " +
+          Counts({{"writes", h.writes},
+                  {"acked", h.acked},
+                  {"rejected", h.rejected},
+                  {"unknown", h.unknown},
+                  {"pending", h.pending},
+                  {"queries", h.queries},
+                  {"ok", h.queries_ok},
+                  {"failed", h.queries_failed},
+                  {"ddls", h.ddls},
+                  {"done", h.ddls_done},
+                  {"failed", h.ddls_failed},
+                  {"rejected", h.ddls_rejected},
+                  {"unknown", h.ddls_unknown}}) +
+          "\n";
+  text += "probes: " +
+          Counts({{"rows", h.probes}, {"acked", h.probes_acked}, {"writes", h.probe_writes}}) +
+          " (liveness write probes, in history)\n";
+  if (auto e = s.ExpectationFor(r.profile, r.rules)) {
+    std::string why;
+    for (const std::string& name : r.Unexpected(*e)) {
+      why += (why.empty() ? " (unexpected " : ", ") + name;
+    }
+    if (!why.empty()) why += ")";
+    const std::string whose = s.RuleExpectationFor(r.profile, r.rules) != nullptr
+                                  ? r.profile + " with " + r.rules
+                                  : r.profile;
+    text += "expect (" + whose + "): " + e->ToString() + " -> " +
+            (r.Meets(*e) ? "met" : "NOT met") + why + "\n";
+  }
+  if (!r.nondeterminism.empty()) text += "nondeterminism: " + r.nondeterminism + "\n";
+  // Decisive violations come first (RunReport::violations is sorted so); the rest are counted.
+  // Each violation's context shows only the related lines no earlier violation showed; the
+  // others are referred to by count.
+  std::set<std::string> shown;
+  for (size_t i = 0; i < r.violations.size() && i < violations_max; ++i) {
+    check::Violation v = r.violations[i];
+    const size_t related = v.trace.size();
+    std::erase_if(v.trace, [&](const std::string& line) { return !shown.insert(line).second; });
+    std::string again;
+    if (v.trace.size() < related) {
+      again = "  trace: (" + std::string(v.trace.empty() ? "the " : "and ") +
+              std::to_string(related - v.trace.size()) +
+              " related lines shown under earlier violations)\n";
+    }
+    text += v.ToText() + again + "\n";
+  }
+  if (r.violations.size() > violations_max) {
+    text += "... and " + std::to_string(r.violations.size() - violations_max) +
+            " more violations: " + RestByInvariant(r.violations, violations_max) +
+            " (see --json, or --violations-max)\n";
+  }
+  check::Report all;
+  all.Add(r.violations);
+  const std::string summary = all.ToText();
+  const size_t totals = summary.rfind("violations: ");
+  REPARTSIM_ASSERT(totals != std::string::npos);
+  return text + summary.substr(totals);
+}
+
+}  // namespace repartsim::campaign

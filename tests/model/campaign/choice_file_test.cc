@@ -1,0 +1,61 @@
+// Goal: a choice file (model/campaign/choice_file.h) names its run completely: the text of a
+// real run's choices reads back as the same scenario, seed, profile, rules, trace hash and
+// choice list; header words that are missing or unreadable leave their fields empty; a broken
+// choice list is a located error.
+// Method: one bundled scenario run with a rule override, its ChoicesText parsed again.
+#include "model/campaign/choice_file.h"
+
+#include <gtest/gtest.h>
+
+#include "model/scenario/loader.h"
+#include "tests/paths.h"
+
+namespace repartsim::campaign {
+namespace {
+namespace choice_file_test {
+
+TEST(ChoiceFileTest, ARunsChoicesReadBackWhole) {
+  auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
+                                      "/scenarios/stale_cache/raced_route_fill_kept.yaml");
+  ASSERT_TRUE(s.ok()) << s.error().Format();
+  scenario::RunConfig config;
+  config.seed = 3;
+  config.rules = {{"fenced-reads", true}};
+  auto run = scenario::RunScenario(s.value(), config);
+  ASSERT_TRUE(run.ok());
+  const std::string text = ChoicesText(run.value());
+  EXPECT_EQ(text.rfind("# repartsim choices\n# scenario=" + s.value().path + " seed=3 profile=", 0),
+            0u);
+  auto file = ParseChoicesFile(text, "x.choices");
+  ASSERT_TRUE(file.ok()) << file.error().Format();
+  EXPECT_EQ(file.value().scenario, s.value().path);
+  EXPECT_EQ(file.value().seed, 3u);
+  EXPECT_EQ(file.value().profile, run.value().profile);
+  EXPECT_EQ(file.value().trace_hash, run.value().summary.trace_hash);
+  EXPECT_EQ(file.value().choices.ToText(), run.value().choices.ToText());
+  EXPECT_EQ(run.value().rules, "fenced-reads=on");
+  EXPECT_EQ(file.value().rules,
+            (std::vector<std::pair<std::string, bool>>{{"fenced-reads", true}}));
+}
+
+TEST(ChoiceFileTest, UnreadableHeaderWordsLeaveFieldsEmpty) {
+  auto file = ParseChoicesFile(
+      "# scenario=a.yaml seed=-3 trace_hash=zz rules=-\n" + sim::ChoiceList().ToText(),
+      "x.choices");
+  ASSERT_TRUE(file.ok()) << file.error().Format();
+  EXPECT_EQ(file.value().scenario, "a.yaml");
+  EXPECT_FALSE(file.value().seed.has_value());
+  EXPECT_FALSE(file.value().trace_hash.has_value());
+  EXPECT_FALSE(file.value().profile.has_value());
+  EXPECT_TRUE(file.value().rules.empty());
+  EXPECT_TRUE(file.value().choices.empty());
+
+  auto broken = ParseChoicesFile("# scenario=a.yaml\nnot a choice list\n", "x.choices");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error().location.file, "x.choices");
+  EXPECT_EQ(broken.error().location.line, 2u);
+}
+
+}  // namespace choice_file_test
+}  // namespace
+}  // namespace repartsim::campaign
