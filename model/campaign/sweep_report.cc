@@ -8,6 +8,7 @@
 #include <set>
 
 #include "model/campaign/exit_code.h"
+#include "model/campaign/sweep_plan.h"
 #include "model/campaign/verdict.h"
 #include "model/check/violation.h"
 #include "model/scenario/scenario.h"
@@ -523,12 +524,7 @@ void CheckInvariantName(const std::string& name, const Fields::Path& at) {
   if (!check::ParseInvariant(name)) throw BadField{at, "unknown invariant '" + name + "'"};
 }
 
-bool ValidShard(const std::string& shard) {
-  unsigned index = 0, count = 0;
-  char tail = 0;
-  return std::sscanf(shard.c_str(), "%u/%u%c", &index, &count, &tail) == 2 && count > 0 &&
-         index < count;
-}
+bool ValidShard(const std::string& shard) { return ParseShard(shard).has_value(); }
 
 SweepReport ReadReport(const nlohmann::json& j) {
   using F = Fields;
