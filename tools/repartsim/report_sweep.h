@@ -1,6 +1,6 @@
-// The CLI's renderings of a sweep report (model/campaign/sweep_report.h): JUnit XML (one
-// testcase per scenario row, <skipped/> when no run ran), the text summary and the totals;
-// and the identity of this executable that every report carries.
+// The CLI's side of a sweep report (model/campaign/sweep_report.h, rendered by sweep_text.h):
+// printing the summary or the totals, and the identity of this executable that every report
+// carries.
 #pragma once
 
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "model/campaign/sweep_report.h"
+#include "model/campaign/sweep_text.h"
 
 namespace repartsim::tools {
 
@@ -25,13 +26,11 @@ using campaign::SweepRun;
 using campaign::SweepScenario;
 using campaign::ToSweepRun;
 
-// JUnit XML: one testcase per scenario row; a row not met is a <failure> listing its failure
-// groups with their repro commands.
-std::string SweepJunit(const SweepReport& report);
-// The summary table, the failure groups with their repro commands, the determinism re-check,
-// the notes and the totals line.
+using campaign::SweepJunit;
+// campaign::SweepSummaryText on `out`: the summary table, the failure groups with their repro
+// commands, the determinism re-check, the notes and the totals line.
 void PrintSweepSummary(const SweepReport& report, std::FILE* out);
-// Only the rows not met (with their verdicts), the notes and the totals line.
+// campaign::SweepTotalsText on `out`: the rows not met, the notes and the totals line.
 void PrintSweepTotals(const SweepReport& report, std::FILE* out);
 // The version and build id of this executable (the id hashes /proc/self/exe, once).
 std::pair<std::string, std::string> BinaryIdentity();

@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "model/campaign/html_timeline.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
-#include "tools/repartsim/html_timeline.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/verbs.h"
@@ -125,7 +125,8 @@ int Report(const ReportArgs& a) {
                                  id.value().trace_hash +
                                  " (another binary or an edited scenario)"});
   }
-  sim::Status written = WriteTextFile(a.html, RenderTimelineHtml(MakeTimelineRun(s.value(), r)));
+  sim::Status written =
+      WriteTextFile(a.html, campaign::RenderTimelineHtml(campaign::MakeTimelineRun(s.value(), r)));
   if (!written.ok()) return ReportWriteError(written.error(), kExitPass);
   std::printf("%s\ntimeline: %s\n", r.SummaryLine().c_str(), a.html.c_str());
   return kExitPass;

@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "model/campaign/determinism.h"
+#include "model/campaign/html_timeline.h"
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
-#include "tools/repartsim/html_timeline.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/verbs.h"
 
@@ -129,7 +129,8 @@ int RunOnce(const RunArgs& a) {
                  Hex64(r2.summary.trace_hash).c_str());
   }
   if (!a.html.empty()) {
-    sim::Status written = WriteTextFile(a.html, RenderTimelineHtml(MakeTimelineRun(s.value(), r)));
+    sim::Status written = WriteTextFile(
+        a.html, campaign::RenderTimelineHtml(campaign::MakeTimelineRun(s.value(), r)));
     if (!written.ok()) return ReportWriteError(written.error(), verdict);
     std::fprintf(report_out, "timeline: %s\n", a.html.c_str());
   }

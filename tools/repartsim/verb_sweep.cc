@@ -32,6 +32,8 @@
 #include <set>
 
 #include "model/campaign/determinism.h"
+#include "model/campaign/html_sweep.h"
+#include "model/campaign/html_timeline.h"
 #include "model/campaign/sweep_plan.h"
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
@@ -39,8 +41,6 @@
 #include "sim/trace.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
-#include "tools/repartsim/html_sweep.h"
-#include "tools/repartsim/html_timeline.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/scenario_paths.h"
@@ -214,12 +214,13 @@ sim::Status WriteHtml(const SweepArgs& a, const campaign::SweepPlan& plan,
     config.keep_trace = true;
     auto run = scenario::RunScenario(*s, config);
     if (!run.ok()) continue;
-    const std::string path = SweepTimelinePath(a.html, i);
-    sim::Status st = WriteTextFile(path, RenderTimelineHtml(MakeTimelineRun(*s, run.value())));
+    const std::string path = campaign::SweepTimelinePath(a.html, i);
+    sim::Status st = WriteTextFile(
+        path, campaign::RenderTimelineHtml(campaign::MakeTimelineRun(*s, run.value())));
     if (!st.ok()) return st;
     timelines.back() = path;
   }
-  return WriteTextFile(a.html, RenderSweepHtml(report, timelines));
+  return WriteTextFile(a.html, campaign::RenderSweepHtml(report, timelines));
 }
 
 int WriteReports(const SweepArgs& a, const SweepReport& report, int verdict) {

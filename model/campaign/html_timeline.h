@@ -19,7 +19,7 @@
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 struct TimelineRun {
   std::string title;  // the scenario's name
@@ -44,4 +44,4 @@ TimelineRun MakeTimelineRun(const scenario::Scenario& scenario, const scenario::
 // The page. Deterministic: equal runs give equal bytes.
 std::string RenderTimelineHtml(const TimelineRun& run);
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

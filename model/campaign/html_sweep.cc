@@ -1,11 +1,11 @@
-#include "tools/repartsim/html_sweep.h"
+#include "model/campaign/html_sweep.h"
 
 #include <filesystem>
 
-#include "tools/repartsim/html_assets.h"
-#include "tools/repartsim/html_text.h"
+#include "model/campaign/html_assets.h"
+#include "model/campaign/html_text.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 using html::Escape;
 
@@ -75,4 +75,4 @@ std::string RenderSweepHtml(const SweepReport& report, const std::vector<std::st
   return out;
 }
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

@@ -4,11 +4,11 @@
 // are compiled into the binary, so a page needs nothing from anywhere when it is opened.
 #pragma once
 
-namespace repartsim::tools::html {
+namespace repartsim::campaign::html {
 
 extern const char kTimelineCss[];
 extern const char kTimelineLegend[];
 extern const char kTimelineScript[];
 extern const char kSweepCss[];
 
-}  // namespace repartsim::tools::html
+}  // namespace repartsim::campaign::html

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/repartsim/report_sweep.h"
+#include "model/campaign/sweep_report.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 // The file of group `index` (0-based) next to `html_path`: "out/sweep.html" -> "out/sweep-g1.html".
 std::string SweepTimelinePath(const std::string& html_path, size_t index);
@@ -18,4 +18,4 @@ std::string SweepTimelinePath(const std::string& html_path, size_t index);
 // REQUIRES: report.Aggregate() ran; timelines[i] is the page of report.groups[i] ("" none).
 std::string RenderSweepHtml(const SweepReport& report, const std::vector<std::string>& timelines);
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

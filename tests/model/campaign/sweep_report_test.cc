@@ -1,11 +1,12 @@
-// Goal: the sweep report's verdicts are honest (issue 18 items 1, 2, 3, 9, 11, 12; issue 19
+// Goal: the sweep report's verdicts (model/campaign/sweep_report.h) and its text and JUnit
+// renderings (sweep_text.h) are honest (issue 18 items 1, 2, 3, 9, 11, 12; issue 19
 // item 3): rows keyed by (path, profile, rules); unexpected invariants fail a row even when
 // the expected one is reproduced; READ-ANOMALY and tolerated invariants do not; an expected
 // violation a shard does not hold is left to merge; skipped and unrun runs are reported as
 // such; failure signatures fold wording; repro commands carry every rule override; the
 // summary ends with a totals line; FromJson refuses a bad report with a located error.
 // Method: build SweepReports by hand, aggregate, and assert exact fields and text.
-#include "tools/repartsim/report_sweep.h"
+#include "model/campaign/sweep_report.h"
 
 #include <gtest/gtest.h>
 
@@ -14,9 +15,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace repartsim::tools {
+#include "model/campaign/sweep_text.h"
+
+namespace repartsim::campaign {
 namespace {
-namespace report_sweep_test {
+namespace sweep_report_test {
 
 SweepScenario Row(const std::string& expect, std::vector<std::string> tolerate = {},
                   const std::string& profile = "greptime", const std::string& rules = "") {
@@ -51,16 +54,7 @@ SweepReport Report(std::vector<SweepScenario> rows, std::vector<SweepRun> runs) 
   return r;
 }
 
-std::string Summary(const SweepReport& r) {
-  char* buffer = nullptr;
-  size_t size = 0;
-  std::FILE* out = open_memstream(&buffer, &size);
-  PrintSweepSummary(r, out);
-  std::fclose(out);
-  std::string text(buffer, size);
-  std::free(buffer);
-  return text;
-}
+std::string Summary(const SweepReport& r) { return SweepSummaryText(r); }
 
 TEST(ReportSweepTest, UnexpectedInvariantFailsARowThatReproducedItsExpectation) {
   // Before: 'ok (reproduced INV-ACK)' and exit 0 although INV-NOOMIT was never expected.
@@ -276,6 +270,6 @@ TEST(SweepReportTest, AnOverflowingNumberIsALocatedError) {
   EXPECT_NE(bad.error().message.find("1e309"), std::string::npos) << bad.error().message;
 }
 
-}  // namespace report_sweep_test
+}  // namespace sweep_report_test
 }  // namespace
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

@@ -1,14 +1,13 @@
 // The page of a run's timeline: the header, the SVG (rows, then the drawing in step units
 // inside a group the script scales horizontally, then the labels the script places), the
 // violation panel, the trace as a JSON block, and the script and style of html_assets.h.
-#include "tools/repartsim/html_timeline.h"
+#include "model/campaign/html_timeline.h"
 
+#include "model/campaign/html_assets.h"
+#include "model/campaign/html_text.h"
 #include "model/campaign/timeline.h"
-#include "tools/repartsim/html_assets.h"
-#include "tools/repartsim/html_text.h"
-#include "tools/repartsim/report_run.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 
 namespace {
 
@@ -275,4 +274,4 @@ std::string RenderTimelineHtml(const TimelineRun& run) {
   return Page(run, model).Render();
 }
 
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace repartsim::tools::html {
+namespace repartsim::campaign::html {
 
 // `text` with &, <, >, " and ' replaced by entities: safe in element content and in a quoted
 // attribute value.
@@ -21,4 +21,4 @@ std::string ScriptJsonArray(const std::vector<std::string>& lines);
 // A number with at most `decimals` digits after the point, trailing zeros dropped ("12.5").
 std::string Number(double value, int decimals = 3);
 
-}  // namespace repartsim::tools::html
+}  // namespace repartsim::campaign::html

@@ -1,6 +1,6 @@
-#include "tools/repartsim/html_assets.h"
+#include "model/campaign/html_assets.h"
 
-namespace repartsim::tools::html {
+namespace repartsim::campaign::html {
 
 const char kTimelineCss[] = R"css(body{font:13px sans-serif;margin:8px;color:#222;background:#fff}
 h1{font-size:18px;margin:4px 0}h2{font-size:15px;margin:10px 0 4px}h3{font-size:13px;margin:6px 0}
@@ -276,4 +276,4 @@ th{background:#f1f3f5}.bad{color:#c00;font-weight:bold}.ok{color:#080}
 code{font-size:12px}
 )css";
 
-}  // namespace repartsim::tools::html
+}  // namespace repartsim::campaign::html

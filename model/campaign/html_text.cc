@@ -1,8 +1,8 @@
-#include "tools/repartsim/html_text.h"
+#include "model/campaign/html_text.h"
 
 #include <cstdio>
 
-namespace repartsim::tools::html {
+namespace repartsim::campaign::html {
 
 std::string Escape(std::string_view text) {
   std::string out;
@@ -80,4 +80,4 @@ std::string Number(double value, int decimals) {
   return out;
 }
 
-}  // namespace repartsim::tools::html
+}  // namespace repartsim::campaign::html

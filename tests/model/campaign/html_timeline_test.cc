@@ -5,19 +5,19 @@
 // their faults, and a violation's row links the write that acknowledged it.
 // Method: RenderTimelineHtml on fixed trace lines (exact attributes and counts), and on a
 // bundled scenario run twice.
-#include "tools/repartsim/html_timeline.h"
+#include "model/campaign/html_timeline.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "model/campaign/html_text.h"
 #include "model/campaign/timeline.h"
 #include "model/scenario/loader.h"
 #include "tests/paths.h"
-#include "tools/repartsim/html_text.h"
 
-namespace repartsim::tools {
+namespace repartsim::campaign {
 namespace {
 namespace html_timeline_test {
 
@@ -216,4 +216,4 @@ TEST(HtmlTimelineModelTest, TraceLinesAndFieldsParse) {
 
 }  // namespace html_timeline_test
 }  // namespace
-}  // namespace repartsim::tools
+}  // namespace repartsim::campaign
