@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/campaign/counterexample.h"
+#include "model/campaign/explore_text.h"
 #include "model/run/explore.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
@@ -59,43 +60,24 @@ std::vector<std::string> DistinctInvariants(const scenario::RunReport& r) {
   return out;
 }
 
-std::string ProgressLine(const sim::explore::ExploreStats& st, double seconds) {
-  char line[256];
-  std::snprintf(
-      line, sizeof line,
-      "explore: runs=%llu states=%llu unique=%llu depth=%llu states/s=%.0f "
-      "frontier=%llu t=%.1fs",
-      static_cast<unsigned long long>(st.runs), static_cast<unsigned long long>(st.states),
-      static_cast<unsigned long long>(st.unique), static_cast<unsigned long long>(st.depth_max),
-      seconds > 0 ? static_cast<double>(st.states) / seconds : 0.0,
-      static_cast<unsigned long long>(st.frontier), seconds);
-  return line;
-}
-
-int Explore(const ExploreArgs& a) {
-  const std::vector<std::string> args = CommandLineArgs();
-  if (a.scenario.empty()) {
-    return ReportInputError({{"<command line>", 1, 1}, "explore needs a SCENARIO file"});
-  }
-  if (a.bfs && a.dfs) return ReportFlagError(args, "--bfs and --dfs exclude each other");
+// The search configuration from the flags (located errors for bad flags).
+sim::Result<scenario::ExploreConfig> Configure(const ExploreArgs& a,
+                                               const std::vector<std::string>& args) {
+  if (a.scenario.empty())
+    return sim::Error{{"<command line>", 1, 1}, "explore needs a SCENARIO file"};
   auto seed = ParseSeedFlag("--seed", a.seed, args);
-  if (!seed.ok()) return ReportInputError(seed.error());
+  if (!seed.ok()) return seed.error();
   auto rules = ParseRuleFlags(a.rules, args);
-  if (!rules.ok()) return ReportInputError(rules.error());
-  std::optional<std::string> profile;
-  if (!a.profile.empty()) profile = a.profile;
-  sim::Status valid = ValidateOverrides(profile, rules.value(), args);
-  if (!valid.ok()) return ReportInputError(valid.error());
+  if (!rules.ok()) return rules.error();
+  scenario::ExploreConfig config;
+  if (!a.profile.empty()) config.profile = a.profile;
+  sim::Status valid = ValidateOverrides(config.profile, rules.value(), args);
+  if (!valid.ok()) return valid.error();
   if (!a.json.empty()) {
     sim::Status st = CheckOutputPath(a.json, args);
-    if (!st.ok()) return ReportInputError(st.error());
+    if (!st.ok()) return st.error();
   }
-  auto s = scenario::LoadScenarioFile(a.scenario);
-  if (!s.ok()) return ReportInputError(s.error());
-
-  scenario::ExploreConfig config;
   config.seed = seed.value();
-  config.profile = profile;
   config.rules = rules.value();
   config.order = a.bfs ? sim::explore::Order::kBreadthFirst : sim::explore::Order::kDepthFirst;
   config.policy.crash_budget = a.crash_budget;
@@ -105,102 +87,80 @@ int Explore(const ExploreArgs& a) {
   config.policy.subsumption = !a.no_subsumption;
   config.states_max = a.states_max;
   config.liveness_dedup = a.liveness_dedup;
+  return config;
+}
+
+// Writes the counterexample as a choice file and a scenario YAML, checks the YAML reproduces
+// the first invariant, prints where they are and records them in `j`. Returns the exit code.
+int WriteCounterexample(const ExploreArgs& a, const scenario::Scenario& s,
+                        const scenario::ExploreConfig& config, const std::string& profile,
+                        const scenario::ExploreReport& x, nlohmann::json& j) {
+  const scenario::RunReport& r = *x.counterexample;
+  int exit_code = ExitCodeFor(r.outcome);
+  const std::vector<std::string> invariants = DistinctInvariants(r);
+  const size_t decisions = campaign::NonDefaultDecisions(r.choices).size();
+  std::printf("\ncounterexample (%zu branching decisions, %zu non-default):\n",
+              x.stats.failing_prefix.size(), decisions);
+  PrintRunReport(stdout, s, r, 3);
+  const std::string base =
+      a.out.empty() ? "repartsim-" + s.name + "-" + profile + "-explore" : a.out;
+  const std::string choices_path = base + ".choices";
+  const std::string yaml_path = base + ".yaml";
+  sim::Status st_choices = WriteChoicesFile(choices_path, r);
+  if (!st_choices.ok()) return ReportWriteError(st_choices.error(), exit_code);
+  campaign::CounterexampleSpec spec{
+      a.scenario,   std::string("explore (") + sim::explore::OrderName(config.order) + ")",
+      config.seed,  profile,
+      config.rules, invariants};
+  auto yaml = campaign::CounterexampleYaml(spec, campaign::NonDefaultDecisions(r.choices));
+  if (!yaml.ok()) return ReportInputError(yaml.error());
+  sim::Status st_yaml = WriteTextFile(yaml_path, yaml.value());
+  if (!st_yaml.ok()) return ReportWriteError(st_yaml.error(), exit_code);
+  auto check = campaign::RunScenarioFile(yaml_path, config.seed);
+  const bool reproduced = check.ok() && !invariants.empty() &&
+                          !DistinctInvariants(check.value()).empty() &&
+                          DistinctInvariants(check.value()).front() == invariants.front();
+  std::printf("choices: %s (replay: repartsim replay %s --choices %s)\n", choices_path.c_str(),
+              a.scenario.c_str(), choices_path.c_str());
+  std::printf("scenario: %s (repro: repartsim run %s) %s\n", yaml_path.c_str(), yaml_path.c_str(),
+              reproduced ? "verified: same invariant" : "NOT verified: run differs");
+  j["violation"] = invariants.empty() ? "" : invariants.front();
+  j["choices"] = choices_path;
+  j["counterexample"] = yaml_path;
+  j["verified"] = reproduced;
+  j["decisions"] = decisions;
+  return reproduced ? exit_code : kExitInternal;
+}
+
+int Explore(const ExploreArgs& a) {
+  const std::vector<std::string> args = CommandLineArgs();
+  if (a.bfs && a.dfs) return ReportFlagError(args, "--bfs and --dfs exclude each other");
+  auto configured = Configure(a, args);
+  if (!configured.ok()) return ReportInputError(configured.error());
+  scenario::ExploreConfig& config = configured.value();
+  auto s = scenario::LoadScenarioFile(a.scenario);
+  if (!s.ok()) return ReportInputError(s.error());
   const Clock::time_point start = Clock::now();
   Clock::time_point last_print = start;
   config.progress = [&](const sim::explore::ExploreStats& st) {
     if (!a.quiet && Clock::now() - last_print >= std::chrono::seconds(1)) {
       last_print = Clock::now();
-      std::fprintf(stderr, "%s\n", ProgressLine(st, Seconds(start)).c_str());
+      std::fprintf(stderr, "%s\n", campaign::ExploreProgressLine(st, Seconds(start)).c_str());
     }
     return a.seconds_max <= 0 || Seconds(start) < a.seconds_max;
   };
   auto explored = scenario::ExploreScenario(s.value(), config);
   if (!explored.ok()) return ReportInputError(explored.error());
   const scenario::ExploreReport& x = explored.value();
-  const double seconds = Seconds(start);
-  const sim::explore::ExploreStats& st = x.stats;
-  const std::string profile_name = profile.value_or(s.value().profile);
-
-  std::printf("explore %s (%s) profile=%s order=%s crash_budget=%u fault_budget=%u values=%u\n",
-              s.value().name.c_str(), a.scenario.c_str(), profile_name.c_str(),
-              sim::explore::OrderName(config.order), a.crash_budget, a.fault_budget, a.values_max);
-  std::printf(
-      "runs=%llu (cut at a visited state: %llu, of them subsumed: %llu) states=%llu unique=%llu "
-      "depth_max=%llu steps=%llu run_steps_max=%llu%s\n",
-      static_cast<unsigned long long>(st.runs), static_cast<unsigned long long>(st.runs_cut),
-      static_cast<unsigned long long>(st.subsumed), static_cast<unsigned long long>(st.states),
-      static_cast<unsigned long long>(st.unique), static_cast<unsigned long long>(st.depth_max),
-      static_cast<unsigned long long>(x.steps), static_cast<unsigned long long>(x.run_steps_max),
-      config.liveness_dedup ? (" liveness_states=" + std::to_string(x.liveness_states)).c_str()
-                            : "");
-  std::printf("time=%.2fs states/s=%.0f steps/s=%.0f\n", seconds,
-              seconds > 0 ? static_cast<double>(st.states) / seconds : 0.0,
-              seconds > 0 ? static_cast<double>(x.steps) / seconds : 0.0);
-  std::printf("result: %s%s\n", st.stop_reason.c_str(),
-              st.exhausted && st.depth_limited ? " (within --max-depth)" : "");
-  size_t hit = 0, crashed = 0;
-  for (const auto& [site, c] : x.crash_points) {
-    hit += c.hits > 0;
-    crashed += c.crashes > 0;
-  }
-  std::printf("crash points: %zu of %zu sites hit, %zu crashed\n", hit, x.crash_points.size(),
-              crashed);
-  nlohmann::json j;
-  j["scenario"] = s.value().name;
-  j["path"] = a.scenario;
-  j["profile"] = profile_name;
-  j["order"] = sim::explore::OrderName(config.order);
-  j["runs"] = st.runs;
-  j["runs_cut"] = st.runs_cut;
-  j["states"] = st.states;
-  j["unique"] = st.unique;
-  j["subsumed"] = st.subsumed;
-  j["liveness_states"] = x.liveness_states;
-  j["depth_max"] = st.depth_max;
-  j["steps"] = x.steps;
-  j["seconds"] = seconds;
-  j["exhausted"] = st.exhausted;
-  j["result"] = st.stop_reason;
-  for (const auto& [site, c] : x.crash_points) {
-    if (c.hits > 0) j["crash_points"][site] = {{"runs_hit", c.hits}, {"runs_crashed", c.crashes}};
-  }
+  const campaign::ExploreSummary summary{
+      &s.value(), a.scenario, config.profile.value_or(s.value().profile),
+      &config,    &x,         Seconds(start)};
+  std::fputs(campaign::ExploreText(summary).c_str(), stdout);
+  nlohmann::json j = campaign::ExploreJson(summary);
   int exit_code = kExitPass;
-  if (st.stop_reason.rfind("nondeterminism", 0) == 0) exit_code = kExitNondeterminism;
+  if (x.stats.stop_reason.rfind("nondeterminism", 0) == 0) exit_code = kExitNondeterminism;
   if (x.counterexample) {
-    const scenario::RunReport& r = *x.counterexample;
-    exit_code = ExitCodeFor(r.outcome);
-    const std::vector<std::string> invariants = DistinctInvariants(r);
-    std::printf("\ncounterexample (%zu branching decisions, %zu non-default):\n",
-                st.failing_prefix.size(), campaign::NonDefaultDecisions(r.choices).size());
-    PrintRunReport(stdout, s.value(), r, 3);
-    const std::string base =
-        a.out.empty() ? "repartsim-" + s.value().name + "-" + profile_name + "-explore" : a.out;
-    const std::string choices_path = base + ".choices";
-    const std::string yaml_path = base + ".yaml";
-    sim::Status st_choices = WriteChoicesFile(choices_path, r);
-    if (!st_choices.ok()) return ReportWriteError(st_choices.error(), exit_code);
-    campaign::CounterexampleSpec spec{
-        a.scenario,    std::string("explore (") + sim::explore::OrderName(config.order) + ")",
-        seed.value(),  profile_name,
-        rules.value(), invariants};
-    auto yaml = campaign::CounterexampleYaml(spec, campaign::NonDefaultDecisions(r.choices));
-    if (!yaml.ok()) return ReportInputError(yaml.error());
-    sim::Status st_yaml = WriteTextFile(yaml_path, yaml.value());
-    if (!st_yaml.ok()) return ReportWriteError(st_yaml.error(), exit_code);
-    auto check = campaign::RunScenarioFile(yaml_path, seed.value());
-    const bool reproduced = check.ok() && !invariants.empty() &&
-                            DistinctInvariants(check.value()).size() > 0 &&
-                            DistinctInvariants(check.value()).front() == invariants.front();
-    std::printf("choices: %s (replay: repartsim replay %s --choices %s)\n", choices_path.c_str(),
-                a.scenario.c_str(), choices_path.c_str());
-    std::printf("scenario: %s (repro: repartsim run %s) %s\n", yaml_path.c_str(), yaml_path.c_str(),
-                reproduced ? "verified: same invariant" : "NOT verified: run differs");
-    j["violation"] = invariants.empty() ? "" : invariants.front();
-    j["choices"] = choices_path;
-    j["counterexample"] = yaml_path;
-    j["verified"] = reproduced;
-    j["decisions"] = campaign::NonDefaultDecisions(r.choices).size();
-    if (!reproduced) exit_code = kExitInternal;
+    exit_code = WriteCounterexample(a, s.value(), config, summary.profile, x, j);
   }
   if (!a.json.empty()) {
     sim::Status w = WriteTextFile(a.json, j.dump(2) + "\n");

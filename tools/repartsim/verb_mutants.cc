@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/mutation_report.h"
 #include "model/campaign/mutation_search.h"
-#include "model/rules.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
@@ -71,71 +71,13 @@ std::string Seconds(int64_t ms) {
   return buf;
 }
 
-std::string FoundBy(const campaign::MutantRow& row) {
-  if (!row.error.empty()) return row.error;
-  if (!row.Found()) return "-";
-  if (row.stage == "explore") {
-    return "explore " + row.path + " (run " + std::to_string(row.explore_runs) + ")";
-  }
-  return row.path + " seed " + std::to_string(row.seed);
-}
-
 void Progress(bool quiet, size_t done, size_t total, const campaign::MutantRow& row) {
   if (quiet) return;
   std::fprintf(stderr, "mutants: %zu/%zu %s: %s%s%s, %llu runs, %s\n", done, total,
                row.rule.empty() ? "reference (all on)" : row.rule.c_str(), row.result.c_str(),
                row.Found() ? " " : "",
-               row.Found() ? (row.invariant + " by " + FoundBy(row)).c_str() : "",
+               row.Found() ? (row.invariant + " by " + campaign::FoundBy(row)).c_str() : "",
                static_cast<unsigned long long>(row.runs), Seconds(row.ms).c_str());
-}
-
-void PrintTable(std::FILE* out, const campaign::Budget& budget,
-                const std::vector<campaign::MutantRow>& rows, const std::string& score_line) {
-  std::fprintf(out, "%s\n", budget.Describe().c_str());
-  std::fprintf(out, "%-30s %-9s %-13s %-60s %7s %10s %8s\n", "switch", "result", "invariant",
-               "found by", "runs", "steps", "time");
-  for (const campaign::MutantRow& row : rows) {
-    std::fprintf(out, "%-30s %-9s %-13s %-60s %7llu %10llu %8s\n",
-                 row.rule.empty() ? "(reference: all on)" : row.rule.c_str(), row.result.c_str(),
-                 row.Found() ? row.invariant.c_str() : "-", FoundBy(row).c_str(),
-                 static_cast<unsigned long long>(row.runs),
-                 static_cast<unsigned long long>(row.steps), Seconds(row.ms).c_str());
-  }
-  const campaign::MutantRow& reference = rows.front();
-  if (reference.result != "clean") {
-    std::fprintf(out, "reference is NOT clean: %s%s\n",
-                 reference.Found() ? (reference.invariant + " by " + FoundBy(reference) + ": " +
-                                      reference.message + " (repro: " + reference.repro + ")")
-                                         .c_str()
-                                   : reference.error.c_str(),
-                 "");
-  }
-  for (const campaign::MutantRow& row : rows) {
-    if (row.rule.empty() || !row.Found()) continue;
-    std::string guard = "not named in the scenario's expect.with_rules";
-    if (!row.annotation.empty()) {
-      guard = (row.annotation_met ? "documented: expect.with_rules says "
-                                  : "NOT as documented: expect.with_rules says ") +
-              row.annotation;
-    }
-    std::fprintf(out, "  %s: %s (repro: %s); %s\n", row.rule.c_str(), row.message.c_str(),
-                 row.repro.c_str(), guard.c_str());
-  }
-  for (const campaign::MutantRow& row : rows) {
-    for (const campaign::MutantRow::Finding& f : row.findings) {
-      std::string seeds;
-      for (uint64_t seed : f.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(seed);
-      std::string names;
-      for (const std::string& n : f.invariants) names += (names.empty() ? "" : ",") + n;
-      std::fprintf(out, "  finding %s: %s %s seeds %s; %s\n",
-                   row.rule.empty() ? "(reference)" : row.rule.c_str(), f.path.c_str(),
-                   names.c_str(), seeds.c_str(),
-                   f.annotation.empty() ? "undocumented"
-                   : f.met              ? ("documented (" + f.annotation + ")").c_str()
-                                        : ("NOT as documented (" + f.annotation + ")").c_str());
-    }
-  }
-  std::fprintf(out, "%s\n", score_line.c_str());
 }
 
 sim::Result<double> ParseScore(const std::string& text, const std::vector<std::string>& args) {
@@ -149,56 +91,27 @@ sim::Result<double> ParseScore(const std::string& text, const std::vector<std::s
   return value;
 }
 
-int Mutants(const MutantsArgs& a) {
-  const Clock::time_point start = Clock::now();
-  const std::vector<std::string> args = CommandLineArgs();
-  double min_score = 0;
-  if (!a.min_score.empty()) {
-    auto score = ParseScore(a.min_score, args);
-    if (!score.ok()) return ReportInputError(score.error());
-    min_score = score.value();
-  }
+// The budget from the flags and the scenarios (located errors for bad flags or files).
+sim::Result<campaign::Budget> MakeBudget(const MutantsArgs& a,
+                                         const std::vector<std::string>& args) {
   if (a.steps_max == 0) {
-    return ReportInputError({{"<command line>", 1, ArgumentColumn(args, "--steps-max")},
-                             "--steps-max must be at least 1"});
+    return sim::Error{{"<command line>", 1, ArgumentColumn(args, "--steps-max")},
+                      "--steps-max must be at least 1"};
   }
   std::optional<std::pair<uint64_t, uint64_t>> range;
   if (!a.seeds.empty()) {
     auto r = ParseRange(a.seeds, args);
-    if (!r.ok()) return ReportInputError(r.error());
+    if (!r.ok()) return r.error();
     range = r.value();
   } else if (a.seeds_per_scenario == 0) {
-    return ReportInputError({{"<command line>", 1, ArgumentColumn(args, "--seeds-per-scenario")},
-                             "--seeds-per-scenario must be at least 1"});
-  }
-  std::vector<std::string> mutated;
-  for (const model::RuleInfo& info : model::AllRules()) {
-    if (info.reference) mutated.push_back(info.name);
-  }
-  if (!a.only.empty()) {
-    std::vector<std::string> picked;
-    for (const std::string& name : a.only) {
-      if (std::find(mutated.begin(), mutated.end(), name) == mutated.end()) {
-        return ReportInputError(
-            {{"<command line>", 1, ArgumentColumn(args, name)},
-             "--only: '" + name +
-                 "' is not a switch that is on in reference (see 'repartsim rules')"});
-      }
-      if (std::find(picked.begin(), picked.end(), name) == picked.end()) picked.push_back(name);
-    }
-    mutated = picked;
-  }
-  if (!a.json.empty()) {
-    sim::Status st = CheckOutputPath(a.json, args);
-    if (!st.ok()) return ReportInputError(st.error());
+    return sim::Error{{"<command line>", 1, ArgumentColumn(args, "--seeds-per-scenario")},
+                      "--seeds-per-scenario must be at least 1"};
   }
   const std::vector<std::string> named =
       a.scenarios.empty() ? std::vector<std::string>{"scenarios"} : a.scenarios;
   auto paths = ExpandScenarioPaths(named, args);
-  if (!paths.ok()) return ReportInputError(paths.error());
-
+  if (!paths.ok()) return paths.error();
   campaign::Budget budget;
-  budget.now_ms = [start] { return MsSince(start); };
   budget.steps_max = a.steps_max;
   budget.explore_states = a.explore_states;
   budget.every_finding = a.every_finding;
@@ -210,71 +123,60 @@ int Mutants(const MutantsArgs& a) {
   for (const std::string& path : paths.value()) {
     if (!seen.insert(path).second) continue;
     auto s = scenario::LoadScenarioFile(path);
-    if (!s.ok()) return ReportInputError(s.error());
-    scenario::Scenario loaded = std::move(s).value();
-    loaded.limits.steps_max = std::min(loaded.limits.steps_max, a.steps_max);
-    if (std::find(loaded.tags.begin(), loaded.tags.end(), "explore") != loaded.tags.end()) {
-      budget.explore.push_back(budget.scenarios.size());
-    }
-    budget.scenarios.push_back(std::move(loaded));
+    if (!s.ok()) return s.error();
+    campaign::AddToBudget(budget, std::move(s).value());
   }
   campaign::PlanItems(budget, range, a.seeds_per_scenario);
+  return budget;
+}
 
+int Mutants(const MutantsArgs& a) {
+  const Clock::time_point start = Clock::now();
+  const std::vector<std::string> args = CommandLineArgs();
+  std::optional<double> min_score;
+  if (!a.min_score.empty()) {
+    auto score = ParseScore(a.min_score, args);
+    if (!score.ok()) return ReportInputError(score.error());
+    min_score = score.value();
+  }
+  std::string bad;
+  const std::optional<std::vector<std::string>> mutated = campaign::MutatedSwitches(a.only, &bad);
+  if (!mutated) {
+    return ReportInputError(
+        {{"<command line>", 1, ArgumentColumn(args, bad)},
+         "--only: '" + bad + "' is not a switch that is on in reference (see 'repartsim rules')"});
+  }
+  if (!a.json.empty()) {
+    sim::Status st = CheckOutputPath(a.json, args);
+    if (!st.ok()) return ReportInputError(st.error());
+  }
+  auto made = MakeBudget(a, args);
+  if (!made.ok()) return ReportInputError(made.error());
+  campaign::Budget& budget = made.value();
+  budget.now_ms = [start] { return MsSince(start); };
   std::vector<std::string> rules = {""};
-  rules.insert(rules.end(), mutated.begin(), mutated.end());
+  rules.insert(rules.end(), mutated->begin(), mutated->end());
   if (!a.quiet) {
     std::fprintf(stderr, "mutants: %s; %zu mutants and the reference, %u at once\n",
-                 budget.Describe().c_str(), mutated.size(), a.jobs);
+                 budget.Describe().c_str(), mutated->size(), a.jobs);
   }
-  std::vector<campaign::MutantRow> rows = campaign::SearchAll(
+  const std::vector<campaign::MutantRow> rows = campaign::SearchAll(
       budget, rules, a.jobs, [&](size_t done, size_t total, const campaign::MutantRow& row) {
         Progress(a.quiet, done, total, row);
       });
-
-  size_t killed = 0;
-  size_t documented = 0;
-  bool died = false;
-  for (const campaign::MutantRow& row : rows) {
-    killed += row.result == "killed";
-    documented += row.Documented();
-    died = died || row.result == "error";
-  }
-  const size_t total = mutated.size();
-  const double percent =
-      total == 0 ? 100.0 : 100.0 * static_cast<double>(killed) / static_cast<double>(total);
-  char score_line[200];
-  std::snprintf(score_line, sizeof(score_line),
-                "mutation score: %zu/%zu killed (%.1f%%), %zu documented by the killing "
-                "scenario's expect.with_rules%s",
-                killed, total, percent, documented,
-                rows.front().result == "clean" ? "" : "; reference NOT clean");
-  const bool below = !a.min_score.empty() && percent + 1e-9 < min_score;
-  int verdict = kExitPass;
-  if (rows.front().result != "clean" || below) verdict = kExitSafety;
-  if (died) verdict = kExitInternal;
-
-  std::FILE* text_out = a.json == "-" ? stderr : stdout;
-  PrintTable(text_out, budget, rows, score_line);
+  const campaign::MutationScore score = campaign::Score(rows);
+  const int verdict = score.ExitCode(min_score);
+  const std::string text = campaign::MutantsText(budget, rows);
+  std::fputs(text.c_str(), a.json == "-" ? stderr : stdout);
   if (!a.quiet) {
-    std::fprintf(stderr, "mutants: %s in %s%s\n", score_line, Seconds(MsSince(start)).c_str(),
-                 below ? (" (below --min-score " + a.min_score + ")").c_str() : "");
+    std::fprintf(
+        stderr, "mutants: %s in %s%s\n", score.Line().c_str(), Seconds(MsSince(start)).c_str(),
+        score.Below(min_score) ? (" (below --min-score " + a.min_score + ")").c_str() : "");
   }
   if (a.json.empty()) return verdict;
   auto [version, binary] = BinaryIdentity();
-  nlohmann::ordered_json out;
-  out["version"] = version;
-  out["binary"] = binary;
-  out["budget"] = budget.ToJson();
-  out["reference"] = rows.front().ToJson();
-  nlohmann::ordered_json mutants = nlohmann::ordered_json::array();
-  for (size_t i = 1; i < rows.size(); ++i) mutants.push_back(rows[i].ToJson());
-  out["mutants"] = mutants;
-  out["score"] = {
-      {"killed", killed}, {"total", total}, {"percent", percent}, {"documented", documented}};
-  out["min_score"] =
-      a.min_score.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(min_score);
-  out["wall_ms"] = MsSince(start);
-  out["exit_code"] = verdict;
+  const nlohmann::ordered_json out =
+      campaign::MutantsJson(version, binary, budget, rows, min_score, verdict, MsSince(start));
   sim::Status st = WriteTextFile(a.json, out.dump(1) + "\n");
   if (!st.ok()) return ReportWriteError(st.error(), verdict);
   return verdict;
