@@ -1,5 +1,6 @@
 #include "model/campaign/choice_file.h"
 
+#include <filesystem>
 #include <sstream>
 
 #include "model/campaign/parse_u64.h"
@@ -57,6 +58,32 @@ sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::st
     }
   }
   return out;
+}
+
+std::optional<ChoicesMismatch> CheckChoicesFor(
+    const ChoicesFile& file, const std::string& name, const std::string& verb,
+    const std::string& scenario_path, const std::string& profile,
+    const std::vector<std::pair<std::string, bool>>& rules) {
+  REPARTSIM_ASSERT(!name.empty() && !verb.empty());
+  std::error_code ec;  // a path that does not exist is simply not the same file
+  const bool same_file = file.scenario == scenario_path ||
+                         std::filesystem::equivalent(file.scenario, scenario_path, ec);
+  if (file.scenario.empty() || !same_file) {
+    return ChoicesMismatch{ChoicesMismatch::Field::kScenario,
+                           name + " records a run of scenario '" + file.scenario + "', not '" +
+                               scenario_path + "' (" + verb + ": repartsim " + verb + " " +
+                               file.scenario + " --choices " + name + ")"};
+  }
+  if (!profile.empty() && file.profile && *file.profile != profile) {
+    return ChoicesMismatch{ChoicesMismatch::Field::kProfile,
+                           name + " records a run under profile " + *file.profile + ", not " +
+                               profile + " (drop --profile)"};
+  }
+  if (!rules.empty() && rules != file.rules) {
+    return ChoicesMismatch{ChoicesMismatch::Field::kRules,
+                           name + " records its own rule overrides; drop --rule"};
+  }
+  return std::nullopt;
 }
 
 }  // namespace repartsim::campaign

@@ -33,4 +33,18 @@ std::string ChoicesText(const scenario::RunReport& report);
 // Reads a choice file's `text`; errors are located in `file`.
 sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::string& file);
 
+// A choice file only replays the run it recorded. Why `file` (named `name` on the command
+// line) cannot stand for a run of `scenario_path` under the --profile flag `profile` ("" none)
+// and the --rule flags `rules` (empty none): another scenario (also when the header names
+// none), another profile, other rule overrides. nullopt when it can; `verb` names the command
+// the message suggests instead.
+struct ChoicesMismatch {
+  enum class Field : uint8_t { kScenario, kProfile, kRules } field;
+  std::string message;
+};
+std::optional<ChoicesMismatch> CheckChoicesFor(
+    const ChoicesFile& file, const std::string& name, const std::string& verb,
+    const std::string& scenario_path, const std::string& profile,
+    const std::vector<std::pair<std::string, bool>>& rules);
+
 }  // namespace repartsim::campaign

@@ -104,4 +104,18 @@ std::string RunReportText(const scenario::Scenario& s, const scenario::RunReport
   return text + summary.substr(totals);
 }
 
+nlohmann::json RunReportJson(const scenario::Scenario& s, const scenario::RunReport& r,
+                             const std::string& choices, const std::string& repro) {
+  REPARTSIM_ASSERT(!repro.empty());
+  nlohmann::json j = r.ToJson();
+  if (auto e = s.ExpectationFor(r.profile, r.rules)) {
+    j["expect"] = e->ToString();
+    j["expect_met"] = r.Meets(*e);
+    j["unexpected"] = r.Unexpected(*e);
+  }
+  j["choices"] = choices;
+  j["repro"] = repro;
+  return j;
+}
+
 }  // namespace repartsim::campaign

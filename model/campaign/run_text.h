@@ -6,12 +6,18 @@
 #pragma once
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 
 namespace repartsim::campaign {
+
+// The JSON run report: RunReport::ToJson, the expectation and whether the run met it, the
+// choice file written ("" none) and the repro command.
+nlohmann::json RunReportJson(const scenario::Scenario& scenario, const scenario::RunReport& report,
+                             const std::string& choices, const std::string& repro);
 
 std::string RunReportText(const scenario::Scenario& scenario, const scenario::RunReport& report,
                           size_t violations_max);

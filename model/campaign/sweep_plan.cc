@@ -66,8 +66,10 @@ sim::Status SweepPlan::Add(scenario::Scenario s, const std::string& file_hash,
   const uint64_t count = shard_.count;
   const uint64_t span = last - first;  // seeds - 1
   const uint64_t k0 = (shard_.index + count - position_ % count) % count;
-  const uint64_t mine = k0 > span ? 0 : (span - k0) / count + 1;
-  if (mine > kSweepRunsMax - items_.size()) {
+  // This shard's share is (span - k0) / count + 1 seeds, which overflows for the whole u64
+  // range in one shard: compare the quotient instead.
+  const uint64_t room = kSweepRunsMax - items_.size();
+  if (k0 <= span && (span - k0) / count >= room) {
     return sim::Error{{},
                       "sweep of more than " + std::to_string(kSweepRunsMax) + " runs (" + s.path +
                           " seeds " + std::to_string(first) + ".." + std::to_string(last) +

@@ -20,7 +20,7 @@ uint32_t ArgumentColumn(const std::vector<std::string>& args, std::string_view t
   return 1;
 }
 
-int ReportFlagError(const std::vector<std::string>& args, std::string_view message) {
+sim::Error FlagMessageError(const std::vector<std::string>& args, std::string_view message) {
   // Prefer flags (the usual culprits), then any argument the message quotes.
   std::string_view culprit;
   for (int pass = 0; pass < 2 && culprit.empty(); ++pass) {
@@ -32,9 +32,12 @@ int ReportFlagError(const std::vector<std::string>& args, std::string_view messa
       }
     }
   }
-  sim::Error error{sim::SourceLocation{"<command line>", 1, ArgumentColumn(args, culprit)},
-                   std::string(message)};
-  return ReportInputError(error);
+  return sim::Error{sim::SourceLocation{"<command line>", 1, ArgumentColumn(args, culprit)},
+                    std::string(message)};
+}
+
+int ReportFlagError(const std::vector<std::string>& args, std::string_view message) {
+  return ReportInputError(FlagMessageError(args, message));
 }
 
 }  // namespace repartsim::tools

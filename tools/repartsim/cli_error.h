@@ -18,6 +18,8 @@ int ReportInputError(const sim::Error& error);
 // Prints a command-line error located at the first argument of `args` (argv[1..]) that the
 // message mentions (column 1 when none does). Returns kExitUsage.
 int ReportFlagError(const std::vector<std::string>& args, std::string_view message);
+// The error ReportFlagError prints, for a caller that returns it.
+sim::Error FlagMessageError(const std::vector<std::string>& args, std::string_view message);
 
 // Returns the 1-based column of `token` in the space-joined `args`, or 1 if absent.
 uint32_t ArgumentColumn(const std::vector<std::string>& args, std::string_view token);

@@ -6,7 +6,6 @@
 // Otherwise the exit code is the run's (0 pass, 1 safety, 2 liveness).
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -45,6 +44,57 @@ int Mismatch(const std::string& what, const std::vector<std::string>& a,
   return kExitNondeterminism;
 }
 
+// --choices: reads the file and takes the run it recorded (seed, profile, rules) into
+// `config`. A choice file only replays the run it recorded: another scenario, profile or rule
+// set is a usage error, not a nondeterminism verdict.
+sim::Result<ChoicesFile> FromChoices(const ReplayArgs& a, const std::vector<std::string>& args,
+                                     const std::vector<std::pair<std::string, bool>>& rules,
+                                     scenario::RunConfig& config) {
+  auto loaded = ReadChoicesFile(a.choices);
+  if (!loaded.ok()) return loaded.error();
+  ChoicesFile file = std::move(loaded).value();
+  if (auto mismatch =
+          campaign::CheckChoicesFor(file, a.choices, "replay", a.scenario, a.profile, rules)) {
+    const bool profile = mismatch->field == campaign::ChoicesMismatch::Field::kProfile;
+    return sim::Error{{"<command line>", 1, ArgumentColumn(args, profile ? a.profile : a.choices)},
+                      mismatch->message};
+  }
+  config.seed = file.seed.value_or(0);
+  config.profile = file.profile;
+  config.rules = file.rules;
+  return file;
+}
+
+// The check: a second run (random, same seed) must give the same trace; with --choices, the
+// replay must give the recorded trace hash. Returns the exit code.
+int Verify(const ReplayArgs& a, const scenario::Scenario& s, const scenario::RunConfig& config,
+           const std::optional<ChoicesFile>& file, const scenario::RunReport& r) {
+  scenario::RunConfig again = config;
+  again.replay = nullptr;
+  if (file) {
+    if (!r.nondeterminism.empty() ||
+        (file->trace_hash && *file->trace_hash != r.summary.trace_hash)) {
+      auto b = scenario::RunScenario(s, again);
+      return Mismatch("replaying " + a.choices + " gave trace_hash " + Hex64(r.summary.trace_hash) +
+                          ", recorded " + Hex64(file->trace_hash.value_or(0)) +
+                          (r.nondeterminism.empty() ? "" : "; " + r.nondeterminism),
+                      b.value().trace_lines, r.trace_lines);
+    }
+    std::printf("replay: matches the recorded trace_hash %s\n",
+                Hex64(r.summary.trace_hash).c_str());
+    return ExitCodeFor(r.outcome);
+  }
+  auto b = scenario::RunScenario(s, again);
+  if (b.value().summary != r.summary) {
+    return Mismatch("seed " + std::to_string(config.seed) + " gave " + r.summary.ToString() +
+                        " then " + b.value().summary.ToString(),
+                    r.trace_lines, b.value().trace_lines);
+  }
+  std::printf("replay: two runs of seed %llu gave the same trace_hash %s\n",
+              static_cast<unsigned long long>(config.seed), Hex64(r.summary.trace_hash).c_str());
+  return ExitCodeFor(r.outcome);
+}
+
 int Replay(const ReplayArgs& a) {
   const std::vector<std::string> args = CommandLineArgs();
   if (a.scenario.empty() || (!a.seed.empty() == !a.choices.empty())) {
@@ -69,43 +119,18 @@ int Replay(const ReplayArgs& a) {
   config.keep_trace = true;
   std::optional<ChoicesFile> file;
   if (!a.choices.empty()) {
-    auto loaded = ReadChoicesFile(a.choices);
+    auto loaded = FromChoices(a, args, rules.value(), config);
     if (!loaded.ok()) return ReportInputError(loaded.error());
     file = std::move(loaded).value();
-    // A choice file only replays the run it recorded: another scenario, profile or rule set
-    // is a usage error, not a nondeterminism verdict.
-    const uint32_t column = ArgumentColumn(args, a.choices);
-    std::error_code ec;
-    const bool same_file =
-        file->scenario == a.scenario || std::filesystem::equivalent(file->scenario, a.scenario, ec);
-    if (file->scenario.empty() || !same_file) {
-      return ReportInputError({{"<command line>", 1, column},
-                               a.choices + " records a run of scenario '" + file->scenario +
-                                   "', not '" + a.scenario + "' (replay: repartsim replay " +
-                                   file->scenario + " --choices " + a.choices + ")"});
-    }
-    if (!a.profile.empty() && file->profile && *file->profile != a.profile) {
-      return ReportInputError({{"<command line>", 1, ArgumentColumn(args, a.profile)},
-                               a.choices + " records a run under profile " + *file->profile +
-                                   ", not " + a.profile + " (drop --profile)"});
-    }
-    if (!rules.value().empty() && rules.value() != file->rules) {
-      return ReportInputError({{"<command line>", 1, column},
-                               a.choices + " records its own rule overrides; drop --rule"});
-    }
-    config.seed = file->seed.value_or(0);
-    config.profile = file->profile;
-    config.rules = file->rules;
   } else {
     auto seed = ParseSeedFlag("--seed", a.seed, args);
     if (!seed.ok()) return ReportInputError(seed.error());
     config.seed = seed.value();
+    config.rules = rules.value();
   }
   if (!a.profile.empty()) config.profile = a.profile;
-  if (!file) config.rules = rules.value();
   sim::Status valid = ValidateOverrides(config.profile, config.rules, args);
   if (!valid.ok()) return ReportInputError(valid.error());
-
   // The reference run: random driver (--seed), or the recorded choices (--choices).
   if (file) config.replay = &file->choices;
   auto first = scenario::RunScenario(s.value(), config);
@@ -120,31 +145,7 @@ int Replay(const ReplayArgs& a) {
     sim::Status st = WriteTextFile(a.json, r.ToJson().dump(2) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
   }
-  // The check: a second run (random, same seed) must give the same trace.
-  scenario::RunConfig again = config;
-  again.replay = nullptr;
-  if (file) {
-    if (!r.nondeterminism.empty() ||
-        (file->trace_hash && *file->trace_hash != r.summary.trace_hash)) {
-      auto b = scenario::RunScenario(s.value(), again);
-      return Mismatch("replaying " + a.choices + " gave trace_hash " + Hex64(r.summary.trace_hash) +
-                          ", recorded " + Hex64(file->trace_hash.value_or(0)) +
-                          (r.nondeterminism.empty() ? "" : "; " + r.nondeterminism),
-                      b.value().trace_lines, r.trace_lines);
-    }
-    std::printf("replay: matches the recorded trace_hash %s\n",
-                Hex64(r.summary.trace_hash).c_str());
-    return ExitCodeFor(r.outcome);
-  }
-  auto b = scenario::RunScenario(s.value(), again);
-  if (b.value().summary != r.summary) {
-    return Mismatch("seed " + std::to_string(config.seed) + " gave " + r.summary.ToString() +
-                        " then " + b.value().summary.ToString(),
-                    r.trace_lines, b.value().trace_lines);
-  }
-  std::printf("replay: two runs of seed %llu gave the same trace_hash %s\n",
-              static_cast<unsigned long long>(config.seed), Hex64(r.summary.trace_hash).c_str());
-  return ExitCodeFor(r.outcome);
+  return Verify(a, s.value(), config, file, r);
 }
 
 }  // namespace

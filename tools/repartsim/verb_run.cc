@@ -9,9 +9,11 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <variant>
 
 #include "model/campaign/determinism.h"
 #include "model/campaign/html_timeline.h"
+#include "model/campaign/run_text.h"
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
@@ -38,27 +40,27 @@ struct RunArgs {
   bool check_determinism = false;
 };
 
-int RunOnce(const RunArgs& a) {
-  if (a.list_crash_sites) {
-    for (const std::string& site : scenario::KnownCrashSites()) std::printf("%s\n", site.c_str());
-    return kExitPass;
-  }
-  if (a.scenario.empty()) {
-    return ReportInputError({{"<command line>", 1, 1}, "run needs a SCENARIO file"});
-  }
-  const std::vector<std::string> args = CommandLineArgs();
+// A run's configuration from the flags (located errors), with the output paths checked.
+struct Setup {
+  scenario::RunConfig config;
+  std::string trace_format;
+  std::FILE* report_out = stdout;  // stderr when a trace or JSON report takes stdout
+};
+
+sim::Result<Setup> Configure(const RunArgs& a, const std::vector<std::string>& args) {
+  if (a.scenario.empty()) return sim::Error{{"<command line>", 1, 1}, "run needs a SCENARIO file"};
   auto seed = ParseSeedFlag("--seed", a.seed, args);
-  if (!seed.ok()) return ReportInputError(seed.error());
+  if (!seed.ok()) return seed.error();
   auto rules = ParseRuleFlags(a.rules, args);
-  if (!rules.ok()) return ReportInputError(rules.error());
+  if (!rules.ok()) return rules.error();
   if (!a.trace_format.empty() && a.trace.empty()) {
-    return ReportFlagError(args, "--trace-format needs --trace FILE");
+    return FlagMessageError(args, "--trace-format needs --trace FILE");
   }
-  const std::string trace_format = a.trace_format.empty() ? "text" : a.trace_format;
-  std::optional<std::string> profile;
-  if (!a.profile.empty()) profile = a.profile;
-  sim::Status valid = ValidateOverrides(profile, rules.value(), args);
-  if (!valid.ok()) return ReportInputError(valid.error());
+  Setup setup;
+  setup.trace_format = a.trace_format.empty() ? "text" : a.trace_format;
+  if (!a.profile.empty()) setup.config.profile = a.profile;
+  sim::Status valid = ValidateOverrides(setup.config.profile, rules.value(), args);
+  if (!valid.ok()) return valid.error();
   // The choice file next to --json is as explicit as --json: checked too (the default one in
   // the current directory is not: it only warns when it cannot be written).
   const std::string json_choices = a.choices.empty() && !a.json.empty() && a.json != "-"
@@ -67,83 +69,97 @@ int RunOnce(const RunArgs& a) {
   for (const std::string* out : {&a.trace, &a.json, &a.choices, &json_choices, &a.html}) {
     if (out->empty()) continue;
     sim::Status st = CheckOutputPath(*out, args);
-    if (!st.ok()) return ReportInputError(st.error());
+    if (!st.ok()) return st.error();
   }
   if (a.json == "-" && a.trace == "-") {
-    return ReportFlagError(args, "--json - and --trace - cannot both use stdout");
+    return FlagMessageError(args, "--json - and --trace - cannot both use stdout");
   }
-  auto s = scenario::LoadScenarioFile(a.scenario);
-  if (!s.ok()) return ReportInputError(s.error());
+  setup.config.seed = seed.value();
+  setup.config.rules = rules.value();
+  setup.config.keep_trace = true;
+  setup.report_out = a.trace == "-" || a.json == "-" ? stderr : stdout;
+  if (!a.trace.empty() && setup.trace_format == "text" && a.trace == "-") {
+    setup.config.trace_out = stdout;
+  }
+  return setup;
+}
 
-  scenario::RunConfig config;
-  config.seed = seed.value();
-  config.profile = profile;
-  config.rules = rules.value();
-  config.keep_trace = true;
-  // A trace or JSON report on stdout keeps stdout for itself: the run report goes to stderr.
-  std::FILE* report_out = a.trace == "-" || a.json == "-" ? stderr : stdout;
-  if (!a.trace.empty() && trace_format == "text" && a.trace == "-") {
-    config.trace_out = stdout;
-  }
-  auto report = scenario::RunScenario(s.value(), config);
-  if (!report.ok()) return ReportInputError(report.error());
-  const scenario::RunReport& r = report.value();
-  const int verdict = ExitCodeFor(r.outcome);
-  if (!a.trace.empty() && a.trace != "-") {
-    sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
-  } else if (a.trace == "-" && trace_format == "jsonl") {
-    sim::Status st = WriteTraceFile("-", "jsonl", r.trace_lines);
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
-  }
-  PrintRunReport(report_out, s.value(), r, a.violations_max);
-  // The default choice file (no --choices, no --json) is a convenience: a directory it cannot
-  // be written to is a warning, never the run's exit code.
+// Writes the choice file and prints where it is and the repro command. The default file (no
+// --choices, no --json) is a convenience: a directory it cannot be written to is a warning,
+// never the run's exit code. Returns the file's path ("" when not written) or the exit code.
+std::variant<std::string, int> WriteChoices(const RunArgs& a, const Setup& setup,
+                                            const scenario::RunReport& r, int verdict) {
   const bool explicit_choices = !a.choices.empty() || (!a.json.empty() && a.json != "-");
   const std::string choices =
-      ChoicesPath(a.choices, a.json == "-" ? "" : a.json, r.scenario, r.profile, seed.value());
+      ChoicesPath(a.choices, a.json == "-" ? "" : a.json, r.scenario, r.profile, setup.config.seed);
   sim::Status st = WriteChoicesFile(choices, r);
   if (!st.ok()) {
     if (explicit_choices) return ReportWriteError(st.error(), verdict);
     std::fprintf(stderr, "warning: %s (the run's verdict stands; use --choices FILE)\n",
                  st.error().Format().c_str());
   } else {
-    std::fprintf(report_out, "choices: %s (replay: repartsim replay %s --choices %s)\n",
+    std::fprintf(setup.report_out, "choices: %s (replay: repartsim replay %s --choices %s)\n",
                  choices.c_str(), a.scenario.c_str(), choices.c_str());
   }
-  std::fprintf(report_out, "repro: %s\n",
-               RunReproCommand(a.scenario, seed.value(), r.profile, rules.value()).c_str());
-  if (a.check_determinism) {
-    scenario::RunConfig again = config;
-    again.trace_out = nullptr;
-    auto second = scenario::RunScenario(s.value(), again);
-    const scenario::RunReport& r2 = second.value();
-    if (r2.summary != r.summary || r2.trace_lines != r.trace_lines) {
-      std::fprintf(report_out, "NONDETERMINISM: seed %llu ran twice:\nrun 1: %s\nrun 2: %s\n%s",
-                   static_cast<unsigned long long>(seed.value()), r.SummaryLine().c_str(),
-                   r2.SummaryLine().c_str(),
-                   campaign::DivergenceReport(r.trace_lines, r2.trace_lines).c_str());
-      return kExitNondeterminism;
-    }
-    std::fprintf(report_out, "determinism: a second run gave the same trace_hash %s\n",
-                 Hex64(r2.summary.trace_hash).c_str());
+  std::fprintf(
+      setup.report_out, "repro: %s\n",
+      RunReproCommand(a.scenario, setup.config.seed, r.profile, setup.config.rules).c_str());
+  return st.ok() ? choices : std::string();
+}
+
+// --check-determinism: the seed again; true when it gave the same trace (else printed).
+bool SameAgain(const Setup& setup, const scenario::Scenario& s, const scenario::RunReport& r) {
+  scenario::RunConfig again = setup.config;
+  again.trace_out = nullptr;
+  auto second = scenario::RunScenario(s, again);
+  const scenario::RunReport& r2 = second.value();
+  if (r2.summary != r.summary || r2.trace_lines != r.trace_lines) {
+    std::fprintf(setup.report_out, "NONDETERMINISM: seed %llu ran twice:\nrun 1: %s\nrun 2: %s\n%s",
+                 static_cast<unsigned long long>(setup.config.seed), r.SummaryLine().c_str(),
+                 r2.SummaryLine().c_str(),
+                 campaign::DivergenceReport(r.trace_lines, r2.trace_lines).c_str());
+    return false;
   }
+  std::fprintf(setup.report_out, "determinism: a second run gave the same trace_hash %s\n",
+               Hex64(r2.summary.trace_hash).c_str());
+  return true;
+}
+
+int RunOnce(const RunArgs& a) {
+  if (a.list_crash_sites) {
+    for (const std::string& site : scenario::KnownCrashSites()) std::printf("%s\n", site.c_str());
+    return kExitPass;
+  }
+  const std::vector<std::string> args = CommandLineArgs();
+  auto setup = Configure(a, args);
+  if (!setup.ok()) return ReportInputError(setup.error());
+  const Setup& run = setup.value();
+  auto s = scenario::LoadScenarioFile(a.scenario);
+  if (!s.ok()) return ReportInputError(s.error());
+  auto report = scenario::RunScenario(s.value(), run.config);
+  if (!report.ok()) return ReportInputError(report.error());
+  const scenario::RunReport& r = report.value();
+  const int verdict = ExitCodeFor(r.outcome);
+  if (!a.trace.empty() && (a.trace != "-" || run.trace_format == "jsonl")) {
+    sim::Status st = WriteTraceFile(a.trace, run.trace_format, r.trace_lines);
+    if (!st.ok()) return ReportWriteError(st.error(), verdict);
+  }
+  PrintRunReport(run.report_out, s.value(), r, a.violations_max);
+  const std::variant<std::string, int> choices = WriteChoices(a, run, r, verdict);
+  if (std::holds_alternative<int>(choices)) return std::get<int>(choices);
+  if (a.check_determinism && !SameAgain(run, s.value(), r)) return kExitNondeterminism;
   if (!a.html.empty()) {
     sim::Status written = WriteTextFile(
         a.html, campaign::RenderTimelineHtml(campaign::MakeTimelineRun(s.value(), r)));
     if (!written.ok()) return ReportWriteError(written.error(), verdict);
-    std::fprintf(report_out, "timeline: %s\n", a.html.c_str());
+    std::fprintf(run.report_out, "timeline: %s\n", a.html.c_str());
   }
   if (!a.json.empty()) {
-    nlohmann::json j = r.ToJson();
-    if (auto e = s.value().ExpectationFor(r.profile, r.rules)) {
-      j["expect"] = e->ToString();
-      j["expect_met"] = r.Meets(*e);
-      j["unexpected"] = r.Unexpected(*e);
-    }
-    j["choices"] = st.ok() ? choices : "";
-    j["repro"] = RunReproCommand(a.scenario, seed.value(), r.profile, rules.value());
-    st = WriteTextFile(a.json, j.dump(2) + "\n");
+    const std::string repro =
+        RunReproCommand(a.scenario, run.config.seed, r.profile, run.config.rules);
+    const nlohmann::json j =
+        campaign::RunReportJson(s.value(), r, std::get<std::string>(choices), repro);
+    sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return verdict;

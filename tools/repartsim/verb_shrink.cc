@@ -39,6 +39,29 @@ std::string SizeText(const campaign::ShrinkSize& z) {
          " pinned decisions, " + std::to_string(z.rows) + " rows";
 }
 
+// Runs the shrunk scenario once and prints the before/after report; true when it reports the
+// invariant the original run did.
+bool Verified(const std::string& scenario, const std::string& out_path, uint64_t seed,
+              const campaign::ShrinkResult& r, double seconds) {
+  auto check = campaign::RunScenarioFile(out_path, seed);
+  bool verified = false;
+  if (check.ok()) {
+    for (const check::Violation& v : check.value().violations) {
+      verified = verified || check::InvariantName(v.invariant) == r.invariant;
+    }
+  }
+  std::printf("shrink %s seed %llu profile %s: %s\n", scenario.c_str(),
+              static_cast<unsigned long long>(seed), r.profile.c_str(), r.invariant.c_str());
+  std::printf("before: %s\n", SizeText(r.before).c_str());
+  std::printf("after:  %s\n", SizeText(r.after).c_str());
+  std::printf("candidates=%llu time=%.2fs\n", static_cast<unsigned long long>(r.candidates),
+              seconds);
+  std::printf("scenario: %s (repro: repartsim run %s) %s\n", out_path.c_str(), out_path.c_str(),
+              verified ? ("verified: " + check.value().SummaryLine()).c_str()
+                       : "NOT verified: the run differs");
+  return verified;
+}
+
 int RunShrink(const ShrinkArgs& a) {
   const std::vector<std::string> args = CommandLineArgs();
   if (a.scenario.empty() || (!a.seed.empty() == !a.choices.empty())) {
@@ -57,6 +80,13 @@ int RunShrink(const ShrinkArgs& a) {
     auto loaded = ReadChoicesFile(a.choices);
     if (!loaded.ok()) return ReportInputError(loaded.error());
     file = std::move(loaded).value();
+    if (auto mismatch = campaign::CheckChoicesFor(*file, a.choices, "shrink", a.scenario, a.profile,
+                                                  config.rules)) {
+      const bool profile = mismatch->field == campaign::ChoicesMismatch::Field::kProfile;
+      return ReportInputError(
+          {{"<command line>", 1, ArgumentColumn(args, profile ? a.profile : a.choices)},
+           mismatch->message});
+    }
     config.seed = file->seed.value_or(0);
     if (!config.profile) config.profile = file->profile;
     if (config.rules.empty()) config.rules = file->rules;
@@ -96,22 +126,7 @@ int RunShrink(const ShrinkArgs& a) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   st = WriteTextFile(out_path, r.yaml);
   if (!st.ok()) return ReportWriteError(st.error(), kExitInternal);
-  auto check = campaign::RunScenarioFile(out_path, config.seed);
-  bool verified = false;
-  if (check.ok()) {
-    for (const check::Violation& v : check.value().violations) {
-      verified = verified || check::InvariantName(v.invariant) == r.invariant;
-    }
-  }
-  std::printf("shrink %s seed %llu profile %s: %s\n", a.scenario.c_str(),
-              static_cast<unsigned long long>(config.seed), r.profile.c_str(), r.invariant.c_str());
-  std::printf("before: %s\n", SizeText(r.before).c_str());
-  std::printf("after:  %s\n", SizeText(r.after).c_str());
-  std::printf("candidates=%llu time=%.2fs\n", static_cast<unsigned long long>(r.candidates),
-              seconds);
-  std::printf("scenario: %s (repro: repartsim run %s) %s\n", out_path.c_str(), out_path.c_str(),
-              verified ? ("verified: " + check.value().SummaryLine()).c_str()
-                       : "NOT verified: the run differs");
+  const bool verified = Verified(a.scenario, out_path, config.seed, r, seconds);
   return verified ? kExitPass : kExitInternal;
 }
 

@@ -242,6 +242,28 @@ struct Prepared {
   std::vector<SweepRun> runs;  // resumed runs (empty: none)
 };
 
+// Loads each scenario (those carrying one of --tag, when given) into the plan and its row
+// into the report.
+sim::Status AddScenarios(const SweepArgs& a, const std::vector<std::string>& args,
+                         const std::vector<std::string>& paths, bool seeds_flag, Prepared& p) {
+  for (const std::string& path : paths) {
+    auto s = scenario::LoadScenarioFile(path);
+    if (!s.ok()) return s.error();
+    const std::vector<std::string>& tags = s.value().tags;
+    if (!a.tags.empty() && std::none_of(a.tags.begin(), a.tags.end(), [&](const std::string& t) {
+          return std::find(tags.begin(), tags.end(), t) != tags.end();
+        })) {
+      continue;
+    }
+    sim::Status added = p.plan->Add(std::move(s).value(), FileHash(path), p.report);
+    if (!added.ok()) {
+      return sim::Error{{"<command line>", 1, ArgumentColumn(args, seeds_flag ? a.seeds : path)},
+                        added.error().message};
+    }
+  }
+  return sim::Ok{};
+}
+
 sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>& args) {
   if (a.scenarios.empty())
     return sim::Error{{"<command line>", 1, 1}, "sweep needs at least one SCENARIO"};
@@ -286,21 +308,8 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
   report.complete = shard.value().count == 1;
   report.rules = p.plan->rules();
   report.raw = a.raw;
-  for (const std::string& path : paths.value()) {
-    auto s = scenario::LoadScenarioFile(path);
-    if (!s.ok()) return s.error();
-    const std::vector<std::string>& tags = s.value().tags;
-    if (!a.tags.empty() && std::none_of(a.tags.begin(), a.tags.end(), [&](const std::string& t) {
-          return std::find(tags.begin(), tags.end(), t) != tags.end();
-        })) {
-      continue;
-    }
-    sim::Status added = p.plan->Add(std::move(s).value(), FileHash(path), report);
-    if (!added.ok()) {
-      return sim::Error{{"<command line>", 1, ArgumentColumn(args, range ? a.seeds : path)},
-                        added.error().message};
-    }
-  }
+  sim::Status added = AddScenarios(a, args, paths.value(), range.has_value(), p);
+  if (!added.ok()) return added.error();
   if (p.plan->scenarios().empty()) {
     return sim::Error{{"<command line>", 1, 1}, "no scenario carries any of the --tag tags"};
   }

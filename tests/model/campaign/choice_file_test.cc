@@ -56,6 +56,32 @@ TEST(ChoiceFileTest, UnreadableHeaderWordsLeaveFieldsEmpty) {
   EXPECT_EQ(broken.error().location.line, 2u);
 }
 
+TEST(ChoiceFileTest, AFileReplaysOnlyTheRunItRecorded) {
+  ChoicesFile file;
+  file.scenario = "a.yaml";
+  file.profile = "greptime";
+  file.rules = {{"fenced-reads", true}};
+  EXPECT_FALSE(CheckChoicesFor(file, "c.choices", "shrink", "a.yaml", "", {}).has_value());
+  EXPECT_FALSE(
+      CheckChoicesFor(file, "c.choices", "shrink", "a.yaml", "greptime", {{"fenced-reads", true}})
+          .has_value());
+  auto scenario = CheckChoicesFor(file, "c.choices", "shrink", "b.yaml", "", {});
+  ASSERT_TRUE(scenario.has_value());
+  EXPECT_EQ(scenario->field, ChoicesMismatch::Field::kScenario);
+  EXPECT_EQ(scenario->message,
+            "c.choices records a run of scenario 'a.yaml', not 'b.yaml' (shrink: repartsim "
+            "shrink a.yaml --choices c.choices)");
+  auto profile = CheckChoicesFor(file, "c.choices", "replay", "a.yaml", "reference", {});
+  ASSERT_TRUE(profile.has_value());
+  EXPECT_EQ(profile->field, ChoicesMismatch::Field::kProfile);
+  auto rules =
+      CheckChoicesFor(file, "c.choices", "replay", "a.yaml", "", {{"fenced-reads", false}});
+  ASSERT_TRUE(rules.has_value());
+  EXPECT_EQ(rules->message, "c.choices records its own rule overrides; drop --rule");
+  file.scenario.clear();  // a header without a scenario replays nothing
+  EXPECT_TRUE(CheckChoicesFor(file, "c.choices", "replay", "a.yaml", "", {}).has_value());
+}
+
 }  // namespace choice_file_test
 }  // namespace
 }  // namespace repartsim::campaign

@@ -101,6 +101,22 @@ TEST(SweepPlanTest, HugeRangeIsRefusedWithoutALoop) {
   EXPECT_TRUE(report.scenarios.empty());
 }
 
+TEST(SweepPlanTest, TheWholeSeedRangeInOneShardIsRefusedNotWrapped) {
+  // 2^64 seeds: a count that wraps to 0 would slip under the cap.
+  SweepPlan plan({}, Shard{}, std::make_pair(uint64_t{0}, UINT64_MAX));
+  SweepReport report;
+  sim::Status st = plan.Add(Load(kA, 0, 0), "0x1", report);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("sweep of more than 10000000 runs"), std::string::npos);
+  EXPECT_EQ(st.error().message.find(" in shard "), std::string::npos);
+  EXPECT_TRUE(plan.items().empty());
+
+  // A one-seed --seeds range (span 0) is one run.
+  SweepPlan edge({}, Shard{0, 1}, std::make_pair(uint64_t{5}, uint64_t{5}));
+  EXPECT_TRUE(edge.Add(Load(kA, 0, 0), "0x1", report).ok());
+  EXPECT_EQ(edge.items().size(), 1u);
+}
+
 TEST(SweepPlanTest, AScenarioNamedTwiceIsPlannedOnce) {
   SweepPlan plan({}, Shard{}, std::nullopt);
   SweepReport report;
