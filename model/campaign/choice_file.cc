@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <sstream>
 
-#include "model/campaign/parse_u64.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
+#include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
 
@@ -51,9 +51,9 @@ sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::st
       const std::string key = word.substr(0, eq);
       const std::string value = word.substr(eq + 1);
       if (key == "scenario") out.scenario = value;
-      if (key == "seed") out.seed = ParseU64(value);
+      if (key == "seed") out.seed = sim::ParseU64(value);
       if (key == "profile") out.profile = value;
-      if (key == "trace_hash") out.trace_hash = ParseU64(value, 16);
+      if (key == "trace_hash") out.trace_hash = sim::ParseU64(value, 16);
       if (key == "rules" && value != "-") out.rules = ParseRules(value);
     }
   }

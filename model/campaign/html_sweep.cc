@@ -4,6 +4,8 @@
 
 #include "model/campaign/html_assets.h"
 #include "model/campaign/html_text.h"
+#include "model/campaign/html_timeline.h"
+#include "sim/assert.h"
 
 namespace repartsim::campaign {
 
@@ -73,6 +75,28 @@ std::string RenderSweepHtml(const SweepReport& report, const std::vector<std::st
   for (const std::string& note : report.notes) out += "<p>note: " + Escape(note) + "</p>\n";
   out += "</body>\n</html>\n";
   return out;
+}
+
+std::vector<std::optional<std::string>> GroupTimelineHtml(const SweepPlan& plan,
+                                                          const SweepReport& report) {
+  std::vector<std::optional<std::string>> pages;
+  for (const SweepGroup& g : report.groups) {
+    const scenario::Scenario* s = nullptr;
+    for (const scenario::Scenario& candidate : plan.scenarios()) {
+      if (candidate.path == g.path) s = &candidate;
+    }
+    pages.emplace_back();
+    if (s == nullptr) continue;
+    scenario::RunConfig config = plan.base();
+    config.seed = g.fastest_seed;
+    config.profile = g.profile;
+    config.keep_trace = true;
+    auto run = scenario::RunScenario(*s, config);
+    REPARTSIM_ASSERT_MSG(run.ok(), "a planned scenario failed to run");
+    pages.back() = RenderTimelineHtml(MakeTimelineRun(*s, run.value()));
+  }
+  REPARTSIM_ASSERT(pages.size() == report.groups.size());
+  return pages;
 }
 
 }  // namespace repartsim::campaign

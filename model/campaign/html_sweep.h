@@ -5,9 +5,11 @@
 // same bytes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "model/campaign/sweep_plan.h"
 #include "model/campaign/sweep_report.h"
 
 namespace repartsim::campaign {
@@ -17,5 +19,10 @@ std::string SweepTimelinePath(const std::string& html_path, size_t index);
 
 // REQUIRES: report.Aggregate() ran; timelines[i] is the page of report.groups[i] ("" none).
 std::string RenderSweepHtml(const SweepReport& report, const std::vector<std::string>& timelines);
+
+// The timeline page of each failure group's fastest failing seed, run again here with the
+// trace kept, in group order; nullopt for a group whose scenario the plan does not hold.
+std::vector<std::optional<std::string>> GroupTimelineHtml(const SweepPlan& plan,
+                                                          const SweepReport& report);
 
 }  // namespace repartsim::campaign

@@ -8,11 +8,27 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
+#include "sim/result.h"
 
 namespace repartsim::campaign {
+
+// What names a run in its JSON report: enough to run it again and check the trace hash.
+struct RunIdentity {
+  std::string path;
+  std::string profile;
+  std::vector<std::pair<std::string, bool>> rules;
+  uint64_t seed = 0;
+  std::string trace_hash;
+};
+
+// Reads the identity from a run report's JSON `text` (`repartsim run --json`); errors located
+// in `file` (file:line:col of the offending field).
+sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::string& file);
 
 // The JSON run report: RunReport::ToJson, the expectation and whether the run met it, the
 // choice file written ("" none) and the repro command.

@@ -7,10 +7,10 @@
 #include <set>
 
 #include "model/campaign/determinism.h"
-#include "model/campaign/parse_u64.h"
 #include "model/campaign/worker_pool.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
+#include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
 
@@ -19,8 +19,8 @@ std::string Shard::Text() const { return std::to_string(index) + "/" + std::to_s
 std::optional<Shard> ParseShard(std::string_view text) {
   const size_t slash = text.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
-  const std::optional<uint64_t> index = ParseU64(text.substr(0, slash));
-  const std::optional<uint64_t> count = ParseU64(text.substr(slash + 1));
+  const std::optional<uint64_t> index = sim::ParseU64(text.substr(0, slash));
+  const std::optional<uint64_t> count = sim::ParseU64(text.substr(slash + 1));
   if (!index || !count || *count == 0 || *count > UINT32_MAX || *index >= *count) {
     return std::nullopt;
   }

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "model/campaign/parse_u64.h"
 #include "sim/assert.h"
+#include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
 
@@ -58,9 +58,9 @@ nlohmann::json TypedValue(const std::string& text) {
     }
     return out;
   }
-  if (auto n = ParseU64(text)) return *n;
+  if (auto n = sim::ParseU64(text)) return *n;
   if (text.size() > 1 && text[0] == '-') {
-    if (auto n = ParseU64(text.substr(1)); n && *n <= static_cast<uint64_t>(INT64_MAX)) {
+    if (auto n = sim::ParseU64(text.substr(1)); n && *n <= static_cast<uint64_t>(INT64_MAX)) {
       return -static_cast<int64_t>(*n);
     }
   }
@@ -119,8 +119,8 @@ std::string TraceLineJson(const std::string& line) {
   // Every line a run records has the four leading fields (sim::Trace).
   REPARTSIM_ASSERT_MSG(!fields[3].empty(), "a trace line without a kind");
   nlohmann::json j;
-  j["step"] = ParseU64(fields[0]).value_or(0);
-  j["time_ms"] = ParseU64(fields[1]).value_or(0);
+  j["step"] = sim::ParseU64(fields[0]).value_or(0);
+  j["time_ms"] = sim::ParseU64(fields[1]).value_or(0);
   j["node"] = fields[2];
   j["kind"] = fields[3];
   const std::string detail = pos < line.size() ? line.substr(pos) : "";

@@ -1,7 +1,6 @@
 #include "model/scenario/loader.h"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -9,6 +8,7 @@
 #include "model/protocol.h"
 #include "model/scenario/loader_internal.h"
 #include "model/scenario/scenario_limits.h"
+#include "model/scenario/seed_range.h"
 #include "model/sql/parser.h"
 
 namespace repartsim::scenario {
@@ -187,22 +187,13 @@ void CheckRunSize(const YAML::Node& root, LoadContext& ctx, const Scenario& s) {
 void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   const std::string text = ReadString(node, ctx, "seeds");
   if (ctx.failed()) return;
-  const size_t dots = text.find("..");
-  uint64_t first = 0;
-  uint64_t last = 0;
-  bool ok = dots != std::string::npos;
-  if (ok) {
-    auto a = std::from_chars(text.data(), text.data() + dots, first);
-    auto b = std::from_chars(text.data() + dots + 2, text.data() + text.size(), last);
-    ok = a.ec == std::errc() && a.ptr == text.data() + dots && b.ec == std::errc() &&
-         b.ptr == text.data() + text.size() && first <= last;
-  }
-  if (!ok) {
+  const std::optional<std::pair<uint64_t, uint64_t>> range = ParseSeedRange(text);
+  if (!range) {
     ctx.Fail(node, "seeds", "expected a seed range A..B with A <= B, got '" + text + "'");
     return;
   }
-  scenario.seed_first = first;
-  scenario.seed_last = last;
+  scenario.seed_first = range->first;
+  scenario.seed_last = range->second;
 }
 
 // An invariant name of `expect` (violation or tolerate); fails on an unknown one.

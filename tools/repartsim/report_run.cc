@@ -5,19 +5,16 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 
-#include "model/campaign/parse_u64.h"
 #include "model/campaign/run_text.h"
 #include "model/campaign/trace_format.h"
 #include "model/check/violation.h"
 #include "model/protocol.h"
+#include "sim/parse_u64.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 
@@ -178,7 +175,7 @@ int ReportWriteError(const sim::Error& error, int verdict) {
 
 sim::Result<uint64_t> ParseSeedFlag(const std::string& flag, const std::string& text,
                                     const std::vector<std::string>& args) {
-  std::optional<uint64_t> seed = campaign::ParseU64(text);
+  std::optional<uint64_t> seed = sim::ParseU64(text);
   if (!seed) {
     return FlagError(args, text,
                      flag + " expects a non-negative integer below 2^64, got '" + text + "'");

@@ -1,6 +1,5 @@
 #include "tools/repartsim/report_sweep.h"
 
-#include <algorithm>
 #include <fstream>
 #include <iterator>
 

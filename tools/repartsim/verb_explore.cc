@@ -7,7 +7,6 @@
 // Exit: 0 no violation found, 1 safety, 2 liveness, 3 nondeterminism, 64 bad input.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -19,6 +18,7 @@
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
+#include "tools/repartsim/stopwatch.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
@@ -44,12 +44,6 @@ struct ExploreArgs {
   bool no_subsumption = false;
   bool liveness_dedup = false;
 };
-
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 std::vector<std::string> DistinctInvariants(const scenario::RunReport& r) {
   std::vector<std::string> out;
@@ -140,21 +134,19 @@ int Explore(const ExploreArgs& a) {
   scenario::ExploreConfig& config = configured.value();
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
-  const Clock::time_point start = Clock::now();
-  Clock::time_point last_print = start;
+  Stopwatch clock;
   config.progress = [&](const sim::explore::ExploreStats& st) {
-    if (!a.quiet && Clock::now() - last_print >= std::chrono::seconds(1)) {
-      last_print = Clock::now();
-      std::fprintf(stderr, "%s\n", campaign::ExploreProgressLine(st, Seconds(start)).c_str());
+    if (!a.quiet && clock.EverySecond()) {
+      std::fprintf(stderr, "%s\n", campaign::ExploreProgressLine(st, clock.Seconds()).c_str());
     }
-    return a.seconds_max <= 0 || Seconds(start) < a.seconds_max;
+    return a.seconds_max <= 0 || clock.Seconds() < a.seconds_max;
   };
   auto explored = scenario::ExploreScenario(s.value(), config);
   if (!explored.ok()) return ReportInputError(explored.error());
   const scenario::ExploreReport& x = explored.value();
   const campaign::ExploreSummary summary{
       &s.value(), a.scenario, config.profile.value_or(s.value().profile),
-      &config,    &x,         Seconds(start)};
+      &config,    &x,         clock.Seconds()};
   std::fputs(campaign::ExploreText(summary).c_str(), stdout);
   nlohmann::json j = campaign::ExploreJson(summary);
   int exit_code = kExitPass;

@@ -1,28 +1,11 @@
-// `repartsim mutants [SCENARIO|DIR...]`: checks the checker. For every rule switch that is
-// on in `reference`, a mutant is `reference` with that one switch off; each mutant searches a
-// fixed budget until some run reports a finding, and the mutant is `killed` (found) or
-// `survived`. The same budget with every switch on (the `reference` row) must find nothing.
-// campaign::Budget, in search order (printed on the first line):
-//   1. library: every scenario named (default `scenarios`, directories expanded as sweep does)
-//      over the first --seeds-per-scenario seeds of its own `seeds` range (or --seeds A..B for
-//      all), seed-major (the first seed of every scenario, then the second, ...), each run
-//      with its scenario's faults and with steps_max capped at --steps-max (a switch whose
-//      absence makes a procedure loop ends there with INV-LIVE instead of running for hours);
-//   2. explore: every scenario tagged `explore`, explored (depth-first, explore's default
-//      policy) from its first seed up to --explore-states states.
-// A run's finding: an invariant the scenario's `reference` expectation does not allow, or a
-// READ-ANOMALY (never reported with every switch on: reads are fenced). Each row runs in a
-// forked process (--jobs at once), so an internal error (exit 70) of one mutant is that row's
-// `error`, not the end of the search. Text: the budget line, one row per mutant, the mutation
-// score on the last line; `--json FILE` ('-' = stdout, the text then goes to stderr) the same
-// as one object. Progress on stderr, one line per finished row (--quiet: none).
+// `repartsim mutants [SCENARIO|DIR...]`: checks the checker. The search, its budget and its
+// findings are model/campaign/mutation_search.h; the score, table and JSON mutation_report.h.
+// Here: the flags, the budget from the named scenarios (default `scenarios`), progress on
+// stderr (one line per finished row), the table on stdout (stderr with `--json -`).
 // Exit codes: 0 reference clean and score >= --min-score; 1 reference not clean or score below
 // --min-score; 64 bad flags or scenario; 70 a row's process died; 73 the report not written.
-
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -39,17 +22,12 @@
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/scenario_paths.h"
+#include "tools/repartsim/stopwatch.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-int64_t MsSince(Clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
-}
 
 struct MutantsArgs {
   std::vector<std::string> scenarios;
@@ -131,7 +109,7 @@ sim::Result<campaign::Budget> MakeBudget(const MutantsArgs& a,
 }
 
 int Mutants(const MutantsArgs& a) {
-  const Clock::time_point start = Clock::now();
+  const Stopwatch clock;
   const std::vector<std::string> args = CommandLineArgs();
   std::optional<double> min_score;
   if (!a.min_score.empty()) {
@@ -153,7 +131,7 @@ int Mutants(const MutantsArgs& a) {
   auto made = MakeBudget(a, args);
   if (!made.ok()) return ReportInputError(made.error());
   campaign::Budget& budget = made.value();
-  budget.now_ms = [start] { return MsSince(start); };
+  budget.now_ms = [&clock] { return clock.Ms(); };
   std::vector<std::string> rules = {""};
   rules.insert(rules.end(), mutated->begin(), mutated->end());
   if (!a.quiet) {
@@ -170,13 +148,13 @@ int Mutants(const MutantsArgs& a) {
   std::fputs(text.c_str(), a.json == "-" ? stderr : stdout);
   if (!a.quiet) {
     std::fprintf(
-        stderr, "mutants: %s in %s%s\n", score.Line().c_str(), Seconds(MsSince(start)).c_str(),
+        stderr, "mutants: %s in %s%s\n", score.Line().c_str(), Seconds(clock.Ms()).c_str(),
         score.Below(min_score) ? (" (below --min-score " + a.min_score + ")").c_str() : "");
   }
   if (a.json.empty()) return verdict;
   auto [version, binary] = BinaryIdentity();
   const nlohmann::ordered_json out =
-      campaign::MutantsJson(version, binary, budget, rows, min_score, verdict, MsSince(start));
+      campaign::MutantsJson(version, binary, budget, rows, min_score, verdict, clock.Ms());
   sim::Status st = WriteTextFile(a.json, out.dump(1) + "\n");
   if (!st.ok()) return ReportWriteError(st.error(), verdict);
   return verdict;

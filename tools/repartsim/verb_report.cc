@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "model/campaign/html_timeline.h"
+#include "model/campaign/run_text.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
@@ -31,64 +32,6 @@ struct ReportArgs {
   std::string scenario;
 };
 
-struct RunIdentity {
-  std::string path;
-  std::string profile;
-  std::vector<std::pair<std::string, bool>> rules;
-  uint64_t seed = 0;
-  std::string trace_hash;
-};
-
-// The run's identity from the report `text`; errors located in `file`.
-sim::Result<RunIdentity> ReadIdentity(const std::string& text, const std::string& file) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    const size_t colon = what.find(": ", what.find("parse error"));
-    if (colon != std::string::npos) what = what.substr(colon + 2);
-    return sim::Error{campaign::LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
-                      "not valid JSON: " + what};
-  }
-  auto bad = [&](const std::vector<std::string>& path, const std::string& message) {
-    std::string name;
-    for (const std::string& p : path) name += (name.empty() ? "" : ".") + p;
-    return sim::Error{LocateReportField(text, path, file),
-                      name.empty() ? message : name + ": " + message};
-  };
-  if (!j.is_object()) return bad({}, "a run report is a JSON object (repartsim run --json)");
-  RunIdentity id;
-  for (const char* key : {"path", "profile", "rules"}) {
-    if (!j.contains(key)) return bad({}, std::string("the run report has no \"") + key + "\"");
-    if (!j[key].is_string()) return bad({key}, "expected a string");
-  }
-  id.path = j["path"].get<std::string>();
-  id.profile = j["profile"].get<std::string>();
-  if (!j.contains("summary") || !j["summary"].is_object()) {
-    return bad({}, "the run report has no \"summary\" object");
-  }
-  const nlohmann::json& summary = j["summary"];
-  if (!summary.contains("seed") || !summary["seed"].is_number_unsigned()) {
-    return bad({"summary", "seed"}, "expected a non-negative integer seed");
-  }
-  id.seed = summary["seed"].get<uint64_t>();
-  if (!summary.contains("trace_hash") || !summary["trace_hash"].is_string()) {
-    return bad({"summary", "trace_hash"}, "expected the trace hash as a string \"0x...\"");
-  }
-  id.trace_hash = summary["trace_hash"].get<std::string>();
-  std::istringstream items(j["rules"].get<std::string>());
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos || (item.substr(eq + 1) != "on" && item.substr(eq + 1) != "off")) {
-      return bad({"rules"}, "expected name=on|off items separated by commas, got '" + item + "'");
-    }
-    id.rules.emplace_back(item.substr(0, eq), item.substr(eq + 1) == "on");
-  }
-  return id;
-}
-
 int Report(const ReportArgs& a) {
   const std::vector<std::string> args = CommandLineArgs();
   if (a.json.empty()) return ReportInputError({{"<command line>", 1, 1}, "report needs RUN.json"});
@@ -100,7 +43,7 @@ int Report(const ReportArgs& a) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
-  auto id = ReadIdentity(text, a.json);
+  auto id = campaign::ReadRunIdentity(text, a.json);
   if (!id.ok()) return ReportInputError(id.error());
   std::string path = a.scenario.empty() ? id.value().path : a.scenario;
   if (a.scenario.empty() && !std::filesystem::exists(path)) {

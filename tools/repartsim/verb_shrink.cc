@@ -5,9 +5,7 @@
 // time taken. Exit: 0 shrunk and verified, 64 bad input or a passing run, 70 the written
 // scenario did not reproduce the invariant.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include "model/campaign/counterexample.h"
@@ -17,6 +15,7 @@
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
+#include "tools/repartsim/stopwatch.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
@@ -108,22 +107,18 @@ int RunShrink(const ShrinkArgs& a) {
   sim::Status st = CheckOutputPath(out_path, args);
   if (!st.ok()) return ReportInputError(st.error());
 
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  Clock::time_point last = start;
+  Stopwatch clock;
   config.progress = [&](uint64_t candidates) {
-    if (Clock::now() - last >= std::chrono::seconds(1)) {
-      last = Clock::now();
+    if (clock.EverySecond()) {
       std::fprintf(stderr, "shrink: %llu candidate runs\n",
                    static_cast<unsigned long long>(candidates));
     }
-    return a.seconds_max <= 0 ||
-           std::chrono::duration<double>(Clock::now() - start).count() < a.seconds_max;
+    return a.seconds_max <= 0 || clock.Seconds() < a.seconds_max;
   };
   auto shrunk = campaign::Shrink(config);
   if (!shrunk.ok()) return ReportInputError(shrunk.error());
   const campaign::ShrinkResult& r = shrunk.value();
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double seconds = clock.Seconds();
   st = WriteTextFile(out_path, r.yaml);
   if (!st.ok()) return ReportWriteError(st.error(), kExitInternal);
   const bool verified = Verified(a.scenario, out_path, config.seed, r, seconds);

@@ -1,49 +1,35 @@
 // `repartsim sweep SCENARIO|DIR... [--seeds A..B] [--jobs J] [--shard I/N] [--time-budget D]`:
-// many seeds of many scenarios (a directory stands for every *.yaml under it, recursively;
-// --tag keeps the scenarios carrying one of the tags). Each simulation is single-threaded;
-// --jobs forks J worker PROCESSES (the model keeps process-wide assertion context, so
-// processes, not threads), each taking every J-th run and streaming one JSON line per run back
-// through a pipe. A worker that dies (OOM killer, internal error) is reported: its runs that
-// never came back are `unrun` and the sweep exits 70, never a nondeterminism verdict.
-// SIGINT/SIGTERM stop the sweep: the finished runs are reported (the rest `skipped`), the
-// report says "interrupted", and --resume FILE continues from it.
-// --shard I/N keeps every N-th run of the global (scenario, seed) list, starting at I, so N
-// machines split a sweep and `repartsim merge` joins their --json reports; --shard env reads
-// I from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) and N from REPARTSIM_SHARD_COUNT.
-// Afterwards a determinism re-check re-runs a sample (the first seed and the fastest failing
-// seed of each group, per scenario) in this process and compares trace hashes (exit 3).
-// Output paths are checked before any run (exit 64); reports are written atomically.
-// --html FILE writes the summary page and each failure group's timeline (html_sweep.h).
+// many seeds of many scenarios (a directory stands for every *.yaml under it; --tag keeps the
+// scenarios carrying one of the tags). The plan, shards, resume, the worker processes and the
+// determinism re-check are model/campaign/sweep_plan.h; verdicts and groups sweep_report.h.
+// Here: the flags (--shard env reads I from JOB_COMPLETION_INDEX, N from
+// REPARTSIM_SHARD_COUNT), output paths checked before any run (exit 64), SIGINT/SIGTERM (the
+// finished runs are reported, the rest skipped; --resume FILE continues), the progress bar,
+// and the reports, written atomically (--html: html_sweep.h).
 #include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <set>
 
-#include "model/campaign/determinism.h"
 #include "model/campaign/html_sweep.h"
-#include "model/campaign/html_timeline.h"
 #include "model/campaign/sweep_plan.h"
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
-#include "sim/trace.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/scenario_paths.h"
+#include "tools/repartsim/stopwatch.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
@@ -68,12 +54,6 @@ struct SweepArgs {
   uint32_t recheck = 2;
   bool check_determinism = false;
 };
-
-using Clock = std::chrono::steady_clock;
-
-int64_t MsSince(Clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
-}
 
 volatile std::sig_atomic_t g_stop_signal = 0;
 
@@ -105,13 +85,13 @@ class StopSignals {
   struct sigaction old_term_ {};
 };
 
-void Progress(bool quiet, size_t done, size_t total, size_t failing, Clock::time_point start) {
+void Progress(bool quiet, size_t done, size_t total, size_t failing, const Stopwatch& clock) {
   if (quiet) return;
   // Not a terminal (CI logs): one line per tenth of the sweep instead of a live bar.
   if (!isatty(2) && done != total && (total < 10 || done % (total / 10) != 0)) return;
   const int width = 30;
   const int filled = total == 0 ? width : static_cast<int>(done * width / total);
-  const int64_t ms = std::max<int64_t>(1, MsSince(start));
+  const int64_t ms = std::max<int64_t>(1, clock.Ms());
   if (isatty(2)) std::fputc('\r', stderr);
   std::fprintf(stderr, "[%.*s%*s] %zu/%zu runs, %zu failing, %.1f runs/s ", filled,
                "##############################", width - filled, "", done, total, failing,
@@ -131,15 +111,15 @@ uint64_t TestHook(const char* name) {
 // hooks above.
 campaign::SweepExecution Execute(const campaign::SweepPlan& plan, std::vector<SweepRun> runs,
                                  uint32_t jobs, bool quiet) {
-  const Clock::time_point start = Clock::now();
+  const Stopwatch clock;
   const uint64_t kill_worker = TestHook("REPARTSIM_TEST_KILL_WORKER");
   const uint64_t signal_after = TestHook("REPARTSIM_TEST_SIGNAL_AFTER");
   campaign::SweepHooks hooks;
-  hooks.now_ms = [start] { return MsSince(start); };
+  hooks.now_ms = [&clock] { return clock.Ms(); };
   hooks.should_stop = [] { return g_stop_signal != 0; };
   hooks.in_child = [] { StopSignals::ResetInChild(); };
   hooks.progress = [&](size_t done, size_t total, size_t failing) {
-    Progress(quiet, done, total, failing, start);
+    Progress(quiet, done, total, failing, clock);
     if (signal_after != 0 && done == signal_after) raise(SIGTERM);
   };
   if (kill_worker != 0) {
@@ -196,29 +176,17 @@ sim::Result<SweepReport> LoadResume(const std::string& path, const std::vector<s
 }
 
 // The --html summary and, next to it, the timeline of each failure group's fastest failing
-// seed (run again here, with the trace kept).
+// seed.
 sim::Status WriteHtml(const SweepArgs& a, const campaign::SweepPlan& plan,
                       const SweepReport& report) {
   std::vector<std::string> timelines;
-  for (size_t i = 0; i < report.groups.size(); ++i) {
-    const SweepGroup& g = report.groups[i];
-    const scenario::Scenario* s = nullptr;
-    for (const scenario::Scenario& candidate : plan.scenarios()) {
-      if (candidate.path == g.path) s = &candidate;
-    }
+  const std::vector<std::optional<std::string>> pages = campaign::GroupTimelineHtml(plan, report);
+  for (size_t i = 0; i < pages.size(); ++i) {
     timelines.emplace_back();
-    if (s == nullptr) continue;
-    scenario::RunConfig config = plan.base();
-    config.seed = g.fastest_seed;
-    config.profile = g.profile;
-    config.keep_trace = true;
-    auto run = scenario::RunScenario(*s, config);
-    if (!run.ok()) continue;
-    const std::string path = campaign::SweepTimelinePath(a.html, i);
-    sim::Status st = WriteTextFile(
-        path, campaign::RenderTimelineHtml(campaign::MakeTimelineRun(*s, run.value())));
+    if (!pages[i]) continue;
+    timelines.back() = campaign::SweepTimelinePath(a.html, i);
+    sim::Status st = WriteTextFile(timelines.back(), *pages[i]);
     if (!st.ok()) return st;
-    timelines.back() = path;
   }
   return WriteTextFile(a.html, campaign::RenderSweepHtml(report, timelines));
 }
@@ -330,7 +298,7 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
 }
 
 int Sweep(const SweepArgs& a) {
-  const Clock::time_point start = Clock::now();
+  const Stopwatch clock;
   const std::vector<std::string> args = CommandLineArgs();
   auto prepared = Prepare(a, args);
   if (!prepared.ok()) return ReportInputError(prepared.error());
@@ -348,7 +316,7 @@ int Sweep(const SweepArgs& a) {
                                  [] { return g_stop_signal != 0; });
   }
   report.interrupted = report.interrupted || g_stop_signal != 0;
-  report.wall_ms = MsSince(start);
+  report.wall_ms = clock.Ms();
   // A report on stdout keeps stdout for itself: the table goes to stderr.
   const bool report_on_stdout = a.json == "-" || a.junit == "-";
   PrintSweepSummary(report, report_on_stdout ? stderr : stdout);

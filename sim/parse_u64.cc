@@ -1,9 +1,9 @@
-#include "model/campaign/parse_u64.h"
+#include "sim/parse_u64.h"
 
 #include <charconv>
 #include <system_error>
 
-namespace repartsim::campaign {
+namespace repartsim::sim {
 
 std::optional<uint64_t> ParseU64(std::string_view text, int base) {
   if (base == 16 && text.substr(0, 2) == "0x") text.remove_prefix(2);
@@ -13,4 +13,4 @@ std::optional<uint64_t> ParseU64(std::string_view text, int base) {
   return value;
 }
 
-}  // namespace repartsim::campaign
+}  // namespace repartsim::sim

@@ -1,10 +1,10 @@
-// Goal: ParseU64 (model/campaign/parse_u64.h) takes the whole token as an unsigned 64-bit
+// Goal: ParseU64 (sim/parse_u64.h) takes the whole token as an unsigned 64-bit
 // number in base 10 or 16 (with or without "0x") and refuses everything else.
-#include "model/campaign/parse_u64.h"
+#include "sim/parse_u64.h"
 
 #include <gtest/gtest.h>
 
-namespace repartsim::campaign {
+namespace repartsim::sim {
 namespace {
 
 TEST(ParseU64Test, TakesTheWholeTokenInRange) {
@@ -20,4 +20,4 @@ TEST(ParseU64Test, TakesTheWholeTokenInRange) {
 }
 
 }  // namespace
-}  // namespace repartsim::campaign
+}  // namespace repartsim::sim
