@@ -30,6 +30,12 @@ struct ChoicesFile {
 // The file's text for one run: the header, then report.choices.
 std::string ChoicesText(const scenario::RunReport& report);
 
+// `--choices` if given; else next to --json (x.json -> x.choices); else
+// "repartsim-<name>-<profile>-<seed>.choices".
+std::string ChoicesPath(const std::string& choices_flag, const std::string& json_flag,
+                        const std::string& scenario_name, const std::string& profile,
+                        uint64_t seed);
+
 // Reads a choice file's `text`; errors are located in `file`.
 sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::string& file);
 

@@ -81,6 +81,15 @@ std::string FailureSignature(const std::string& text) {
   return out;
 }
 
+std::string FileHash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  sim::Hasher h;
+  h.Add(std::string_view(bytes));
+  return sim::Hex64(h.Finish());
+}
+
 std::string SweepRun::Key() const { return RowKey(path, profile, rules); }
 std::string SweepScenario::Key() const { return RowKey(path, profile, rules); }
 

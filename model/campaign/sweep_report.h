@@ -136,6 +136,10 @@ struct SweepReport {
   static sim::Result<SweepReport> FromJson(const std::string& text, const std::string& file);
 };
 
+// "0x..." hash of a file's bytes: a scenario row's `hash`, the binary's build id; "" when the
+// file cannot be read.
+std::string FileHash(const std::string& path);
+
 // The message normalised for grouping: text in backquotes or single quotes -> `_`, digit runs
 // -> '#', plural words -> singular ("3 rows are missing" and "1 row is missing" agree).
 std::string FailureSignature(const std::string& message);

@@ -73,20 +73,6 @@ sim::Status ValidateOverrides(const std::optional<std::string>& profile,
   return sim::Ok{};
 }
 
-std::string ChoicesPath(const std::string& choices_flag, const std::string& json_flag,
-                        const std::string& scenario_name, const std::string& profile,
-                        uint64_t seed) {
-  if (!choices_flag.empty()) return choices_flag;
-  if (!json_flag.empty()) {
-    const size_t dot = json_flag.rfind(".json");
-    if (dot != std::string::npos && dot + 5 == json_flag.size()) {
-      return json_flag.substr(0, dot) + ".choices";
-    }
-    return json_flag + ".choices";
-  }
-  return "repartsim-" + scenario_name + "-" + profile + "-" + std::to_string(seed) + ".choices";
-}
-
 namespace {
 
 sim::Error WriteError(const std::string& path, int error) {

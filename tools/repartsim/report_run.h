@@ -29,12 +29,7 @@ sim::Status ValidateOverrides(const std::optional<std::string>& profile,
                               const std::vector<std::pair<std::string, bool>>& rules,
                               const std::vector<std::string>& args);
 
-// `--choices` if given; else next to --json (x.json -> x.choices); else
-// "repartsim-<name>-<profile>-<seed>.choices".
-std::string ChoicesPath(const std::string& choices_flag, const std::string& json_flag,
-                        const std::string& scenario_name, const std::string& profile,
-                        uint64_t seed);
-
+using campaign::ChoicesPath;
 // `repartsim run PATH --seed N --profile P --rule a=off ...`: the command reproducing a run.
 using campaign::RunReproCommand;
 

@@ -12,26 +12,11 @@
 
 namespace repartsim::tools {
 
-using campaign::FailureSignature;
-using campaign::kSweepReportVersion;
-using campaign::LocateReportField;
-using campaign::ReproCommand;
-using campaign::RunFromJson;
-using campaign::RunToJson;
-using campaign::ScenarioTally;
-using campaign::SweepFailure;
-using campaign::SweepGroup;
-using campaign::SweepReport;
-using campaign::SweepRun;
-using campaign::SweepScenario;
-using campaign::ToSweepRun;
-
-using campaign::SweepJunit;
 // campaign::SweepSummaryText on `out`: the summary table, the failure groups with their repro
 // commands, the determinism re-check, the notes and the totals line.
-void PrintSweepSummary(const SweepReport& report, std::FILE* out);
+void PrintSweepSummary(const campaign::SweepReport& report, std::FILE* out);
 // campaign::SweepTotalsText on `out`: the rows not met, the notes and the totals line.
-void PrintSweepTotals(const SweepReport& report, std::FILE* out);
+void PrintSweepTotals(const campaign::SweepReport& report, std::FILE* out);
 // The version and build id of this executable (the id hashes /proc/self/exe, once).
 std::pair<std::string, std::string> BinaryIdentity();
 

@@ -1,8 +1,8 @@
 // `repartsim merge REPORT.json... [--json FILE] [--junit FILE]`: joins the --json reports of
 // sweep shards (or of several sweeps) with campaign::MergeSweepReports
 // (model/campaign/sweep_merge.h, which lists what it refuses). Every report is validated on
-// read (SweepReport::FromJson); a refused or malformed report is a located error, exit 64.
-// Prints the summary; exits like sweep.
+// read (campaign::SweepReport::FromJson); a refused or malformed report is a located error,
+// exit 64. Prints the summary; exits like sweep.
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
@@ -36,7 +36,7 @@ sim::Result<campaign::MergePart> LoadReport(const std::string& path) {
   campaign::MergePart part;
   part.path = path;
   part.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  auto r = SweepReport::FromJson(part.text, path);
+  auto r = campaign::SweepReport::FromJson(part.text, path);
   if (!r.ok()) return r.error();
   part.report = std::move(r).value();
   return part;
@@ -60,7 +60,7 @@ int Merge(const MergeArgs& a) {
   }
   auto result = campaign::MergeSweepReports(parts);
   if (!result.ok()) return ReportInputError(result.error());
-  const SweepReport& merged = result.value().report;
+  const campaign::SweepReport& merged = result.value().report;
   std::FILE* out = a.json == "-" || a.junit == "-" ? stderr : stdout;
   std::fprintf(out, "merged %zu reports (%zu sweeps, every shard once): %zu runs\n", parts.size(),
                result.value().sweeps, merged.runs.size());
@@ -75,7 +75,7 @@ int Merge(const MergeArgs& a) {
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, SweepJunit(merged));
+    sim::Status st = WriteTextFile(a.junit, campaign::SweepJunit(merged));
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return verdict;

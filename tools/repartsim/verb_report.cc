@@ -62,7 +62,7 @@ int Report(const ReportArgs& a) {
   if (!report.ok()) return ReportInputError(report.error());
   const scenario::RunReport& r = report.value();
   if (Hex64(r.summary.trace_hash) != id.value().trace_hash) {
-    return ReportInputError({LocateReportField(text, {"summary", "trace_hash"}, a.json),
+    return ReportInputError({campaign::LocateReportField(text, {"summary", "trace_hash"}, a.json),
                              "running " + path + " again gives trace_hash " +
                                  Hex64(r.summary.trace_hash) + ", not the report's " +
                                  id.value().trace_hash +

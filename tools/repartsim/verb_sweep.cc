@@ -109,8 +109,8 @@ uint64_t TestHook(const char* name) {
 
 // Runs the plan's remaining items: progress on stderr, SIGINT/SIGTERM stop it, and the test
 // hooks above.
-campaign::SweepExecution Execute(const campaign::SweepPlan& plan, std::vector<SweepRun> runs,
-                                 uint32_t jobs, bool quiet) {
+campaign::SweepExecution Execute(const campaign::SweepPlan& plan,
+                                 std::vector<campaign::SweepRun> runs, uint32_t jobs, bool quiet) {
   const Stopwatch clock;
   const uint64_t kill_worker = TestHook("REPARTSIM_TEST_KILL_WORKER");
   const uint64_t signal_after = TestHook("REPARTSIM_TEST_SIGNAL_AFTER");
@@ -157,28 +157,21 @@ sim::Result<campaign::Shard> ParseShard(const std::string& text,
                     "--shard expects I/N with 0 <= I < N (or env), got '" + spec + "'"};
 }
 
-std::string FileHash(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  sim::Hasher h;
-  h.Add(std::string_view(bytes));
-  return Hex64(h.Finish());
-}
-
-sim::Result<SweepReport> LoadResume(const std::string& path, const std::vector<std::string>& args) {
+sim::Result<campaign::SweepReport> LoadResume(const std::string& path,
+                                              const std::vector<std::string>& args) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
                       "--resume: cannot read " + path + ": " + std::strerror(errno)};
   }
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return SweepReport::FromJson(text, path);
+  return campaign::SweepReport::FromJson(text, path);
 }
 
 // The --html summary and, next to it, the timeline of each failure group's fastest failing
 // seed.
 sim::Status WriteHtml(const SweepArgs& a, const campaign::SweepPlan& plan,
-                      const SweepReport& report) {
+                      const campaign::SweepReport& report) {
   std::vector<std::string> timelines;
   const std::vector<std::optional<std::string>> pages = campaign::GroupTimelineHtml(plan, report);
   for (size_t i = 0; i < pages.size(); ++i) {
@@ -191,13 +184,13 @@ sim::Status WriteHtml(const SweepArgs& a, const campaign::SweepPlan& plan,
   return WriteTextFile(a.html, campaign::RenderSweepHtml(report, timelines));
 }
 
-int WriteReports(const SweepArgs& a, const SweepReport& report, int verdict) {
+int WriteReports(const SweepArgs& a, const campaign::SweepReport& report, int verdict) {
   if (!a.json.empty()) {
     sim::Status st = WriteTextFile(a.json, report.ToJson().dump(1) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, SweepJunit(report));
+    sim::Status st = WriteTextFile(a.junit, campaign::SweepJunit(report));
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return verdict;
@@ -206,8 +199,8 @@ int WriteReports(const SweepArgs& a, const SweepReport& report, int verdict) {
 // Everything a sweep needs before its first run, checked (exit 64 on a bad flag or file).
 struct Prepared {
   std::unique_ptr<campaign::SweepPlan> plan;
-  SweepReport report;
-  std::vector<SweepRun> runs;  // resumed runs (empty: none)
+  campaign::SweepReport report;
+  std::vector<campaign::SweepRun> runs;  // resumed runs (empty: none)
 };
 
 // Loads each scenario (those carrying one of --tag, when given) into the plan and its row
@@ -223,7 +216,7 @@ sim::Status AddScenarios(const SweepArgs& a, const std::vector<std::string>& arg
         })) {
       continue;
     }
-    sim::Status added = p.plan->Add(std::move(s).value(), FileHash(path), p.report);
+    sim::Status added = p.plan->Add(std::move(s).value(), campaign::FileHash(path), p.report);
     if (!added.ok()) {
       return sim::Error{{"<command line>", 1, ArgumentColumn(args, seeds_flag ? a.seeds : path)},
                         added.error().message};
@@ -269,7 +262,7 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
   Prepared p;
   p.plan = std::make_unique<campaign::SweepPlan>(base, shard.value(), range);
   p.plan->budget_ms = budget_ms;
-  SweepReport& report = p.report;
+  campaign::SweepReport& report = p.report;
   std::tie(report.binary_version, report.binary_id) = BinaryIdentity();
   report.seeds = range ? a.seeds : "per-scenario";
   report.shard = shard.value().Text();
@@ -303,7 +296,7 @@ int Sweep(const SweepArgs& a) {
   auto prepared = Prepare(a, args);
   if (!prepared.ok()) return ReportInputError(prepared.error());
   const campaign::SweepPlan& plan = *prepared.value().plan;
-  SweepReport& report = prepared.value().report;
+  campaign::SweepReport& report = prepared.value().report;
   StopSignals signals;  // until the reports are written
   campaign::SweepExecution ex = Execute(plan, std::move(prepared.value().runs), a.jobs, a.quiet);
   const int stop_signal = g_stop_signal;

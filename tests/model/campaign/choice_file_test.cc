@@ -82,6 +82,14 @@ TEST(ChoiceFileTest, AFileReplaysOnlyTheRunItRecorded) {
   EXPECT_TRUE(CheckChoicesFor(file, "c.choices", "replay", "a.yaml", "", {}).has_value());
 }
 
+TEST(ChoiceFileTest, ThePathFollowsChoicesThenJsonThenTheRun) {
+  EXPECT_EQ(ChoicesPath("c.txt", "r.json", "n", "greptime", 3), "c.txt");
+  EXPECT_EQ(ChoicesPath("", "out/r.json", "n", "greptime", 3), "out/r.choices");
+  EXPECT_EQ(ChoicesPath("", "r.report", "n", "greptime", 3), "r.report.choices");
+  EXPECT_EQ(ChoicesPath("", "", "split", "reference", 18446744073709551615u),
+            "repartsim-split-reference-18446744073709551615.choices");
+}
+
 }  // namespace choice_file_test
 }  // namespace
 }  // namespace repartsim::campaign
