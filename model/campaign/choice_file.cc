@@ -9,7 +9,7 @@
 
 namespace repartsim::campaign {
 
-std::string ChoicesText(const scenario::RunReport& report) {
+std::string ChoicesText(const run::RunReport& report) {
   REPARTSIM_ASSERT(!report.path.empty());
   REPARTSIM_ASSERT(!report.profile.empty());
   return "# repartsim choices\n# scenario=" + report.path +

@@ -28,7 +28,7 @@ struct ChoicesFile {
 };
 
 // The file's text for one run: the header, then report.choices.
-std::string ChoicesText(const scenario::RunReport& report);
+std::string ChoicesText(const run::RunReport& report);
 
 // `--choices` if given; else next to --json (x.json -> x.choices); else
 // "repartsim-<name>-<profile>-<seed>.choices".

@@ -77,13 +77,13 @@ sim::Result<std::string> CounterexampleYaml(const CounterexampleSpec& spec,
          "the violation.\n" + std::string(emitter.c_str()) + "\n";
 }
 
-sim::Result<scenario::RunReport> RunScenarioFile(const std::string& path, uint64_t seed) {
+sim::Result<run::RunReport> RunScenarioFile(const std::string& path, uint64_t seed) {
   auto s = scenario::LoadScenarioFile(path);
   if (!s.ok()) return s.error();
-  scenario::RunConfig config;
+  run::RunConfig config;
   config.seed = seed;
   config.keep_trace = true;
-  return scenario::RunScenario(s.value(), config);
+  return run::RunScenario(s.value(), config);
 }
 
 }  // namespace repartsim::campaign

@@ -42,6 +42,6 @@ sim::Result<std::string> CounterexampleYaml(const CounterexampleSpec& spec,
 
 // Loads `path`, runs it (seed, the file's own profile) and returns its report; the caller
 // compares the invariants.
-sim::Result<scenario::RunReport> RunScenarioFile(const std::string& path, uint64_t seed);
+sim::Result<run::RunReport> RunScenarioFile(const std::string& path, uint64_t seed);
 
 }  // namespace repartsim::campaign

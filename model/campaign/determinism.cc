@@ -28,14 +28,14 @@ std::string DivergenceReport(const std::vector<std::string>& a, const std::vecto
   return out;
 }
 
-DeterminismCheck CheckDeterminism(const scenario::Scenario& s, scenario::RunConfig config,
-                                  const std::function<void(scenario::RunConfig&)>& plant) {
+DeterminismCheck CheckDeterminism(const scenario::Scenario& s, run::RunConfig config,
+                                  const std::function<void(run::RunConfig&)>& plant) {
   config.keep_trace = true;
   config.trace_out = nullptr;
   DeterminismCheck check;
-  auto first = scenario::RunScenario(s, config);
+  auto first = run::RunScenario(s, config);
   if (plant) plant(config);
-  auto second = scenario::RunScenario(s, config);
+  auto second = run::RunScenario(s, config);
   check.first = std::move(first).value();
   check.second = std::move(second).value();
   if (check.first.summary != check.second.summary ||

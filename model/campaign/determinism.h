@@ -20,8 +20,8 @@ std::string DivergenceReport(const std::vector<std::string>& a, const std::vecto
                              size_t context = 3);
 
 struct DeterminismCheck {
-  scenario::RunReport first;
-  scenario::RunReport second;
+  run::RunReport first;
+  run::RunReport second;
   // Set iff the two runs differ (summary or trace): the text DivergenceReport gives, led by
   // the two summary lines.
   std::optional<std::string> mismatch;
@@ -29,7 +29,7 @@ struct DeterminismCheck {
 
 // Runs `config` twice with the trace kept. `plant`, a test seam, may change the second run's
 // config (e.g. an after_step that perturbs the cluster) to plant a nondeterminism.
-DeterminismCheck CheckDeterminism(const scenario::Scenario& s, scenario::RunConfig config,
-                                  const std::function<void(scenario::RunConfig&)>& plant = {});
+DeterminismCheck CheckDeterminism(const scenario::Scenario& s, run::RunConfig config,
+                                  const std::function<void(run::RunConfig&)>& plant = {});
 
 }  // namespace repartsim::campaign

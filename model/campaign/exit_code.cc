@@ -58,15 +58,15 @@ std::string ExitCodeSummary() {
   return out;
 }
 
-ExitCode ExitCodeFor(scenario::Outcome outcome) {
+ExitCode ExitCodeFor(run::Outcome outcome) {
   switch (outcome) {
-    case scenario::Outcome::kPass:
+    case run::Outcome::kPass:
       return kExitPass;
-    case scenario::Outcome::kSafety:
+    case run::Outcome::kSafety:
       return kExitSafety;
-    case scenario::Outcome::kLiveness:
+    case run::Outcome::kLiveness:
       return kExitLiveness;
-    case scenario::Outcome::kNondeterminism:
+    case run::Outcome::kNondeterminism:
       return kExitNondeterminism;
   }
   REPARTSIM_UNREACHABLE();

@@ -28,7 +28,7 @@ struct ExitCodeDoc {
 };
 
 // The exit code of one run's outcome (run, replay, explore).
-ExitCode ExitCodeFor(scenario::Outcome outcome);
+ExitCode ExitCodeFor(run::Outcome outcome);
 
 // Every code in ascending order, then the signal exits of an interrupted sweep.
 const std::vector<ExitCodeDoc>& ExitCodeDocs();

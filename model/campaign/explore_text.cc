@@ -29,7 +29,7 @@ std::string ExploreProgressLine(const sim::explore::ExploreStats& st, double sec
 
 std::string ExploreText(const ExploreSummary& m) {
   REPARTSIM_ASSERT(m.scenario != nullptr && m.config != nullptr && m.report != nullptr);
-  const scenario::ExploreReport& x = *m.report;
+  const run::ExploreReport& x = *m.report;
   const sim::explore::ExploreStats& st = x.stats;
   const sim::explore::DecisionPolicy& policy = m.config->policy;
   char line[512];
@@ -68,7 +68,7 @@ std::string ExploreText(const ExploreSummary& m) {
 
 nlohmann::json ExploreJson(const ExploreSummary& m) {
   REPARTSIM_ASSERT(m.scenario != nullptr && m.config != nullptr && m.report != nullptr);
-  const scenario::ExploreReport& x = *m.report;
+  const run::ExploreReport& x = *m.report;
   const sim::explore::ExploreStats& st = x.stats;
   nlohmann::json j;
   j["scenario"] = m.scenario->name;

@@ -12,12 +12,12 @@
 namespace repartsim::campaign {
 
 struct ExploreSummary {
-  const scenario::Scenario* scenario = nullptr;     // REQUIRED
-  std::string path;                                 // as the user named it
-  std::string profile;                              // effective
-  const scenario::ExploreConfig* config = nullptr;  // REQUIRED
-  const scenario::ExploreReport* report = nullptr;  // REQUIRED
-  double seconds = 0;                               // wall time of the search
+  const scenario::Scenario* scenario = nullptr;  // REQUIRED
+  std::string path;                              // as the user named it
+  std::string profile;                           // effective
+  const run::ExploreConfig* config = nullptr;    // REQUIRED
+  const run::ExploreReport* report = nullptr;    // REQUIRED
+  double seconds = 0;                            // wall time of the search
 };
 
 // "explore NAME (PATH) profile=P order=O ..." through "crash points: ...", one line each.

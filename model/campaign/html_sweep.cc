@@ -87,11 +87,11 @@ std::vector<std::optional<std::string>> GroupTimelineHtml(const SweepPlan& plan,
     }
     pages.emplace_back();
     if (s == nullptr) continue;
-    scenario::RunConfig config = plan.base();
+    run::RunConfig config = plan.base();
     config.seed = g.fastest_seed;
     config.profile = g.profile;
     config.keep_trace = true;
-    auto run = scenario::RunScenario(*s, config);
+    auto run = run::RunScenario(*s, config);
     REPARTSIM_ASSERT_MSG(run.ok(), "a planned scenario failed to run");
     pages.back() = RenderTimelineHtml(MakeTimelineRun(*s, run.value()));
   }

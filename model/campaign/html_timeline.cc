@@ -250,7 +250,7 @@ std::vector<std::string> TimelineNodeNames(uint32_t datanode_count, uint32_t fro
   return names;
 }
 
-TimelineRun MakeTimelineRun(const scenario::Scenario& s, const scenario::RunReport& r) {
+TimelineRun MakeTimelineRun(const scenario::Scenario& s, const run::RunReport& r) {
   TimelineRun run;
   run.title = r.scenario;
   run.path = r.path;

@@ -39,7 +39,7 @@ struct TimelineRun {
 std::vector<std::string> TimelineNodeNames(uint32_t datanode_count, uint32_t frontend_count);
 
 // REQUIRES: `report` was run with RunConfig::keep_trace.
-TimelineRun MakeTimelineRun(const scenario::Scenario& scenario, const scenario::RunReport& report);
+TimelineRun MakeTimelineRun(const scenario::Scenario& scenario, const run::RunReport& report);
 
 // The page. Deterministic: equal runs give equal bytes.
 std::string RenderTimelineHtml(const TimelineRun& run);

@@ -12,7 +12,7 @@ namespace repartsim::campaign {
 namespace {
 
 // The first violation of `report` that counts as a finding under `expect`, if any.
-const check::Violation* FindingOf(const scenario::RunReport& report,
+const check::Violation* FindingOf(const run::RunReport& report,
                                   const scenario::Expectation& expect) {
   std::vector<std::string> bad = report.Unexpected(expect);
   for (const check::Violation& v : report.violations) {
@@ -38,7 +38,7 @@ const scenario::RuleExpectation* AnnotationFor(const scenario::Scenario& s,
 
 // --every-finding: adds the run's unexpected invariants to the row's finding for `s`.
 void RecordFinding(MutantRow& row, const scenario::Scenario& s, const std::string& rule,
-                   uint64_t seed, const scenario::RunReport& report) {
+                   uint64_t seed, const run::RunReport& report) {
   if (row.findings.empty() || row.findings.back().path != s.path) {
     auto it = std::find_if(row.findings.begin(), row.findings.end(),
                            [&](const MutantRow::Finding& f) { return f.path == s.path; });
@@ -200,7 +200,7 @@ MutantRow Search(const Budget& budget, const std::string& rule) {
   std::vector<std::pair<std::string, bool>> rules;
   if (!rule.empty()) rules.push_back({rule, false});
   auto found = [&](const scenario::Scenario& s, const check::Violation& v,
-                   const scenario::RunReport& report) {
+                   const run::RunReport& report) {
     row.result = rule.empty() ? "violation" : "killed";
     row.invariant = std::string(check::InvariantName(v.invariant));
     row.message = v.message;
@@ -221,11 +221,11 @@ MutantRow Search(const Budget& budget, const std::string& rule) {
   }
   for (const BudgetItem& item : order) {
     const scenario::Scenario& s = budget.scenarios[item.scenario];
-    scenario::RunConfig config;
+    run::RunConfig config;
     config.seed = item.seed;
     config.profile = "reference";
     config.rules = rules;
-    auto report = scenario::RunScenario(s, config);  // overrides validated before
+    auto report = run::RunScenario(s, config);  // overrides validated before
     ++row.runs;
     row.steps += report.value().summary.steps;
     if (const check::Violation* v = FindingOf(report.value(), ReferenceExpectation(s))) {
@@ -249,12 +249,12 @@ MutantRow Search(const Budget& budget, const std::string& rule) {
   for (size_t index : budget.explore) {
     if (budget.explore_states == 0) break;
     const scenario::Scenario& s = budget.scenarios[index];
-    scenario::ExploreConfig config;
+    run::ExploreConfig config;
     config.seed = s.seed_first;
     config.profile = "reference";
     config.rules = rules;
     config.states_max = budget.explore_states;
-    auto report = scenario::ExploreScenario(s, config);
+    auto report = run::ExploreScenario(s, config);
     row.runs += report.value().stats.runs;
     row.steps += report.value().steps;
     const auto& counterexample = report.value().counterexample;

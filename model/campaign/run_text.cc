@@ -36,7 +36,7 @@ std::string RestByInvariant(const std::vector<check::Violation>& violations, siz
 
 }  // namespace
 
-std::string RunReportText(const scenario::Scenario& s, const scenario::RunReport& r,
+std::string RunReportText(const scenario::Scenario& s, const run::RunReport& r,
                           size_t violations_max) {
   REPARTSIM_ASSERT(!r.profile.empty());
   std::string text = "scenario " + r.scenario + " (" + r.path + ") profile=" + r.profile +
@@ -106,7 +106,7 @@ std::string RunReportText(const scenario::Scenario& s, const scenario::RunReport
   return text + summary.substr(totals);
 }
 
-nlohmann::json RunReportJson(const scenario::Scenario& s, const scenario::RunReport& r,
+nlohmann::json RunReportJson(const scenario::Scenario& s, const run::RunReport& r,
                              const std::string& choices, const std::string& repro) {
   REPARTSIM_ASSERT(!repro.empty());
   nlohmann::json j = r.ToJson();

@@ -32,10 +32,10 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
 
 // The JSON run report: RunReport::ToJson, the expectation and whether the run met it, the
 // choice file written ("" none) and the repro command.
-nlohmann::json RunReportJson(const scenario::Scenario& scenario, const scenario::RunReport& report,
+nlohmann::json RunReportJson(const scenario::Scenario& scenario, const run::RunReport& report,
                              const std::string& choices, const std::string& repro);
 
-std::string RunReportText(const scenario::Scenario& scenario, const scenario::RunReport& report,
+std::string RunReportText(const scenario::Scenario& scenario, const run::RunReport& report,
                           size_t violations_max);
 
 }  // namespace repartsim::campaign

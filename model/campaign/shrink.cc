@@ -76,11 +76,11 @@ class Shrinker {
     if (config_.progress && !config_.progress(candidates_)) stopped_ = true;
     auto s = scenario::ParseScenario(Yaml(units, d), config_.scenario_path);
     if (!s.ok()) return false;
-    scenario::RunConfig rc;
+    run::RunConfig rc;
     rc.seed = config_.seed;
     rc.profile = config_.profile;
     rc.rules = config_.rules;
-    auto r = scenario::RunScenario(s.value(), rc);
+    auto r = run::RunScenario(s.value(), rc);
     if (!r.ok() || !r.value().nondeterminism.empty()) return false;
     for (const check::Violation& v : r.value().violations) {
       if (check::InvariantName(v.invariant) == invariant_) return true;
@@ -186,17 +186,17 @@ Unit UnitOf(const YAML::Node& node) {
 sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
   auto s = scenario::LoadScenarioFile(config.scenario_path);
   if (!s.ok()) return s.error();
-  scenario::RunConfig rc;
+  run::RunConfig rc;
   rc.seed = config.seed;
   rc.profile = config.profile;
   rc.rules = config.rules;
   rc.replay = config.replay;
-  auto first = scenario::RunScenario(s.value(), rc);
+  auto first = run::RunScenario(s.value(), rc);
   if (!first.ok()) return first.error();
-  const scenario::RunReport& r = first.value();
+  const run::RunReport& r = first.value();
   const sim::SourceLocation here{config.scenario_path, 1, 1};
-  if (r.violations.empty() || r.outcome == scenario::Outcome::kPass ||
-      r.outcome == scenario::Outcome::kNondeterminism) {
+  if (r.violations.empty() || r.outcome == run::Outcome::kPass ||
+      r.outcome == run::Outcome::kNondeterminism) {
     return sim::Error{here, "seed " + std::to_string(config.seed) +
                                 " passes (nothing to shrink): " + r.SummaryLine()};
   }
@@ -218,7 +218,7 @@ sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
   }
   sim::Prng prng_root(config.seed);
   sim::Prng workload_prng = prng_root.Fork();
-  for (const scenario::WorkloadOp& op : scenario::DrawWorkload(s.value(), workload_prng)) {
+  for (const run::WorkloadOp& op : run::DrawWorkload(s.value(), workload_prng)) {
     YAML::Node n;
     n["at_ms"] = op.at_ms;
     if (const auto* insert = std::get_if<model::InsertOp>(&op.statement)) {

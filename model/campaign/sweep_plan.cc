@@ -35,7 +35,7 @@ std::string RulesText(const std::vector<std::pair<std::string, bool>>& rules) {
   return text;
 }
 
-SweepPlan::SweepPlan(scenario::RunConfig base, Shard shard,
+SweepPlan::SweepPlan(run::RunConfig base, Shard shard,
                      std::optional<std::pair<uint64_t, uint64_t>> seeds)
     : base_(std::move(base)), rules_(RulesText(base_.rules)), shard_(shard), seeds_(seeds) {
   REPARTSIM_ASSERT(shard_.count > 0 && shard_.index < shard_.count);
@@ -143,11 +143,11 @@ SweepRun RunItem(const SweepPlan& plan, size_t item, const SweepHooks& hooks) {
     return plan.Placeholder(item, "skipped");
   }
   const SweepItem& it = plan.items()[item];
-  scenario::RunConfig config = plan.base();
+  run::RunConfig config = plan.base();
   config.seed = it.seed;
   const int64_t t0 = hooks.now_ms();
   // Every scenario was loaded and validated, and the overrides checked, before the plan.
-  auto report = scenario::RunScenario(plan.scenarios()[it.scenario], config);
+  auto report = run::RunScenario(plan.scenarios()[it.scenario], config);
   REPARTSIM_ASSERT_MSG(report.ok(), "a validated scenario failed to run");
   return ToSweepRun(report.value(), plan.rules(), hooks.now_ms() - t0);
 }
@@ -223,17 +223,17 @@ void RecheckDeterminism(const SweepPlan& plan, SweepReport& report, uint32_t per
     const scenario::Scenario& s = plan.scenarios()[plan.items()[i].scenario];
     const SweepRun& first = report.runs[i];
     if (!ran(first) || !sample.count({s.path, first.seed})) continue;
-    scenario::RunConfig config = plan.base();
+    run::RunConfig config = plan.base();
     config.seed = first.seed;
-    auto again = scenario::RunScenario(s, config);
+    auto again = run::RunScenario(s, config);
     REPARTSIM_ASSERT_MSG(again.ok(), "a validated scenario failed to run");
     ++report.determinism_checked;
     const std::string hash = sim::Hex64(again.value().summary.trace_hash);
     if (hash == first.trace_hash) continue;
     // Name the first divergent event: two more runs keeping their traces.
     config.keep_trace = true;
-    auto a = scenario::RunScenario(s, config);
-    auto b = scenario::RunScenario(s, config);
+    auto a = run::RunScenario(s, config);
+    auto b = run::RunScenario(s, config);
     report.determinism_mismatches.push_back(
         s.path + " seed " + std::to_string(first.seed) + ": trace_hash " + first.trace_hash +
         " then " + hash + "; " + DivergenceReport(a.value().trace_lines, b.value().trace_lines));

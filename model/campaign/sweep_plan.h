@@ -53,8 +53,7 @@ class SweepPlan {
  public:
   // `rules`: the sweep's overrides (also in base.rules); `seeds`: --seeds, or nullopt for
   // each scenario's own range.
-  SweepPlan(scenario::RunConfig base, Shard shard,
-            std::optional<std::pair<uint64_t, uint64_t>> seeds);
+  SweepPlan(run::RunConfig base, Shard shard, std::optional<std::pair<uint64_t, uint64_t>> seeds);
 
   // Adds a scenario: its row (expectation under the effective profile) to `report.scenarios`
   // and its seeds that fall in this shard to the items. A scenario whose row the report
@@ -74,7 +73,7 @@ class SweepPlan {
   const std::vector<scenario::Scenario>& scenarios() const { return scenarios_; }
   const std::vector<SweepItem>& items() const { return items_; }
   const std::vector<bool>& done() const { return done_; }
-  const scenario::RunConfig& base() const { return base_; }
+  const run::RunConfig& base() const { return base_; }
   const std::string& rules() const { return rules_; }
 
   // Stop starting runs after this many ms of wall time (0: no budget); the rest are skipped.
@@ -84,7 +83,7 @@ class SweepPlan {
   std::vector<scenario::Scenario> scenarios_;
   std::vector<SweepItem> items_;
   std::vector<bool> done_;
-  scenario::RunConfig base_;
+  run::RunConfig base_;
   std::string rules_;
   Shard shard_;
   std::optional<std::pair<uint64_t, uint64_t>> seeds_;

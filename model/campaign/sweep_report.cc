@@ -120,13 +120,13 @@ std::string ReproCommand(const std::string& path, uint64_t seed, const std::stri
   return out;
 }
 
-SweepRun ToSweepRun(const scenario::RunReport& r, const std::string& rules, int64_t wall_ms) {
+SweepRun ToSweepRun(const run::RunReport& r, const std::string& rules, int64_t wall_ms) {
   SweepRun run;
   run.path = r.path;
   run.profile = r.profile;
   run.rules = rules;
   run.seed = r.summary.seed;
-  run.outcome = scenario::OutcomeName(r.outcome);
+  run.outcome = run::OutcomeName(r.outcome);
   run.steps = r.summary.steps;
   run.trace_hash = sim::Hex64(r.summary.trace_hash);
   run.invariants = r.InvariantNames();

@@ -144,7 +144,7 @@ std::string FileHash(const std::string& path);
 // -> '#', plural words -> singular ("3 rows are missing" and "1 row is missing" agree).
 std::string FailureSignature(const std::string& message);
 // One run's compact record.
-SweepRun ToSweepRun(const scenario::RunReport& report, const std::string& rules, int64_t wall_ms);
+SweepRun ToSweepRun(const run::RunReport& report, const std::string& rules, int64_t wall_ms);
 nlohmann::json RunToJson(const SweepRun& run);
 SweepRun RunFromJson(const nlohmann::json& j);
 // The file:line:col of the value at `path` (object keys, array indices) in the report `text`.

@@ -7,11 +7,12 @@
 #include "model/scenario/crash_sites.h"
 #include "sim/fingerprint.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
-sim::Result<ExploreReport> ExploreScenario(const Scenario& s, const ExploreConfig& config) {
+sim::Result<ExploreReport> ExploreScenario(const scenario::Scenario& s,
+                                           const ExploreConfig& config) {
   ExploreReport out;
-  for (const std::string& site : KnownCrashSites()) out.crash_points[site];
+  for (const std::string& site : scenario::KnownCrashSites()) out.crash_points[site];
   RunConfig base;
   base.seed = config.seed;
   base.profile = config.profile;
@@ -19,7 +20,8 @@ sim::Result<ExploreReport> ExploreScenario(const Scenario& s, const ExploreConfi
   std::optional<sim::Error> error;
   auto protocol = model::Protocol::FromProfileName(config.profile.value_or(s.profile));
   if (!protocol.ok()) return protocol.error();
-  const std::optional<Expectation> expectation = s.ExpectationFor(protocol.value().base_name());
+  const std::optional<scenario::Expectation> expectation =
+      s.ExpectationFor(protocol.value().base_name());
   std::optional<RunReport> failing;
   sim::explore::Explorer explorer(config.policy, config.order, config.states_max);
   auto run = [&](sim::explore::ExploreChooser& chooser) {
@@ -94,4 +96,4 @@ sim::Result<ExploreReport> ExploreScenario(const Scenario& s, const ExploreConfi
   return out;
 }
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -30,7 +30,7 @@
 #include "sim/explore/explorer.h"
 #include "sim/result.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 struct ExploreConfig {
   uint64_t seed = 0;
@@ -60,6 +60,7 @@ struct ExploreReport {
 };
 
 // Errors only for a bad profile or rule override in `config`.
-sim::Result<ExploreReport> ExploreScenario(const Scenario& scenario, const ExploreConfig& config);
+sim::Result<ExploreReport> ExploreScenario(const scenario::Scenario& scenario,
+                                           const ExploreConfig& config);
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

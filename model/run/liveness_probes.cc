@@ -4,9 +4,9 @@
 #include "model/meta/table_metadata.h"
 #include "sim/assert.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
-bool LivenessProbes::Start(const Scenario& s, model::Cluster& cluster, sim::SimTime now) {
+bool LivenessProbes::Start(const scenario::Scenario& s, model::Cluster& cluster, sim::SimTime now) {
   REPARTSIM_ASSERT(!started());
   s_ = &s;
   const model::TableSchema& schema = s.table.schema;
@@ -106,4 +106,4 @@ void LivenessProbes::Hash(sim::Hasher& h) const {
   for (size_t probe : attempt_probe_) h.Add(static_cast<uint64_t>(probe));
 }
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

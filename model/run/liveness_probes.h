@@ -18,7 +18,7 @@
 #include "model/scenario/scenario.h"
 #include "sim/fingerprint.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 struct ProbeResult {
   model::Row row;  // the last attempt's row
@@ -38,7 +38,7 @@ class LivenessProbes {
   // Chooses the probe rows from the History's writes and the current route and schedules the
   // first attempt of each at `now`. Returns false (nothing scheduled) when the table has no
   // route or no row was ever written.
-  bool Start(const Scenario& s, model::Cluster& cluster, sim::SimTime now);
+  bool Start(const scenario::Scenario& s, model::Cluster& cluster, sim::SimTime now);
   // After every step once started: notes attempts that ended, schedules retries.
   void AfterStep(model::Cluster& cluster, sim::SimTime now);
 
@@ -55,7 +55,7 @@ class LivenessProbes {
  private:
   void Issue(size_t probe, model::Cluster& cluster, sim::SimTime at);
 
-  const Scenario* s_ = nullptr;
+  const scenario::Scenario* s_ = nullptr;
   std::vector<ProbeResult> probes_;
   std::vector<uint64_t> in_flight_;    // per probe: the attempt's write id, 0 if none yet
   std::vector<size_t> attempt_probe_;  // per attempt (time index - base_): its probe
@@ -65,4 +65,4 @@ class LivenessProbes {
   size_t unfinished_ = 0;
 };
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

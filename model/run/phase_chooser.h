@@ -9,7 +9,7 @@
 
 #include "sim/chooser.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 class PhaseChooser final : public sim::Chooser {
  public:
@@ -33,4 +33,4 @@ class PhaseChooser final : public sim::Chooser {
   bool healed_ = false;
 };
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -17,7 +17,7 @@
 #include "model/run/run_explain.h"
 #include "sim/assert.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 namespace {
 
@@ -270,7 +270,7 @@ void CheckRejectedDdls(const CheckInput& in, std::vector<Violation>& out) {
 
 }  // namespace
 
-std::optional<model::PartitionRule> PublishedRule(const Scenario& s,
+std::optional<model::PartitionRule> PublishedRule(const scenario::Scenario& s,
                                                   const model::TableRoute& route) {
   model::PartitionRule rule;
   rule.columns = s.table.rule.columns;
@@ -283,7 +283,7 @@ std::optional<model::PartitionRule> PublishedRule(const Scenario& s,
   return rule;
 }
 
-PublishedRuleWatch::PublishedRuleWatch(const Scenario& s)
+PublishedRuleWatch::PublishedRuleWatch(const scenario::Scenario& s)
     : s_(&s), route_key_(model::TableRouteKey(s.table_id())) {}
 
 void PublishedRuleWatch::AfterStep(const model::Cluster& cluster, check::CheckAt at) {
@@ -332,4 +332,4 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
   return out;
 }
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -22,10 +22,10 @@
 #include "model/run/liveness_probes.h"
 #include "model/scenario/scenario.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 struct CheckInput {
-  const Scenario* scenario = nullptr;
+  const scenario::Scenario* scenario = nullptr;
   const model::Cluster* cluster = nullptr;
   uint64_t end_step = 0;
   int64_t end_time_ms = 0;
@@ -38,7 +38,7 @@ struct CheckInput {
 
 // The table's published rule from its route: nullopt when the scenario's rule has no columns
 // or some region has no expression (an unpartitioned table has no rule to check).
-std::optional<model::PartitionRule> PublishedRule(const Scenario& s,
+std::optional<model::PartitionRule> PublishedRule(const scenario::Scenario& s,
                                                   const model::TableRoute& route);
 
 // INV-RULE during the run: after a step in which the table route's stored bytes changed
@@ -47,12 +47,12 @@ std::optional<model::PartitionRule> PublishedRule(const Scenario& s,
 // checked once, so a broken rule is reported once, at the step it was published.
 class PublishedRuleWatch {
  public:
-  explicit PublishedRuleWatch(const Scenario& s);
+  explicit PublishedRuleWatch(const scenario::Scenario& s);
   void AfterStep(const model::Cluster& cluster, check::CheckAt at);
   const std::vector<check::Violation>& violations() const { return violations_; }
 
  private:
-  const Scenario* s_;
+  const scenario::Scenario* s_;
   std::string route_key_;
   std::string route_bytes_;        // the last seen stored route
   bool changed_ = false;           // changed since the last check
@@ -66,4 +66,4 @@ class PublishedRuleWatch {
 // violations is not repeated) or what is pending.
 std::vector<check::Violation> CheckRun(const CheckInput& input);
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

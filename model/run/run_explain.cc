@@ -8,7 +8,7 @@
 #include "model/check/row_text.h"
 #include "model/meta/table_metadata.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 using check::Violation;
 
@@ -154,4 +154,4 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
   }
 }
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -9,7 +9,7 @@
 #include "model/check/violation.h"
 #include "model/run/run_check.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 // INV-NOOMIT and the other violations of query `q`: the last region that accepted each row the
 // query got wrong before it ran, whether the query scanned it, and (check::AttachLossEvents)
@@ -22,4 +22,4 @@ void ExplainQueryRows(const CheckInput& in, const model::QueryRecord& q, check::
 // its trace excerpt shows what happened to that region.
 void ExplainRows(const CheckInput& in, std::vector<check::Violation>& out);
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

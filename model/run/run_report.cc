@@ -4,8 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "model/run/runner.h"
+#include "sim/fingerprint.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 const char* OutcomeName(Outcome outcome) {
   switch (outcome) {
@@ -35,20 +36,7 @@ std::vector<std::string> RunReport::InvariantNames() const {
   return names;
 }
 
-std::string Expectation::ToString() const {
-  std::string out = pass ? "pass" : "violation: " + invariant;
-  for (size_t i = 0; i < tolerate.size(); ++i) {
-    out += (i == 0 ? " (tolerates " : ", ") + tolerate[i];
-  }
-  return out + (tolerate.empty() ? "" : ")");
-}
-
-bool Expectation::Allows(const std::string& name) const {
-  return name == "READ-ANOMALY" || (!pass && name == invariant) ||
-         std::find(tolerate.begin(), tolerate.end(), name) != tolerate.end();
-}
-
-std::vector<std::string> RunReport::Unexpected(const Expectation& expectation) const {
+std::vector<std::string> RunReport::Unexpected(const scenario::Expectation& expectation) const {
   std::vector<std::string> out;
   for (const std::string& name : InvariantNames()) {
     if (!expectation.Allows(name)) out.push_back(name);
@@ -56,7 +44,7 @@ std::vector<std::string> RunReport::Unexpected(const Expectation& expectation) c
   return out;
 }
 
-bool RunReport::Meets(const Expectation& expectation) const {
+bool RunReport::Meets(const scenario::Expectation& expectation) const {
   if (outcome == Outcome::kNondeterminism || !Unexpected(expectation).empty()) return false;
   if (expectation.pass) return true;
   for (const check::Violation& v : violations) {
@@ -66,9 +54,7 @@ bool RunReport::Meets(const Expectation& expectation) const {
 }
 
 nlohmann::json RunReport::ToJson() const {
-  char hash[24];
-  std::snprintf(hash, sizeof(hash), "0x%016llx",
-                static_cast<unsigned long long>(summary.trace_hash));
+  const std::string hash = sim::Hex64(summary.trace_hash);
   nlohmann::json violations_json = nlohmann::json::array();
   for (const check::Violation& v : violations) violations_json.push_back(v.ToJson());
   nlohmann::json crash = nlohmann::json::object();
@@ -123,4 +109,4 @@ nlohmann::json RunReport::ToJson() const {
   };
 }
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

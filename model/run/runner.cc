@@ -14,15 +14,15 @@
 #include "sim/fingerprint.h"
 #include "sim/simulation.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 namespace {
 
 constexpr sim::Ratio kHalf{1, 2};
 
 // The effective faults of one seed: swarm mode keeps each kind with probability 1/2.
-Faults EffectiveFaults(const Faults& faults, sim::Prng& swarm) {
-  Faults f = faults;
+scenario::Faults EffectiveFaults(const scenario::Faults& faults, sim::Prng& swarm) {
+  scenario::Faults f = faults;
   if (!f.swarm) return f;
   if (!swarm.Chance(kHalf)) f.drop = sim::Ratio::Never();
   if (!swarm.Chance(kHalf)) f.delay = sim::Ratio::Never();
@@ -38,7 +38,7 @@ Faults EffectiveFaults(const Faults& faults, sim::Prng& swarm) {
   return f;
 }
 
-std::string FaultsText(const Faults& f) {
+std::string FaultsText(const scenario::Faults& f) {
   std::string out = "drop=" + f.drop.ToString() + " delay=" + f.delay.ToString() +
                     " reset=" + f.reset.ToString() + " pause=" + f.pause.ToString() +
                     " lease_gap=" + f.lease_gap.ToString() + " crash=" + f.crash.ToString();
@@ -48,7 +48,7 @@ std::string FaultsText(const Faults& f) {
   return out;
 }
 
-sim::Result<model::Protocol> BuildProtocol(const Scenario& s, const RunConfig& config) {
+sim::Result<model::Protocol> BuildProtocol(const scenario::Scenario& s, const RunConfig& config) {
   auto protocol = model::Protocol::FromProfileName(config.profile.value_or(s.profile));
   if (!protocol.ok()) return protocol.error();
   model::Protocol p = protocol.value();
@@ -105,8 +105,9 @@ HistoryCounts CountHistory(const model::History& h) {
 // The two phases of a run over one Simulation (so step numbers stay global).
 class PhasedRun {
  public:
-  PhasedRun(const Scenario& s, model::Cluster& cluster, PhaseChooser& chooser, sim::Trace& trace,
-            sim::CrashPlan& plan, sim::CrashPointStats& stats, const Faults& faults, uint64_t seed,
+  PhasedRun(const scenario::Scenario& s, model::Cluster& cluster, PhaseChooser& chooser,
+            sim::Trace& trace, sim::CrashPlan& plan, sim::CrashPointStats& stats,
+            const scenario::Faults& faults, uint64_t seed,
             const std::function<bool(const StepView&)>& after_step)
       : s_(s),
         cluster_(cluster),
@@ -230,7 +231,7 @@ class PhasedRun {
     }
   }
 
-  const Scenario& s_;
+  const scenario::Scenario& s_;
   model::Cluster& cluster_;
   sim::Trace& trace_;
   PublishedRuleWatch rule_watch_;
@@ -238,14 +239,14 @@ class PhasedRun {
   PhaseChooser& chooser_;
   sim::CrashPlan& plan_;
   sim::CrashPointStats& stats_;
-  const Faults& faults_;
+  const scenario::Faults& faults_;
   const std::function<bool(const StepView&)>& after_step_;
   sim::Simulation<model::Cluster> sim_;
   std::vector<bool> down_;
   bool healed_ = false;
 };
 
-sim::CrashPlan BuildCrashPlan(const Faults& f) {
+sim::CrashPlan BuildCrashPlan(const scenario::Faults& f) {
   sim::CrashPlan plan(f.crash);
   for (const auto& [site, ratio] : f.crash_sites) plan.SetSite(site, ratio);
   if (f.crash_at) plan.Script(f.crash_at->first, f.crash_at->second);
@@ -254,7 +255,7 @@ sim::CrashPlan BuildCrashPlan(const Faults& f) {
 
 }  // namespace
 
-sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
+sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig& config) {
   auto protocol = BuildProtocol(s, config);
   if (!protocol.ok()) return protocol.error();
   RunReport report;
@@ -268,7 +269,7 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   sim::Prng root(config.seed);
   sim::Prng workload_prng = root.Fork();
   sim::Prng swarm_prng = root.Fork();
-  const Faults faults = EffectiveFaults(s.faults, swarm_prng);
+  const scenario::Faults faults = EffectiveFaults(s.faults, swarm_prng);
   report.faults = FaultsText(faults);
 
   model::ClusterConfig cluster_config;
@@ -294,7 +295,7 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   sim::CrashPlan plan = BuildCrashPlan(faults);
   sim::CrashPointStats stats;
   // Every known site appears in the coverage report, hit or not.
-  for (const std::string& site : KnownCrashSites()) stats.Register(site);
+  for (const std::string& site : scenario::KnownCrashSites()) stats.Register(site);
 
   sim::RandomChooser random(config.seed);
   sim::ScriptedChooser scripted(s.faults.decisions);
@@ -369,4 +370,4 @@ sim::Result<RunReport> RunScenario(const Scenario& s, const RunConfig& config) {
   return report;
 }
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

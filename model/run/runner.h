@@ -41,7 +41,7 @@ namespace repartsim::model {
 class Cluster;
 }
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 // What RunConfig::after_step sees after each step of a run.
 struct StepView {
@@ -114,10 +114,10 @@ struct RunReport {
   // The distinct invariant names reported, sorted ("INV-NOOMIT", ...).
   std::vector<std::string> InvariantNames() const;
   // The invariants reported that `expectation` does not allow (Expectation::Allows), sorted.
-  std::vector<std::string> Unexpected(const Expectation& expectation) const;
+  std::vector<std::string> Unexpected(const scenario::Expectation& expectation) const;
   // Returns true iff the run meets `expectation`: nothing unexpected was reported and, for
   // violation X, X was reported (READ-ANOMALY counts even though it does not fail a run).
-  bool Meets(const Expectation& expectation) const;
+  bool Meets(const scenario::Expectation& expectation) const;
   // {scenario, path, profile, rules, faults, outcome, summary{seed,steps,prng_draws,
   //  trace_hash}, time_ms, end_reason, violations[], crash_points{site:{hits,crashes}},
   //  network{...}, history{...}}
@@ -125,6 +125,6 @@ struct RunReport {
 };
 
 // Runs `scenario` once. Errors only for a bad profile or rule override in `config`.
-sim::Result<RunReport> RunScenario(const Scenario& scenario, const RunConfig& config);
+sim::Result<RunReport> RunScenario(const scenario::Scenario& scenario, const RunConfig& config);
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -1,16 +1,16 @@
 #include "model/run/script.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
-void ScheduleScript(const Scenario& s, model::Cluster& cluster) {
+void ScheduleScript(const scenario::Scenario& s, model::Cluster& cluster) {
   cluster.Schedule(sim::AtMs(0), cluster.PlanCreateTable(s.table_id(), s.table.schema, s.table.rule,
                                                          s.placement));
   // Setup and scripted statements come from the client that created the table: they wait for
   // its CREATE TABLE to end (Cluster::ScheduleScriptOp).
-  for (const ScriptedStep& step : s.setup) {
+  for (const scenario::ScriptedStep& step : s.setup) {
     cluster.ScheduleScriptOp(sim::AtMs(step.at_ms), step.op);
   }
-  for (const ScriptedStep& step : s.steps) {
+  for (const scenario::ScriptedStep& step : s.steps) {
     if (step.after_state.empty()) {
       cluster.ScheduleScriptOp(sim::AtMs(step.at_ms), step.op);
     } else {
@@ -21,4 +21,4 @@ void ScheduleScript(const Scenario& s, model::Cluster& cluster) {
   cluster.Schedule(sim::AtMs(s.limits.time_ms_max), model::HealOp{true});
 }
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

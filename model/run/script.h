@@ -6,8 +6,8 @@
 #include "model/cluster/cluster.h"
 #include "model/scenario/scenario.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
-void ScheduleScript(const Scenario& scenario, model::Cluster& cluster);
+void ScheduleScript(const scenario::Scenario& scenario, model::Cluster& cluster);
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -2,18 +2,19 @@
 
 #include "sim/assert.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 namespace {
 
-const ColumnDomain& DomainOf(const Scenario& s, const model::Column& column) {
-  static const ColumnDomain kDefault{
+const scenario::ColumnDomain& DomainOf(const scenario::Scenario& s, const model::Column& column) {
+  static const scenario::ColumnDomain kDefault{
       0, 99, {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"}, sim::Ratio::Never()};
   auto it = s.workload.columns.find(column.name);
   return it == s.workload.columns.end() ? kDefault : it->second;
 }
 
-model::Value RandomValue(const model::Column& column, const ColumnDomain& domain, sim::Prng& prng) {
+model::Value RandomValue(const model::Column& column, const scenario::ColumnDomain& domain,
+                         sim::Prng& prng) {
   if (column.nullable && prng.Chance(domain.null)) return model::Value::Null();
   switch (column.type) {
     case model::ColumnType::kString: {
@@ -34,7 +35,7 @@ model::Value RandomValue(const model::Column& column, const ColumnDomain& domain
   }
 }
 
-size_t FilterColumn(const Scenario& s) {
+size_t FilterColumn(const scenario::Scenario& s) {
   const model::TableSchema& schema = s.table.schema;
   if (!s.table.rule.columns.empty()) {
     if (auto index = schema.FindColumn(s.table.rule.columns[0])) return *index;
@@ -42,25 +43,25 @@ size_t FilterColumn(const Scenario& s) {
   return 0;
 }
 
-model::QueryOp RandomQuery(const Scenario& s, uint32_t frontend, sim::Prng& prng) {
-  const QueryShape shape = s.workload.queries[prng.Below(s.workload.queries.size())];
+model::QueryOp RandomQuery(const scenario::Scenario& s, uint32_t frontend, sim::Prng& prng) {
+  const scenario::QueryShape shape = s.workload.queries[prng.Below(s.workload.queries.size())];
   const model::TableSchema& schema = s.table.schema;
   model::QueryOp op{frontend, s.table_id(), false, std::nullopt, "SELECT * FROM " + schema.name};
   const model::Column& column = schema.columns[FilterColumn(s)];
-  ColumnDomain domain = DomainOf(s, column);
+  scenario::ColumnDomain domain = DomainOf(s, column);
   domain.null = sim::Ratio::Never();
   switch (shape) {
-    case QueryShape::kAll:
+    case scenario::QueryShape::kAll:
       break;
-    case QueryShape::kCount:
+    case scenario::QueryShape::kCount:
       op.count_star = true;
       op.sql = "SELECT count(*) FROM " + schema.name;
       break;
-    case QueryShape::kPoint:
+    case scenario::QueryShape::kPoint:
       op.where = model::Predicate::Compare(column.name, model::CompareOp::kEq,
                                            RandomValue(column, domain, prng));
       break;
-    case QueryShape::kRange: {
+    case scenario::QueryShape::kRange: {
       model::Value a = RandomValue(column, domain, prng);
       model::Value b = RandomValue(column, domain, prng);
       if (model::TotalOrder(b, a) < 0) std::swap(a, b);
@@ -81,7 +82,7 @@ int64_t Next(int64_t t, int64_t interval, sim::Prng& prng) {
 
 }  // namespace
 
-model::Row RandomRow(const Scenario& s, sim::Prng& prng) {
+model::Row RandomRow(const scenario::Scenario& s, sim::Prng& prng) {
   model::Row row;
   row.reserve(s.table.schema.columns.size());
   for (const model::Column& column : s.table.schema.columns) {
@@ -90,9 +91,9 @@ model::Row RandomRow(const Scenario& s, sim::Prng& prng) {
   return row;
 }
 
-std::vector<WorkloadOp> DrawWorkload(const Scenario& s, sim::Prng& prng) {
+std::vector<WorkloadOp> DrawWorkload(const scenario::Scenario& s, sim::Prng& prng) {
   std::vector<WorkloadOp> out;
-  const Workload& w = s.workload;
+  const scenario::Workload& w = s.workload;
   if (!w.enabled) return out;
   for (uint32_t fe = 0; fe < s.frontend_count; ++fe) {
     for (uint32_t writer = 0; writer < w.writers_per_frontend; ++writer) {
@@ -120,7 +121,8 @@ std::vector<WorkloadOp> DrawWorkload(const Scenario& s, sim::Prng& prng) {
   return out;
 }
 
-WorkloadCounts ScheduleWorkload(const Scenario& s, sim::Prng& prng, model::Cluster& cluster) {
+WorkloadCounts ScheduleWorkload(const scenario::Scenario& s, sim::Prng& prng,
+                                model::Cluster& cluster) {
   WorkloadCounts counts;
   for (WorkloadOp& op : DrawWorkload(s, prng)) {
     if (std::holds_alternative<model::InsertOp>(op.statement)) {
@@ -133,4 +135,4 @@ WorkloadCounts ScheduleWorkload(const Scenario& s, sim::Prng& prng, model::Clust
   return counts;
 }
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

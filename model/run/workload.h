@@ -11,7 +11,7 @@
 #include "model/scenario/scenario.h"
 #include "sim/prng.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 
 struct WorkloadCounts {
   uint64_t inserts = 0;
@@ -25,12 +25,13 @@ struct WorkloadOp {
 };
 
 // Draws the whole workload, in the order ScheduleWorkload schedules it.
-std::vector<WorkloadOp> DrawWorkload(const Scenario& scenario, sim::Prng& prng);
+std::vector<WorkloadOp> DrawWorkload(const scenario::Scenario& scenario, sim::Prng& prng);
 
 // Schedules the whole workload on `cluster` up front (DrawWorkload, then Schedule each).
-WorkloadCounts ScheduleWorkload(const Scenario& scenario, sim::Prng& prng, model::Cluster& cluster);
+WorkloadCounts ScheduleWorkload(const scenario::Scenario& scenario, sim::Prng& prng,
+                                model::Cluster& cluster);
 
 // One random row of the scenario's table (exposed for tests).
-model::Row RandomRow(const Scenario& scenario, sim::Prng& prng);
+model::Row RandomRow(const scenario::Scenario& scenario, sim::Prng& prng);
 
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -20,9 +20,9 @@ int FuzzRun(const uint8_t* data, size_t size) {
   if (!loaded.ok()) return 0;
   scenario::Scenario s = std::move(loaded).value();
   s.limits.steps_max = std::min<uint64_t>(s.limits.steps_max, kRunStepsFuzz);
-  scenario::RunConfig config;
+  run::RunConfig config;
   config.seed = size % 4;
-  auto report = scenario::RunScenario(s, config);
+  auto report = run::RunScenario(s, config);
   (void)report;
   return 0;
 }

@@ -23,7 +23,7 @@ scenario::Scenario Load() {
 }
 
 TEST(DeterminismTest, SameSeedTwiceMatches) {
-  const campaign::DeterminismCheck c = campaign::CheckDeterminism(Load(), scenario::RunConfig{});
+  const campaign::DeterminismCheck c = campaign::CheckDeterminism(Load(), run::RunConfig{});
   EXPECT_FALSE(c.mismatch.has_value());
   EXPECT_EQ(c.first.summary, c.second.summary);
 }
@@ -31,8 +31,8 @@ TEST(DeterminismTest, SameSeedTwiceMatches) {
 TEST(DeterminismTest, PlantedNondeterminismIsReportedAtItsFirstEvent) {
   const scenario::Scenario s = Load();
   const campaign::DeterminismCheck c =
-      campaign::CheckDeterminism(s, scenario::RunConfig{}, [](scenario::RunConfig& rc) {
-        rc.after_step = [](const scenario::StepView& v) {
+      campaign::CheckDeterminism(s, run::RunConfig{}, [](run::RunConfig& rc) {
+        rc.after_step = [](const run::StepView& v) {
           if (v.step == 30) v.cluster.Schedule(sim::SimTime{v.now_ms}, model::HealOp{});
           return true;
         };

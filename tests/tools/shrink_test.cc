@@ -33,7 +33,7 @@ TEST(ShrinkTest, GreptimeLeaseRaceSeedShrinksToAFewSteps) {
   auto s = scenario::ParseScenario(r.value().yaml, "shrunk.yaml");
   ASSERT_TRUE(s.ok()) << s.error().Format();
   EXPECT_FALSE(s.value().workload.enabled);
-  auto run = scenario::RunScenario(s.value(), scenario::RunConfig{});
+  auto run = run::RunScenario(s.value(), run::RunConfig{});
   ASSERT_TRUE(run.ok());
   ASSERT_FALSE(run.value().violations.empty());
   bool ack = false;

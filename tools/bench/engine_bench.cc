@@ -25,7 +25,7 @@ void RunToyBench(benchmark::State& state, DriverKind driver, bool keep_lines) {
     RandomChooser chooser(seed);
     Trace trace;
     trace.KeepLines(keep_lines);
-    const toy::ToyRunResult r = toy::RunToy(seed, chooser, trace, driver);
+    const demo::ToyRunResult r = demo::RunToy(seed, chooser, trace, driver);
     benchmark::DoNotOptimize(r.run.summary.trace_hash);
     steps += r.run.steps;
     ++seed;

@@ -23,7 +23,7 @@
 
 namespace {
 
-using repartsim::scenario::ExploreConfig;
+using repartsim::run::ExploreConfig;
 
 const repartsim::scenario::Scenario& SplitSmall() {
   static const repartsim::scenario::Scenario s =
@@ -48,7 +48,7 @@ void BM_Explore(benchmark::State& state, uint32_t crash_budget, uint32_t fault_b
   config.liveness_dedup = reductions == Reductions::kLivenessDedup;
   uint64_t states = 0, unique = 0, runs = 0, steps = 0;
   for (auto _ : state) {
-    auto report = repartsim::scenario::ExploreScenario(s, config);
+    auto report = repartsim::run::ExploreScenario(s, config);
     if (!report.ok() || !report.value().stats.exhausted) {
       state.SkipWithError("the search did not end exhausted");
       return;

@@ -110,13 +110,13 @@ void BM_SplitRun(benchmark::State& state) {
   uint64_t runs = 0;
   int64_t peak_max = 0;
   for (auto _ : state) {
-    scenario::RunConfig config;
+    run::RunConfig config;
     config.seed = runs % 10;
     const int64_t base = g_live.load();
     g_peak.store(base);
-    auto report = scenario::RunScenario(s, config);
+    auto report = run::RunScenario(s, config);
     peak_max = std::max(peak_max, g_peak.load() - base);
-    if (!report.ok() || report.value().outcome != scenario::Outcome::kPass) {
+    if (!report.ok() || report.value().outcome != run::Outcome::kPass) {
       state.SkipWithError("the split run did not pass");
       break;
     }

@@ -28,9 +28,9 @@ const repartsim::scenario::Scenario& Split() {
 
 void RunSeeds(uint64_t first, uint64_t stride, uint64_t count) {
   for (uint64_t i = 0; i < count; ++i) {
-    repartsim::scenario::RunConfig config;
+    repartsim::run::RunConfig config;
     config.seed = first + i * stride;
-    auto report = repartsim::scenario::RunScenario(Split(), config);
+    auto report = repartsim::run::RunScenario(Split(), config);
     benchmark::DoNotOptimize(report.value().summary.trace_hash);
   }
 }

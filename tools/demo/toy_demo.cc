@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-namespace repartsim::sim::toy {
+namespace repartsim::demo {
 
-RunOptions ToyRunOptions(uint64_t seed, DriverKind driver) {
-  RunOptions options;
+sim::RunOptions ToyRunOptions(uint64_t seed, sim::DriverKind driver) {
+  sim::RunOptions options;
   options.driver = driver;
   options.steps_max = 5000;
   options.time_ms_max = 1000;
@@ -13,14 +13,14 @@ RunOptions ToyRunOptions(uint64_t seed, DriverKind driver) {
   return options;
 }
 
-CrashPlan ToyCrashPlan() { return CrashPlan(Ratio{1, 150}); }
+sim::CrashPlan ToyCrashPlan() { return sim::CrashPlan(sim::Ratio{1, 150}); }
 
-ToyRunResult RunToy(uint64_t seed, Chooser& chooser, Trace& trace, DriverKind driver,
-                    const ToyConfig& config, const CrashPlan& plan) {
+ToyRunResult RunToy(uint64_t seed, sim::Chooser& chooser, sim::Trace& trace, sim::DriverKind driver,
+                    const ToyConfig& config, const sim::CrashPlan& plan) {
   ToySystem system(config);
   ToyRunResult result;
-  Simulation<ToySystem> sim(system, chooser, trace, plan, result.crash_stats,
-                            ToyRunOptions(seed, driver));
+  sim::Simulation<ToySystem> sim(system, chooser, trace, plan, result.crash_stats,
+                                 ToyRunOptions(seed, driver));
   result.run = sim.Run();
   result.tokens_finished = system.tokens_finished();
   result.crashes = system.crashes();
@@ -35,8 +35,8 @@ ToyDemoResult RunToySweep(uint64_t seed_first, uint64_t seed_count) {
   hashes.reserve(seed_count);
   for (uint64_t i = 0; i < seed_count; ++i) {
     const uint64_t seed = seed_first + i;
-    RandomChooser chooser(seed);
-    Trace trace;
+    sim::RandomChooser chooser(seed);
+    sim::Trace trace;
     const ToyRunResult r = RunToy(seed, chooser, trace);
     demo.summaries.push_back(r.run.summary.ToString());
     ++demo.runs;
@@ -49,4 +49,4 @@ ToyDemoResult RunToySweep(uint64_t seed_first, uint64_t seed_count) {
   return demo;
 }
 
-}  // namespace repartsim::sim::toy
+}  // namespace repartsim::demo

@@ -15,28 +15,28 @@
 #include "sim/trace.h"
 #include "tools/demo/toy_system.h"
 
-namespace repartsim::sim::toy {
+namespace repartsim::demo {
 
 // Standard limits of a toy run: time_ms_max 1000, steps_max 5000.
-RunOptions ToyRunOptions(uint64_t seed, DriverKind driver);
+sim::RunOptions ToyRunOptions(uint64_t seed, sim::DriverKind driver);
 // Standard crash plan: every toy crash point at 1/150.
-CrashPlan ToyCrashPlan();
+sim::CrashPlan ToyCrashPlan();
 
 struct ToyRunResult {
-  RunResult run;
+  sim::RunResult run;
   uint64_t tokens_finished = 0;
   uint64_t crashes = 0;
   uint64_t final_fingerprint = 0;
-  NetworkCounters network;
-  CrashPointStats crash_stats;
+  sim::NetworkCounters network;
+  sim::CrashPointStats crash_stats;
 };
 
-ToyRunResult RunToy(uint64_t seed, Chooser& chooser, Trace& trace,
-                    DriverKind driver = DriverKind::kTimed, const ToyConfig& config = {},
-                    const CrashPlan& plan = ToyCrashPlan());
+ToyRunResult RunToy(uint64_t seed, sim::Chooser& chooser, sim::Trace& trace,
+                    sim::DriverKind driver = sim::DriverKind::kTimed, const ToyConfig& config = {},
+                    const sim::CrashPlan& plan = ToyCrashPlan());
 
 struct ToyDemoResult {
-  std::vector<std::string> summaries;  // RunSummary::ToString() per seed, in seed order
+  std::vector<std::string> summaries;  // sim::RunSummary::ToString() per seed, in seed order
   uint64_t runs = 0;
   uint64_t total_steps = 0;
   uint64_t distinct_hashes = 0;  // distinct trace_hash values among the runs
@@ -44,4 +44,4 @@ struct ToyDemoResult {
 
 ToyDemoResult RunToySweep(uint64_t seed_first, uint64_t seed_count);
 
-}  // namespace repartsim::sim::toy
+}  // namespace repartsim::demo

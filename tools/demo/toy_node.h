@@ -11,7 +11,7 @@
 #include <concepts>
 #include <cstdint>
 
-namespace repartsim::sim {
+namespace repartsim::demo {
 
 enum class NodeStatus : uint8_t { kUp, kDown };
 
@@ -36,4 +36,4 @@ concept NodeLike = requires(T& node, const T& cnode) {
   { cnode.status() } -> std::same_as<NodeStatus>;
 };
 
-}  // namespace repartsim::sim
+}  // namespace repartsim::demo

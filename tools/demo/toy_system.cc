@@ -6,7 +6,7 @@
 #include "sim/fingerprint.h"
 #include "sim/trace.h"
 
-namespace repartsim::sim::toy {
+namespace repartsim::demo {
 
 void ToyNode::Crash() {
   REPARTSIM_ASSERT(status_ == NodeStatus::kUp);
@@ -33,29 +33,29 @@ ToySystem::ToySystem(ToyConfig config)
     node.seen_hops.assign(config_.token_count, 0);
   }
   for (uint32_t token = 0; token < config_.token_count; ++token) {
-    timers_.Push(AtMs(0), ToyTimer{TimerKind::kStart, token % config_.node_count, token});
+    timers_.Push(sim::AtMs(0), ToyTimer{TimerKind::kStart, token % config_.node_count, token});
   }
-  for (NodeId node = 0; node < config_.node_count; ++node) {
-    timers_.Push(AtMs(0) + config_.tick, ToyTimer{TimerKind::kTick, node, 0});
+  for (sim::NodeId node = 0; node < config_.node_count; ++node) {
+    timers_.Push(sim::AtMs(0) + config_.tick, ToyTimer{TimerKind::kTick, node, 0});
   }
-  timers_.Push(AtMs(0) + config_.chaos_period, ToyTimer{TimerKind::kChaos, 0, 0});
+  timers_.Push(sim::AtMs(0) + config_.chaos_period, ToyTimer{TimerKind::kChaos, 0, 0});
 }
 
-void ToySystem::Enabled(std::vector<EnabledEvent>& out) const {
+void ToySystem::Enabled(std::vector<sim::EnabledEvent>& out) const {
   const auto& pending = network_.Pending();
   for (size_t i = 0; i < pending.size(); ++i) {
     const auto& e = pending.At(i);
-    out.push_back(
-        EnabledEvent{e.at, e.seq, e.payload.to, static_cast<uint32_t>(ToyEventKind::kDeliver), i});
+    out.push_back(sim::EnabledEvent{e.at, e.seq, e.payload.to,
+                                    static_cast<uint32_t>(ToyEventKind::kDeliver), i});
   }
   for (size_t i = 0; i < timers_.size(); ++i) {
     const auto& e = timers_.At(i);
-    out.push_back(
-        EnabledEvent{e.at, e.seq, e.payload.node, static_cast<uint32_t>(ToyEventKind::kTimer), i});
+    out.push_back(sim::EnabledEvent{e.at, e.seq, e.payload.node,
+                                    static_cast<uint32_t>(ToyEventKind::kTimer), i});
   }
 }
 
-void ToySystem::Fire(const EnabledEvent& event, StepContext& ctx) {
+void ToySystem::Fire(const sim::EnabledEvent& event, sim::StepContext& ctx) {
   if (event.kind == static_cast<uint32_t>(ToyEventKind::kDeliver)) {
     REPARTSIM_ASSERT(network_.Pending().At(event.ref).seq == event.seq);
     Deliver(event.ref, ctx);
@@ -67,16 +67,16 @@ void ToySystem::Fire(const EnabledEvent& event, StepContext& ctx) {
   OnTimer(timer, ctx);
 }
 
-void ToySystem::Deliver(size_t index, StepContext& ctx) {
-  Network<ToyMsg>::Delivery d = network_.Take(index);
-  const Envelope<ToyMsg>& e = d.envelope;
+void ToySystem::Deliver(size_t index, sim::StepContext& ctx) {
+  sim::Network<ToyMsg>::Delivery d = network_.Take(index);
+  const sim::Envelope<ToyMsg>& e = d.envelope;
   const char* kind = e.msg.kind == ToyMsgKind::kPing ? "ping" : "ack";
   if (!d.delivered) {
-    ctx.Log(e.to, "drop_cut", Detail().Add("from", e.from).Add("msg", kind).view());
+    ctx.Log(e.to, "drop_cut", sim::Detail().Add("from", e.from).Add("msg", kind).view());
     return;
   }
   ctx.Log(e.to, "recv",
-          Detail()
+          sim::Detail()
               .Add("from", e.from)
               .Add("msg", kind)
               .Add("token", e.msg.token)
@@ -89,7 +89,7 @@ void ToySystem::Deliver(size_t index, StepContext& ctx) {
   }
 }
 
-void ToySystem::OnPing(const Envelope<ToyMsg>& e, StepContext& ctx) {
+void ToySystem::OnPing(const sim::Envelope<ToyMsg>& e, sim::StepContext& ctx) {
   if (ctx.ShouldCrash("toy.recv")) {
     CrashNode(e.to, "toy.recv", ctx);
     return;
@@ -103,35 +103,35 @@ void ToySystem::OnPing(const Envelope<ToyMsg>& e, StepContext& ctx) {
   seen = e.msg.hops + 1;
   if (e.msg.hops + 1 >= config_.hops_max) {
     ++tokens_finished_;
-    ctx.Log(e.to, "finish", Detail().Add("token", e.msg.token).view());
+    ctx.Log(e.to, "finish", sim::Detail().Add("token", e.msg.token).view());
     return;
   }
   SendPing(e.to, e.msg.token, e.msg.hops + 1, ctx);
 }
 
-void ToySystem::OnAck(const Envelope<ToyMsg>& e, StepContext&) {
+void ToySystem::OnAck(const sim::Envelope<ToyMsg>& e, sim::StepContext&) {
   std::vector<OutstandingPing>& out = nodes_[e.to].outstanding;
   std::erase_if(out, [&](const OutstandingPing& p) {
     return p.token == e.msg.token && p.hops == e.msg.hops && p.to == e.from;
   });
 }
 
-void ToySystem::SendPing(NodeId from, uint32_t token, uint32_t hops, StepContext& ctx) {
-  const NodeId to = (from + 1) % config_.node_count;
+void ToySystem::SendPing(sim::NodeId from, uint32_t token, uint32_t hops, sim::StepContext& ctx) {
+  const sim::NodeId to = (from + 1) % config_.node_count;
   network_.Send(ctx.now, from, to, ToyMsg{ToyMsgKind::kPing, token, hops}, ctx.chooser,
                 config_.faults);
   nodes_[from].outstanding.push_back(
       OutstandingPing{token, hops, to, ctx.now + config_.retry_after, 1});
 }
 
-void ToySystem::OnTimer(const ToyTimer& timer, StepContext& ctx) {
+void ToySystem::OnTimer(const ToyTimer& timer, sim::StepContext& ctx) {
   switch (timer.kind) {
     case TimerKind::kStart:
       if (nodes_[timer.node].status() == NodeStatus::kDown) {  // untimed drivers reorder
-        ctx.Log(timer.node, "start_lost", Detail().Add("token", timer.token).view());
+        ctx.Log(timer.node, "start_lost", sim::Detail().Add("token", timer.token).view());
         return;
       }
-      ctx.Log(timer.node, "start", Detail().Add("token", timer.token).view());
+      ctx.Log(timer.node, "start", sim::Detail().Add("token", timer.token).view());
       SendPing(timer.node, timer.token, 0, ctx);
       return;
     case TimerKind::kTick:
@@ -141,7 +141,7 @@ void ToySystem::OnTimer(const ToyTimer& timer, StepContext& ctx) {
       nodes_[timer.node].Restart();
       network_.RestoreNode(timer.node);
       ctx.Log(timer.node, "restart",
-              Detail().Add("incarnation", nodes_[timer.node].incarnation).view());
+              sim::Detail().Add("incarnation", nodes_[timer.node].incarnation).view());
       timers_.Push(ctx.now + config_.tick, ToyTimer{TimerKind::kTick, timer.node, 0});
       return;
     case TimerKind::kChaos:
@@ -151,7 +151,7 @@ void ToySystem::OnTimer(const ToyTimer& timer, StepContext& ctx) {
   REPARTSIM_UNREACHABLE();
 }
 
-void ToySystem::OnTick(NodeId id, StepContext& ctx) {
+void ToySystem::OnTick(sim::NodeId id, sim::StepContext& ctx) {
   ctx.Log(id, "tick");
   if (ctx.ShouldCrash("toy.tick.before_persist")) {
     CrashNode(id, "toy.tick.before_persist", ctx);
@@ -168,7 +168,7 @@ void ToySystem::OnTick(NodeId id, StepContext& ctx) {
     if (p.deadline > ctx.now || p.attempts >= config_.attempts_max) continue;
     ++p.attempts;
     p.deadline = ctx.now + config_.retry_after;
-    ctx.Log(id, "retry", Detail().Add("token", p.token).Add("hops", p.hops).view());
+    ctx.Log(id, "retry", sim::Detail().Add("token", p.token).Add("hops", p.hops).view());
     network_.Send(ctx.now, id, p.to, ToyMsg{ToyMsgKind::kPing, p.token, p.hops}, ctx.chooser,
                   config_.faults);
   }
@@ -178,36 +178,36 @@ void ToySystem::OnTick(NodeId id, StepContext& ctx) {
   timers_.Push(ctx.now + config_.tick, ToyTimer{TimerKind::kTick, id, 0});
 }
 
-void ToySystem::OnChaos(StepContext& ctx) {
+void ToySystem::OnChaos(sim::StepContext& ctx) {
   if (ctx.chooser.Chance("toy.partition", config_.partition_ratio)) {
-    const NodeId victim = ctx.chooser.Choose("toy.partition.node", config_.node_count);
-    const bool symmetric = ctx.chooser.Chance("toy.partition.symmetric", Ratio{1, 2});
-    std::vector<NodeId> others;
-    for (NodeId n = 0; n < config_.node_count; ++n) {
+    const sim::NodeId victim = ctx.chooser.Choose("toy.partition.node", config_.node_count);
+    const bool symmetric = ctx.chooser.Chance("toy.partition.symmetric", sim::Ratio{1, 2});
+    std::vector<sim::NodeId> others;
+    for (sim::NodeId n = 0; n < config_.node_count; ++n) {
       if (n != victim) others.push_back(n);
     }
     network_.Heal();
     network_.Partition({victim}, others, symmetric);
-    ctx.Log(kNoNode, "partition",
-            Detail().Add("victim", victim).Add("symmetric", symmetric ? 1u : 0u).view());
+    ctx.Log(sim::kNoNode, "partition",
+            sim::Detail().Add("victim", victim).Add("symmetric", symmetric ? 1u : 0u).view());
   } else if (network_.AnyCut()) {
     network_.Heal();
-    ctx.Log(kNoNode, "heal");
+    ctx.Log(sim::kNoNode, "heal");
   }
   timers_.Push(ctx.now + config_.chaos_period, ToyTimer{TimerKind::kChaos, 0, 0});
 }
 
-void ToySystem::CrashNode(NodeId id, std::string_view site, StepContext& ctx) {
+void ToySystem::CrashNode(sim::NodeId id, std::string_view site, sim::StepContext& ctx) {
   ++crashes_;
   nodes_[id].Crash();
   const size_t lost = network_.DropNode(id);
   timers_.RemoveIf([id](const ToyTimer& t) { return t.node == id && t.kind == TimerKind::kTick; });
-  ctx.Log(id, "crash", Detail().Add("site", site).Add("lost_msgs", uint64_t{lost}).view());
+  ctx.Log(id, "crash", sim::Detail().Add("site", site).Add("lost_msgs", uint64_t{lost}).view());
   timers_.Push(ctx.now + config_.restart_after, ToyTimer{TimerKind::kRestart, id, 0});
 }
 
 uint64_t ToySystem::Fingerprint() const {
-  Hasher h;
+  sim::Hasher h;
   for (const ToyNode& node : nodes_) {
     h.Add(uint64_t{node.status_ == NodeStatus::kUp})
         .Add(node.persisted_received)
@@ -220,14 +220,14 @@ uint64_t ToySystem::Fingerprint() const {
       h.Add(p.token).Add(p.hops).Add(p.to).Add(p.deadline.ms).Add(p.attempts);
     }
   }
-  network_.Fingerprint(h, [](Hasher& hh, const ToyMsg& m) {
+  network_.Fingerprint(h, [](sim::Hasher& hh, const ToyMsg& m) {
     hh.Add(uint64_t{static_cast<uint8_t>(m.kind)}).Add(m.token).Add(m.hops);
   });
-  timers_.Fingerprint(h, [](Hasher& hh, const ToyTimer& t) {
+  timers_.Fingerprint(h, [](sim::Hasher& hh, const ToyTimer& t) {
     hh.Add(uint64_t{static_cast<uint8_t>(t.kind)}).Add(t.node).Add(t.token);
   });
   h.Add(tokens_finished_);
   return h.Finish();
 }
 
-}  // namespace repartsim::sim::toy
+}  // namespace repartsim::demo

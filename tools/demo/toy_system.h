@@ -16,19 +16,20 @@
 #include "sim/simulation.h"
 #include "tools/demo/toy_node.h"
 
-namespace repartsim::sim::toy {
+namespace repartsim::demo {
 
 struct ToyConfig {
   uint32_t node_count = 4;
   uint32_t token_count = 3;
   uint32_t hops_max = 30;
   uint32_t attempts_max = 5;  // sends of one ping, first one included
-  Duration tick{20};
-  Duration retry_after{30};
-  Duration restart_after{50};
-  Duration chaos_period{100};
-  Ratio partition_ratio{1, 4};  // per chaos tick: partition (else heal)
-  FaultProfile faults{Ratio{1, 20}, Ratio{1, 20}, Ratio{1, 5}, Duration{25}, Duration{1}};
+  sim::Duration tick{20};
+  sim::Duration retry_after{30};
+  sim::Duration restart_after{50};
+  sim::Duration chaos_period{100};
+  sim::Ratio partition_ratio{1, 4};  // per chaos tick: partition (else heal)
+  sim::FaultProfile faults{sim::Ratio{1, 20}, sim::Ratio{1, 20}, sim::Ratio{1, 5},
+                           sim::Duration{25}, sim::Duration{1}};
 };
 
 enum class ToyMsgKind : uint8_t { kPing, kAck };
@@ -42,8 +43,8 @@ struct ToyMsg {
 struct OutstandingPing {
   uint32_t token = 0;
   uint32_t hops = 0;
-  NodeId to = 0;
-  SimTime deadline;
+  sim::NodeId to = 0;
+  sim::SimTime deadline;
   uint32_t attempts = 0;
 };
 
@@ -70,7 +71,7 @@ enum class TimerKind : uint8_t { kStart, kTick, kRestart, kChaos };
 
 struct ToyTimer {
   TimerKind kind = TimerKind::kTick;
-  NodeId node = 0;
+  sim::NodeId node = 0;
   uint32_t token = 0;  // kStart only
 };
 
@@ -78,33 +79,33 @@ class ToySystem {
  public:
   explicit ToySystem(ToyConfig config);
 
-  void Enabled(std::vector<EnabledEvent>& out) const;
-  void Fire(const EnabledEvent& event, StepContext& ctx);
+  void Enabled(std::vector<sim::EnabledEvent>& out) const;
+  void Fire(const sim::EnabledEvent& event, sim::StepContext& ctx);
   uint64_t Fingerprint() const;
 
   const std::vector<ToyNode>& nodes() const { return nodes_; }
-  const Network<ToyMsg>& network() const { return network_; }
+  const sim::Network<ToyMsg>& network() const { return network_; }
   uint64_t tokens_finished() const { return tokens_finished_; }
   uint64_t crashes() const { return crashes_; }
 
  private:
-  void Deliver(size_t index, StepContext& ctx);
-  void OnPing(const Envelope<ToyMsg>& e, StepContext& ctx);
-  void OnAck(const Envelope<ToyMsg>& e, StepContext& ctx);
-  void OnTimer(const ToyTimer& timer, StepContext& ctx);
-  void OnTick(NodeId node, StepContext& ctx);
-  void OnChaos(StepContext& ctx);
-  void SendPing(NodeId from, uint32_t token, uint32_t hops, StepContext& ctx);
-  void CrashNode(NodeId node, std::string_view site, StepContext& ctx);
+  void Deliver(size_t index, sim::StepContext& ctx);
+  void OnPing(const sim::Envelope<ToyMsg>& e, sim::StepContext& ctx);
+  void OnAck(const sim::Envelope<ToyMsg>& e, sim::StepContext& ctx);
+  void OnTimer(const ToyTimer& timer, sim::StepContext& ctx);
+  void OnTick(sim::NodeId node, sim::StepContext& ctx);
+  void OnChaos(sim::StepContext& ctx);
+  void SendPing(sim::NodeId from, uint32_t token, uint32_t hops, sim::StepContext& ctx);
+  void CrashNode(sim::NodeId node, std::string_view site, sim::StepContext& ctx);
 
   ToyConfig config_;
   std::vector<ToyNode> nodes_;
-  Network<ToyMsg> network_;
-  EventQueue<ToyTimer> timers_;
+  sim::Network<ToyMsg> network_;
+  sim::EventQueue<ToyTimer> timers_;
   uint64_t tokens_finished_ = 0;
   uint64_t crashes_ = 0;
 };
 
-static_assert(Model<ToySystem>);
+static_assert(sim::Model<ToySystem>);
 
-}  // namespace repartsim::sim::toy
+}  // namespace repartsim::demo

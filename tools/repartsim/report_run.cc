@@ -169,7 +169,7 @@ sim::Result<uint64_t> ParseSeedFlag(const std::string& flag, const std::string& 
   return *seed;
 }
 
-sim::Status WriteChoicesFile(const std::string& path, const scenario::RunReport& report) {
+sim::Status WriteChoicesFile(const std::string& path, const run::RunReport& report) {
   return WriteTextFile(path, campaign::ChoicesText(report));
 }
 
@@ -191,7 +191,7 @@ sim::Status WriteTraceFile(const std::string& path, const std::string& format,
   return WriteTextFile(path, text);
 }
 
-void PrintRunReport(std::FILE* out, const scenario::Scenario& s, const scenario::RunReport& r,
+void PrintRunReport(std::FILE* out, const scenario::Scenario& s, const run::RunReport& r,
                     size_t violations_max) {
   const std::string text = campaign::RunReportText(s, r, violations_max);
   std::fwrite(text.data(), 1, text.size(), out);

@@ -35,7 +35,7 @@ using campaign::RunReproCommand;
 
 using campaign::ChoicesFile;
 
-sim::Status WriteChoicesFile(const std::string& path, const scenario::RunReport& report);
+sim::Status WriteChoicesFile(const std::string& path, const run::RunReport& report);
 sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path);
 
 // Writes `lines` to `path` ("-" = stdout) as text or JSON lines. Error: "cannot write FILE".
@@ -44,7 +44,7 @@ sim::Status WriteTraceFile(const std::string& path, const std::string& format,
 // Prints the run: header, summary line, expectation, history counts, violations (at most
 // `violations_max`, the JSON report has all).
 void PrintRunReport(std::FILE* out, const scenario::Scenario& scenario,
-                    const scenario::RunReport& report, size_t violations_max);
+                    const run::RunReport& report, size_t violations_max);
 
 // Writes `text` to `path` ("-" = stdout) atomically: a temporary file next to it, written,
 // flushed (fsync), closed and checked, then renamed over `path`, so a crash or a full disk

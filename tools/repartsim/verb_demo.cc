@@ -17,7 +17,7 @@ void AddDemoVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--count", *seed_count, "Number of seeds (default 20)")
       ->check(CLI::Range(1, 100000));
   sub->callback([=] {
-    sim::toy::ToyDemoResult result = sim::toy::RunToySweep(*seed_first, *seed_count);
+    demo::ToyDemoResult result = demo::RunToySweep(*seed_first, *seed_count);
     for (const std::string& line : result.summaries) std::printf("%s\n", line.c_str());
     std::printf("toy demo: runs=%llu total_steps=%llu distinct_trace_hashes=%llu\n",
                 static_cast<unsigned long long>(result.runs),

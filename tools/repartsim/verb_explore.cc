@@ -45,7 +45,7 @@ struct ExploreArgs {
   bool liveness_dedup = false;
 };
 
-std::vector<std::string> DistinctInvariants(const scenario::RunReport& r) {
+std::vector<std::string> DistinctInvariants(const run::RunReport& r) {
   std::vector<std::string> out;
   for (const check::Violation& v : r.violations) {
     const std::string name(check::InvariantName(v.invariant));
@@ -55,15 +55,15 @@ std::vector<std::string> DistinctInvariants(const scenario::RunReport& r) {
 }
 
 // The search configuration from the flags (located errors for bad flags).
-sim::Result<scenario::ExploreConfig> Configure(const ExploreArgs& a,
-                                               const std::vector<std::string>& args) {
+sim::Result<run::ExploreConfig> Configure(const ExploreArgs& a,
+                                          const std::vector<std::string>& args) {
   if (a.scenario.empty())
     return sim::Error{{"<command line>", 1, 1}, "explore needs a SCENARIO file"};
   auto seed = ParseSeedFlag("--seed", a.seed, args);
   if (!seed.ok()) return seed.error();
   auto rules = ParseRuleFlags(a.rules, args);
   if (!rules.ok()) return rules.error();
-  scenario::ExploreConfig config;
+  run::ExploreConfig config;
   if (!a.profile.empty()) config.profile = a.profile;
   sim::Status valid = ValidateOverrides(config.profile, rules.value(), args);
   if (!valid.ok()) return valid.error();
@@ -87,9 +87,9 @@ sim::Result<scenario::ExploreConfig> Configure(const ExploreArgs& a,
 // Writes the counterexample as a choice file and a scenario YAML, checks the YAML reproduces
 // the first invariant, prints where they are and records them in `j`. Returns the exit code.
 int WriteCounterexample(const ExploreArgs& a, const scenario::Scenario& s,
-                        const scenario::ExploreConfig& config, const std::string& profile,
-                        const scenario::ExploreReport& x, nlohmann::json& j) {
-  const scenario::RunReport& r = *x.counterexample;
+                        const run::ExploreConfig& config, const std::string& profile,
+                        const run::ExploreReport& x, nlohmann::json& j) {
+  const run::RunReport& r = *x.counterexample;
   int exit_code = ExitCodeFor(r.outcome);
   const std::vector<std::string> invariants = DistinctInvariants(r);
   const size_t decisions = campaign::NonDefaultDecisions(r.choices).size();
@@ -131,7 +131,7 @@ int Explore(const ExploreArgs& a) {
   if (a.bfs && a.dfs) return ReportFlagError(args, "--bfs and --dfs exclude each other");
   auto configured = Configure(a, args);
   if (!configured.ok()) return ReportInputError(configured.error());
-  scenario::ExploreConfig& config = configured.value();
+  run::ExploreConfig& config = configured.value();
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
   Stopwatch clock;
@@ -141,9 +141,9 @@ int Explore(const ExploreArgs& a) {
     }
     return a.seconds_max <= 0 || clock.Seconds() < a.seconds_max;
   };
-  auto explored = scenario::ExploreScenario(s.value(), config);
+  auto explored = run::ExploreScenario(s.value(), config);
   if (!explored.ok()) return ReportInputError(explored.error());
-  const scenario::ExploreReport& x = explored.value();
+  const run::ExploreReport& x = explored.value();
   const campaign::ExploreSummary summary{
       &s.value(), a.scenario, config.profile.value_or(s.value().profile),
       &config,    &x,         clock.Seconds()};

@@ -49,7 +49,7 @@ int Mismatch(const std::string& what, const std::vector<std::string>& a,
 // set is a usage error, not a nondeterminism verdict.
 sim::Result<ChoicesFile> FromChoices(const ReplayArgs& a, const std::vector<std::string>& args,
                                      const std::vector<std::pair<std::string, bool>>& rules,
-                                     scenario::RunConfig& config) {
+                                     run::RunConfig& config) {
   auto loaded = ReadChoicesFile(a.choices);
   if (!loaded.ok()) return loaded.error();
   ChoicesFile file = std::move(loaded).value();
@@ -67,14 +67,14 @@ sim::Result<ChoicesFile> FromChoices(const ReplayArgs& a, const std::vector<std:
 
 // The check: a second run (random, same seed) must give the same trace; with --choices, the
 // replay must give the recorded trace hash. Returns the exit code.
-int Verify(const ReplayArgs& a, const scenario::Scenario& s, const scenario::RunConfig& config,
-           const std::optional<ChoicesFile>& file, const scenario::RunReport& r) {
-  scenario::RunConfig again = config;
+int Verify(const ReplayArgs& a, const scenario::Scenario& s, const run::RunConfig& config,
+           const std::optional<ChoicesFile>& file, const run::RunReport& r) {
+  run::RunConfig again = config;
   again.replay = nullptr;
   if (file) {
     if (!r.nondeterminism.empty() ||
         (file->trace_hash && *file->trace_hash != r.summary.trace_hash)) {
-      auto b = scenario::RunScenario(s, again);
+      auto b = run::RunScenario(s, again);
       return Mismatch("replaying " + a.choices + " gave trace_hash " + Hex64(r.summary.trace_hash) +
                           ", recorded " + Hex64(file->trace_hash.value_or(0)) +
                           (r.nondeterminism.empty() ? "" : "; " + r.nondeterminism),
@@ -84,7 +84,7 @@ int Verify(const ReplayArgs& a, const scenario::Scenario& s, const scenario::Run
                 Hex64(r.summary.trace_hash).c_str());
     return ExitCodeFor(r.outcome);
   }
-  auto b = scenario::RunScenario(s, again);
+  auto b = run::RunScenario(s, again);
   if (b.value().summary != r.summary) {
     return Mismatch("seed " + std::to_string(config.seed) + " gave " + r.summary.ToString() +
                         " then " + b.value().summary.ToString(),
@@ -115,7 +115,7 @@ int Replay(const ReplayArgs& a) {
   }
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
-  scenario::RunConfig config;
+  run::RunConfig config;
   config.keep_trace = true;
   std::optional<ChoicesFile> file;
   if (!a.choices.empty()) {
@@ -133,9 +133,9 @@ int Replay(const ReplayArgs& a) {
   if (!valid.ok()) return ReportInputError(valid.error());
   // The reference run: random driver (--seed), or the recorded choices (--choices).
   if (file) config.replay = &file->choices;
-  auto first = scenario::RunScenario(s.value(), config);
+  auto first = run::RunScenario(s.value(), config);
   if (!first.ok()) return ReportInputError(first.error());
-  const scenario::RunReport& r = first.value();
+  const run::RunReport& r = first.value();
   PrintRunReport(a.trace == "-" || a.json == "-" ? stderr : stdout, s.value(), r, a.violations_max);
   if (!a.trace.empty()) {
     sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);

@@ -53,14 +53,14 @@ int Report(const ReportArgs& a) {
   }
   auto s = scenario::LoadScenarioFile(path);
   if (!s.ok()) return ReportInputError(s.error());
-  scenario::RunConfig config;
+  run::RunConfig config;
   config.seed = id.value().seed;
   config.profile = id.value().profile;
   config.rules = id.value().rules;
   config.keep_trace = true;
-  auto report = scenario::RunScenario(s.value(), config);
+  auto report = run::RunScenario(s.value(), config);
   if (!report.ok()) return ReportInputError(report.error());
-  const scenario::RunReport& r = report.value();
+  const run::RunReport& r = report.value();
   if (Hex64(r.summary.trace_hash) != id.value().trace_hash) {
     return ReportInputError({campaign::LocateReportField(text, {"summary", "trace_hash"}, a.json),
                              "running " + path + " again gives trace_hash " +

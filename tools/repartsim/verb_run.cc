@@ -42,7 +42,7 @@ struct RunArgs {
 
 // A run's configuration from the flags (located errors), with the output paths checked.
 struct Setup {
-  scenario::RunConfig config;
+  run::RunConfig config;
   std::string trace_format;
   std::FILE* report_out = stdout;  // stderr when a trace or JSON report takes stdout
 };
@@ -88,7 +88,7 @@ sim::Result<Setup> Configure(const RunArgs& a, const std::vector<std::string>& a
 // --choices, no --json) is a convenience: a directory it cannot be written to is a warning,
 // never the run's exit code. Returns the file's path ("" when not written) or the exit code.
 std::variant<std::string, int> WriteChoices(const RunArgs& a, const Setup& setup,
-                                            const scenario::RunReport& r, int verdict) {
+                                            const run::RunReport& r, int verdict) {
   const bool explicit_choices = !a.choices.empty() || (!a.json.empty() && a.json != "-");
   const std::string choices =
       ChoicesPath(a.choices, a.json == "-" ? "" : a.json, r.scenario, r.profile, setup.config.seed);
@@ -108,11 +108,11 @@ std::variant<std::string, int> WriteChoices(const RunArgs& a, const Setup& setup
 }
 
 // --check-determinism: the seed again; true when it gave the same trace (else printed).
-bool SameAgain(const Setup& setup, const scenario::Scenario& s, const scenario::RunReport& r) {
-  scenario::RunConfig again = setup.config;
+bool SameAgain(const Setup& setup, const scenario::Scenario& s, const run::RunReport& r) {
+  run::RunConfig again = setup.config;
   again.trace_out = nullptr;
-  auto second = scenario::RunScenario(s, again);
-  const scenario::RunReport& r2 = second.value();
+  auto second = run::RunScenario(s, again);
+  const run::RunReport& r2 = second.value();
   if (r2.summary != r.summary || r2.trace_lines != r.trace_lines) {
     std::fprintf(setup.report_out, "NONDETERMINISM: seed %llu ran twice:\nrun 1: %s\nrun 2: %s\n%s",
                  static_cast<unsigned long long>(setup.config.seed), r.SummaryLine().c_str(),
@@ -136,9 +136,9 @@ int RunOnce(const RunArgs& a) {
   const Setup& run = setup.value();
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
-  auto report = scenario::RunScenario(s.value(), run.config);
+  auto report = run::RunScenario(s.value(), run.config);
   if (!report.ok()) return ReportInputError(report.error());
-  const scenario::RunReport& r = report.value();
+  const run::RunReport& r = report.value();
   const int verdict = ExitCodeFor(r.outcome);
   if (!a.trace.empty() && (a.trace != "-" || run.trace_format == "jsonl")) {
     sim::Status st = WriteTraceFile(a.trace, run.trace_format, r.trace_lines);

@@ -230,7 +230,7 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
     return sim::Error{{"<command line>", 1, 1}, "sweep needs at least one SCENARIO"};
   auto rules = ParseRuleFlags(a.rules, args);
   if (!rules.ok()) return rules.error();
-  scenario::RunConfig base;
+  run::RunConfig base;
   if (!a.profile.empty()) base.profile = a.profile;
   base.rules = rules.value();
   sim::Status valid = ValidateOverrides(base.profile, base.rules, args);

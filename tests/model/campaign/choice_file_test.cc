@@ -18,10 +18,10 @@ TEST(ChoiceFileTest, ARunsChoicesReadBackWhole) {
   auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
                                       "/scenarios/stale_cache/raced_route_fill_kept.yaml");
   ASSERT_TRUE(s.ok()) << s.error().Format();
-  scenario::RunConfig config;
+  run::RunConfig config;
   config.seed = 3;
   config.rules = {{"fenced-reads", true}};
-  auto run = scenario::RunScenario(s.value(), config);
+  auto run = run::RunScenario(s.value(), config);
   ASSERT_TRUE(run.ok());
   const std::string text = ChoicesText(run.value());
   EXPECT_EQ(text.rfind("# repartsim choices\n# scenario=" + s.value().path + " seed=3 profile=", 0),

@@ -176,12 +176,12 @@ TEST(HtmlTimelineTest, TheSameRunGivesTheSameBytesAndAnotherRunOthers) {
   auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
                                       "/scenarios/greptime/lease_race_new_region_ack.yaml");
   ASSERT_TRUE(s.ok()) << s.error().Format();
-  scenario::RunConfig config;
+  run::RunConfig config;
   config.keep_trace = true;
-  auto first = scenario::RunScenario(s.value(), config);
-  auto second = scenario::RunScenario(s.value(), config);
+  auto first = run::RunScenario(s.value(), config);
+  auto second = run::RunScenario(s.value(), config);
   config.seed = 1;
-  auto other = scenario::RunScenario(s.value(), config);
+  auto other = run::RunScenario(s.value(), config);
   ASSERT_TRUE(first.ok() && second.ok() && other.ok());
   const std::string page = RenderTimelineHtml(MakeTimelineRun(s.value(), first.value()));
   EXPECT_EQ(page, RenderTimelineHtml(MakeTimelineRun(s.value(), second.value())));

@@ -17,18 +17,18 @@ namespace run_text_test {
 
 struct Failing {
   scenario::Scenario scenario;
-  scenario::RunReport report;
+  run::RunReport report;
 };
 
 Failing FailingRun() {
   auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
                                       "/scenarios/stale_cache/stale_frontend_during_split.yaml");
   EXPECT_TRUE(s.ok()) << s.error().Format();
-  scenario::RunConfig config;
+  run::RunConfig config;
   config.seed = 1;
   config.profile = "greptime";
   config.rules = {{"fenced-reads", false}};
-  auto run = scenario::RunScenario(s.value(), config);
+  auto run = run::RunScenario(s.value(), config);
   EXPECT_TRUE(run.ok());
   return {std::move(s).value(), std::move(run).value()};
 }

@@ -47,10 +47,10 @@ TEST(EarliestTest, PicksWhatEarliestEventPicksInEveryStateOfTheBundledRuns) {
     ASSERT_TRUE(loaded.ok()) << loaded.error().Format();
     for (uint64_t seed : {0, 1}) {
       std::string first;
-      scenario::RunConfig config;
+      run::RunConfig config;
       config.seed = seed;
       config.profile = "reference";
-      config.after_step = [&](const scenario::StepView& view) {
+      config.after_step = [&](const run::StepView& view) {
         ++states;
         if (first.empty()) {
           const std::string m = Mismatch(view.cluster);
@@ -58,7 +58,7 @@ TEST(EarliestTest, PicksWhatEarliestEventPicksInEveryStateOfTheBundledRuns) {
         }
         return true;
       };
-      auto report = scenario::RunScenario(loaded.value(), config);
+      auto report = run::RunScenario(loaded.value(), config);
       ASSERT_TRUE(report.ok());
       EXPECT_EQ(first, "") << path << " seed " << seed;
     }

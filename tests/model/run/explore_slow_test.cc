@@ -7,13 +7,13 @@
 #include "model/scenario/loader.h"
 #include "tests/paths.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 namespace {
 namespace explore_slow_test {
 
 TEST(ExploreSlowTest, ReferenceExhaustsOneCrashOneFault) {
-  auto s =
-      LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/explore/split_small.yaml");
+  auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
+                                      "/scenarios/explore/split_small.yaml");
   ASSERT_TRUE(s.ok());
   auto x = ExploreScenario(s.value(), ExploreConfig{});
   ASSERT_TRUE(x.ok());
@@ -30,4 +30,4 @@ TEST(ExploreSlowTest, ReferenceExhaustsOneCrashOneFault) {
 
 }  // namespace explore_slow_test
 }  // namespace
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

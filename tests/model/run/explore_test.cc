@@ -14,18 +14,19 @@
 #include "model/scenario/loader.h"
 #include "tests/paths.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 namespace {
 namespace explore_test {
 
-Scenario Load() {
-  auto s =
-      LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/explore/split_small.yaml");
+scenario::Scenario Load() {
+  auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
+                                      "/scenarios/explore/split_small.yaml");
   EXPECT_TRUE(s.ok()) << s.error().Format();
   return s.value();
 }
 
-ExploreReport ExploreIt(const Scenario& s, uint32_t crash_budget, sim::explore::Order order,
+ExploreReport ExploreIt(const scenario::Scenario& s, uint32_t crash_budget,
+                        sim::explore::Order order,
                         std::vector<std::pair<std::string, bool>> rules = {},
                         bool subsumption = true) {
   ExploreConfig config;
@@ -39,7 +40,7 @@ ExploreReport ExploreIt(const Scenario& s, uint32_t crash_budget, sim::explore::
 }
 
 TEST(ExploreTest, ReferenceExhaustsOneFaultWithoutViolation) {
-  const Scenario s = Load();
+  const scenario::Scenario s = Load();
   const ExploreReport x = ExploreIt(s, 0, sim::explore::Order::kDepthFirst);
   EXPECT_TRUE(x.stats.exhausted);
   EXPECT_EQ(x.stats.stop_reason, "exhausted");
@@ -85,8 +86,8 @@ TEST(ExploreTest, ReferenceExhaustsOneFaultWithoutViolation) {
 // reply's gap and its length) whether or not subsumption cuts the states reached before with
 // less spent, which here are most cuts.
 TEST(ExploreTest, LeaseGapShortestCounterexampleSurvivesSubsumption) {
-  auto loaded = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
-                                 "/scenarios/explore/lease_gap_new_region.yaml");
+  auto loaded = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
+                                           "/scenarios/explore/lease_gap_new_region.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.error().Format();
   for (bool subsumption : {true, false}) {
     SCOPED_TRACE(subsumption ? "subsumption" : "exact");
@@ -110,7 +111,7 @@ TEST(ExploreTest, LeaseGapShortestCounterexampleSurvivesSubsumption) {
 }
 
 TEST(ExploreTest, FenceOffFindsInvOwnAndTheCounterexampleReproduces) {
-  Scenario s = Load();
+  scenario::Scenario s = Load();
   const ExploreReport x =
       ExploreIt(s, 0, sim::explore::Order::kDepthFirst, {{"version-fence-unversioned", false}});
   EXPECT_TRUE(x.stats.failed);
@@ -144,4 +145,4 @@ TEST(ExploreTest, FenceOffFindsInvOwnAndTheCounterexampleReproduces) {
 
 }  // namespace explore_test
 }  // namespace
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

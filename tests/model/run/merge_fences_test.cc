@@ -16,15 +16,15 @@
 #include "model/scenario/loader.h"
 #include "tests/paths.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 namespace {
 namespace merge_fences_test {
 
 class MergeFencesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded =
-        LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/random/merge_faults.yaml");
+    auto loaded = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
+                                             "/scenarios/random/merge_faults.yaml");
     ASSERT_TRUE(loaded.ok()) << loaded.error().Format();
     scenario_ = std::move(loaded).value();
   }
@@ -45,7 +45,7 @@ class MergeFencesTest : public ::testing::Test {
     return names;
   }
 
-  Scenario scenario_;
+  scenario::Scenario scenario_;
 };
 
 TEST_F(MergeFencesTest, ReferencePassesTheSeedsThatFoundTheFences) {
@@ -70,4 +70,4 @@ TEST_F(MergeFencesTest, WithoutRouteFencedReadsAnOldPlanDoublesRows) {
 
 }  // namespace merge_fences_test
 }  // namespace
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -16,13 +16,13 @@
 #include "model/scenario/loader.h"
 #include "tests/paths.h"
 
-namespace repartsim::scenario {
+namespace repartsim::run {
 namespace {
 namespace run_check_test {
 
 RunReport RunSeed(const std::string& file, const char* profile, uint64_t seed,
                   std::vector<std::pair<std::string, bool>> rules = {}) {
-  auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/" + file);
+  auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/" + file);
   EXPECT_TRUE(s.ok()) << s.error().Format();
   RunConfig config;
   config.seed = seed;
@@ -143,4 +143,4 @@ TEST(RunCheckTest, ProbeNeverAcknowledgedIsRowNotWritable) {
 
 }  // namespace run_check_test
 }  // namespace
-}  // namespace repartsim::scenario
+}  // namespace repartsim::run

@@ -37,11 +37,11 @@ std::string MissesOf(const Scenario& s, const std::string& what, const std::stri
   std::string failures;
   const uint64_t last = std::min(s.seed_last, s.seed_first + kSeedsFast - 1);
   for (uint64_t seed = s.seed_first; seed <= last; ++seed) {
-    RunConfig config;
+    run::RunConfig config;
     config.seed = seed;
     config.profile = profile;
     config.rules = rules;
-    auto report = RunScenario(s, config);
+    auto report = run::RunScenario(s, config);
     if (!report.ok()) {
       failures += what + " seed " + std::to_string(seed) + ": " + report.error().Format() + "\n";
       continue;
@@ -50,7 +50,7 @@ std::string MissesOf(const Scenario& s, const std::string& what, const std::stri
       EXPECT_EQ(report.value().rules, *overrides) << what;
     }
     if (recheck && seed == s.seed_first) {
-      auto again = RunScenario(s, config);
+      auto again = run::RunScenario(s, config);
       EXPECT_EQ(report.value().summary, again.value().summary) << what << " seed " << seed;
     }
     const std::vector<std::string> found = report.value().InvariantNames();

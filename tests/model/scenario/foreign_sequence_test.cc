@@ -23,11 +23,11 @@ std::vector<uint64_t> FailingSeeds(const std::vector<std::pair<std::string, bool
   EXPECT_TRUE(s.ok()) << s.error().Format();
   std::vector<uint64_t> failing;
   for (uint64_t seed = 0; seed < 30; ++seed) {
-    RunConfig config;
+    run::RunConfig config;
     config.seed = seed;
     config.profile = "greptime";
     config.rules = rules;
-    auto report = RunScenario(s.value(), config);
+    auto report = run::RunScenario(s.value(), config);
     EXPECT_TRUE(report.ok());
     bool stale = false;
     for (const check::Violation& v : report.value().violations) {

@@ -22,33 +22,33 @@ namespace repartsim::scenario {
 namespace {
 namespace lease_race_test {
 
-RunReport RunIt(const std::string& name, const std::string& profile, uint64_t seed = 0) {
+run::RunReport RunIt(const std::string& name, const std::string& profile, uint64_t seed = 0) {
   auto s =
       LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) + "/scenarios/greptime/" + name + ".yaml");
   EXPECT_TRUE(s.ok()) << s.error().Format();
-  RunConfig config;
+  run::RunConfig config;
   config.seed = seed;
   config.profile = profile;
   config.keep_trace = true;
-  auto report = RunScenario(s.value(), config);
+  auto report = run::RunScenario(s.value(), config);
   EXPECT_TRUE(report.ok());
   return report.value();
 }
 
-std::set<std::string> Invariants(const RunReport& r) {
+std::set<std::string> Invariants(const run::RunReport& r) {
   std::set<std::string> out;
   for (const auto& v : r.violations) out.insert(std::string(check::InvariantName(v.invariant)));
   return out;
 }
 
-size_t Count(const RunReport& r, const std::string& needle) {
+size_t Count(const run::RunReport& r, const std::string& needle) {
   return std::count_if(r.trace_lines.begin(), r.trace_lines.end(), [&](const std::string& line) {
     return line.find(needle) != std::string::npos;
   });
 }
 
 // Index of the first trace line containing `needle`, or SIZE_MAX.
-size_t First(const RunReport& r, const std::string& needle) {
+size_t First(const run::RunReport& r, const std::string& needle) {
   for (size_t i = 0; i < r.trace_lines.size(); ++i) {
     if (r.trace_lines[i].find(needle) != std::string::npos) return i;
   }
@@ -56,8 +56,8 @@ size_t First(const RunReport& r, const std::string& needle) {
 }
 
 TEST(LeaseRaceTest, SplitLivenessGreptimeLosesRowsOfTheRolledBackNewRegion) {
-  const RunReport r = RunIt("lease_race_split_liveness", "greptime");
-  EXPECT_EQ(r.outcome, Outcome::kSafety);
+  const run::RunReport r = RunIt("lease_race_split_liveness", "greptime");
+  EXPECT_EQ(r.outcome, run::Outcome::kSafety);
   EXPECT_EQ(Invariants(r), (std::set<std::string>{"INV-ACK", "READ-ANOMALY"}));
   // The split rolls back at its 60 s deadline; the ALTER's call, whose deadline is the same
   // timeout counted from its submission, expires first, and the meta client submits the task
@@ -77,15 +77,15 @@ TEST(LeaseRaceTest, SplitLivenessGreptimeLosesRowsOfTheRolledBackNewRegion) {
 }
 
 TEST(LeaseRaceTest, SplitLivenessReferenceIgnoresTheStaleLease) {
-  const RunReport r = RunIt("lease_race_split_liveness", "reference");
-  EXPECT_EQ(r.outcome, Outcome::kPass);
+  const run::RunReport r = RunIt("lease_race_split_liveness", "reference");
+  EXPECT_EQ(r.outcome, run::Outcome::kPass);
   EXPECT_EQ(Count(r, "dn.stale_lease_ignored 4398046511104(1024, 0)"), 1u);
   EXPECT_EQ(r.history.ddls_done, 1u);
 }
 
 TEST(LeaseRaceTest, NewRegionGreptimeReportsSuccessAndLosesFlushedRows) {
-  const RunReport r = RunIt("lease_race_new_region_ack", "greptime");
-  EXPECT_EQ(r.outcome, Outcome::kSafety);
+  const run::RunReport r = RunIt("lease_race_new_region_ack", "greptime");
+  EXPECT_EQ(r.outcome, run::Outcome::kSafety);
   EXPECT_EQ(Invariants(r), (std::set<std::string>{"INV-ACK", "INV-NOOMIT"}));
   EXPECT_EQ(r.history.ddls_done, 1u);
   // Region 3 was applied as a replay (Ok) although it left staging without its files.
@@ -98,8 +98,8 @@ TEST(LeaseRaceTest, NewRegionGreptimeReportsSuccessAndLosesFlushedRows) {
 }
 
 TEST(LeaseRaceTest, NewRegionReferencePasses) {
-  const RunReport r = RunIt("lease_race_new_region_ack", "reference");
-  EXPECT_EQ(r.outcome, Outcome::kPass);
+  const run::RunReport r = RunIt("lease_race_new_region_ack", "reference");
+  EXPECT_EQ(r.outcome, run::Outcome::kPass);
   EXPECT_EQ(Count(r, "dn.stale_lease_ignored 4398046511107(1024, 3)"), 1u);
 }
 
@@ -109,18 +109,18 @@ TEST(LeaseRaceTest, ApplyReplayCheckAloneAttachesTheSkippedFiles) {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
                             "/scenarios/greptime/lease_race_new_region_ack.yaml");
   ASSERT_TRUE(s.ok());
-  RunConfig config;
+  run::RunConfig config;
   config.profile = "greptime";
   config.rules = {{"apply-staging-checks-files", true}};
-  auto report = RunScenario(s.value(), config);
+  auto report = run::RunScenario(s.value(), config);
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(Invariants(report.value()).count("INV-ACK"), 0u);
 }
 
 TEST(LeaseRaceTest, MergedAwaySourceStaysFencedBecauseTheFlushOrdersTheStaleLease) {
   for (const char* profile : {"greptime", "reference"}) {
-    const RunReport r = RunIt("lease_race_merged_away_source", profile);
-    EXPECT_EQ(r.outcome, Outcome::kPass) << profile;
+    const run::RunReport r = RunIt("lease_race_merged_away_source", profile);
+    EXPECT_EQ(r.outcome, run::Outcome::kPass) << profile;
     const size_t flush = First(r, "n3 dn.region_op FlushRegion 4398046511106(1024, 2) Ok");
     const size_t release = First(r, "net.release HeartbeatReply metasrv->dn3");
     const size_t enter = First(r, "ms.region_request EnterStaging region=4398046511106(1024, 2)");
@@ -136,16 +136,16 @@ TEST(LeaseRaceTest, MergedAwaySourceStaysFencedBecauseTheFlushOrdersTheStaleLeas
 }
 
 TEST(LeaseRaceTest, CloseableLeaderStartGreptimeClosesRegionsTheRecoveredCreateCommits) {
-  const RunReport r = RunIt("closeable_leader_start", "greptime", 2);
-  EXPECT_EQ(r.outcome, Outcome::kSafety);
+  const run::RunReport r = RunIt("closeable_leader_start", "greptime", 2);
+  EXPECT_EQ(r.outcome, run::Outcome::kSafety);
   EXPECT_EQ(Invariants(r), (std::set<std::string>{"INV-META"}));
   EXPECT_EQ(Count(r, "dn.close_region"), 3u);
   EXPECT_LT(First(r, "dn.close_region"), First(r, "ms.procedures_recovered"));
 }
 
 TEST(LeaseRaceTest, CloseableLeaderStartReferenceClosesNothingBeforeRecovery) {
-  const RunReport r = RunIt("closeable_leader_start", "reference", 2);
-  EXPECT_EQ(r.outcome, Outcome::kPass);
+  const run::RunReport r = RunIt("closeable_leader_start", "reference", 2);
+  EXPECT_EQ(r.outcome, run::Outcome::kPass);
   EXPECT_EQ(Count(r, "dn.close_region"), 0u);
 }
 

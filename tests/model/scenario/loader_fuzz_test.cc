@@ -102,9 +102,9 @@ TEST(LoaderFuzzTest, MutatedScenariosLoadAndRunOrFailWithALocatedError) {
       ++loaded;
       Scenario s = result.value();
       s.limits.steps_max = std::min<uint64_t>(s.limits.steps_max, 1500);
-      RunConfig config;
+      run::RunConfig config;
       config.seed = i;
-      auto report = RunScenario(s, config);
+      auto report = run::RunScenario(s, config);
       EXPECT_TRUE(report.ok()) << path;
     }
   }

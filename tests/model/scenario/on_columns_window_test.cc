@@ -20,28 +20,28 @@ namespace on_columns_window_test {
 constexpr char kRejected[] =
     "rejected error=\"Undefined column: a (not a partition column of table 1024)\"";
 
-RunReport RunWindow(const std::string& profile) {
+run::RunReport RunWindow(const std::string& profile) {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
                             "/scenarios/greptime/on_columns_window.yaml");
   EXPECT_TRUE(s.ok()) << s.error().Format();
-  RunConfig config;
+  run::RunConfig config;
   config.seed = 0;
   config.profile = profile;
   config.keep_trace = true;
-  auto report = RunScenario(s.value(), config);
+  auto report = run::RunScenario(s.value(), config);
   EXPECT_TRUE(report.ok());
   return report.value();
 }
 
-size_t Count(const RunReport& r, const std::string& needle) {
+size_t Count(const run::RunReport& r, const std::string& needle) {
   return std::count_if(r.trace_lines.begin(), r.trace_lines.end(), [&](const std::string& line) {
     return line.find(needle) != std::string::npos;
   });
 }
 
 TEST(OnColumnsWindowTest, GreptimeRejectsInsertsInTheWindowWithUndefinedColumn) {
-  const RunReport r = RunWindow("greptime");
-  EXPECT_EQ(r.outcome, Outcome::kPass);
+  const run::RunReport r = RunWindow("greptime");
+  EXPECT_EQ(r.outcome, run::Outcome::kPass);
   EXPECT_EQ(r.history.rejected, 3u);
   EXPECT_EQ(Count(r, kRejected), 3u);
   // The scripted insert 50 ms after the column switch is one of them.
@@ -49,8 +49,8 @@ TEST(OnColumnsWindowTest, GreptimeRejectsInsertsInTheWindowWithUndefinedColumn) 
 }
 
 TEST(OnColumnsWindowTest, ReferenceAcceptsThemOverTheTableColumns) {
-  const RunReport r = RunWindow("reference");
-  EXPECT_EQ(r.outcome, Outcome::kPass);
+  const run::RunReport r = RunWindow("reference");
+  EXPECT_EQ(r.outcome, run::Outcome::kPass);
   EXPECT_EQ(Count(r, "Undefined column"), 0u);
   EXPECT_EQ(Count(r, "4055 n4 fe.write_done id=22 acked"), 1u);
 }

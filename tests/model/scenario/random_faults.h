@@ -47,10 +47,10 @@ inline SweepResult SweepReference(uint64_t seeds_per_scenario) {
     uint64_t last = s.seed_last;
     if (seeds_per_scenario > 0) last = std::min(last, s.seed_first + seeds_per_scenario - 1);
     for (uint64_t seed = s.seed_first; seed <= last; ++seed) {
-      RunConfig config;
+      run::RunConfig config;
       config.seed = seed;
       config.profile = "reference";
-      auto report = RunScenario(s, config);
+      auto report = run::RunScenario(s, config);
       EXPECT_TRUE(report.ok());
       ++result.runs;
       // No safety or liveness violation: only a tolerated DDL-REJECTED (a crash point made

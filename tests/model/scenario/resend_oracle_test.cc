@@ -19,7 +19,7 @@ namespace repartsim::scenario {
 namespace {
 namespace resend_oracle_test {
 
-RunReport RunResend(int64_t resend_ms, const std::string& profile) {
+run::RunReport RunResend(int64_t resend_ms, const std::string& profile) {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
                             "/scenarios/regressions/0002_resent_write_refused_then_applied.yaml");
   EXPECT_TRUE(s.ok()) << s.error().Format();
@@ -33,15 +33,15 @@ RunReport RunResend(int64_t resend_ms, const std::string& profile) {
     ++rules;
   }
   EXPECT_EQ(rules, 1u);
-  RunConfig config;
+  run::RunConfig config;
   config.profile = profile;
   config.keep_trace = true;
-  auto report = RunScenario(scenario, config);
+  auto report = run::RunScenario(scenario, config);
   EXPECT_TRUE(report.ok());
   return report.value();
 }
 
-size_t Count(const RunReport& r, const std::string& needle) {
+size_t Count(const run::RunReport& r, const std::string& needle) {
   return std::count_if(r.trace_lines.begin(), r.trace_lines.end(), [&](const std::string& line) {
     return line.find(needle) != std::string::npos;
   });
@@ -49,8 +49,8 @@ size_t Count(const RunReport& r, const std::string& needle) {
 
 TEST(ResendOracleTest, ACopyAppliedAfterTheFirstWasRefusedAcknowledgesTheWrite) {
   for (const char* profile : {"greptime", "reference"}) {
-    const RunReport r = RunResend(3000, profile);
-    EXPECT_EQ(r.outcome, Outcome::kPass) << profile;
+    const run::RunReport r = RunResend(3000, profile);
+    EXPECT_EQ(r.outcome, run::Outcome::kPass) << profile;
     EXPECT_EQ(Count(r, "fe.resend corr="), 1u) << profile;
     EXPECT_EQ(Count(r, "fe.copy_refused statement=2 "), 1u) << profile;
     EXPECT_EQ(Count(r, "fe.write_done id=2 acked"), 1u) << profile;
@@ -59,8 +59,8 @@ TEST(ResendOracleTest, ACopyAppliedAfterTheFirstWasRefusedAcknowledgesTheWrite) 
 
 TEST(ResendOracleTest, EveryCopyRefusedKeepsTheWriteRejected) {
   for (const char* profile : {"greptime", "reference"}) {
-    const RunReport r = RunResend(1000, profile);
-    EXPECT_EQ(r.outcome, Outcome::kPass) << profile;
+    const run::RunReport r = RunResend(1000, profile);
+    EXPECT_EQ(r.outcome, run::Outcome::kPass) << profile;
     EXPECT_EQ(Count(r, "fe.copy_refused statement=2 "), 1u) << profile;
     EXPECT_EQ(Count(r, "fe.write_done id=2 rejected"), 1u) << profile;
   }
@@ -68,8 +68,8 @@ TEST(ResendOracleTest, EveryCopyRefusedKeepsTheWriteRejected) {
 
 TEST(ResendOracleTest, ACopyInFlightAtTheDeadlineLeavesTheWriteUnknown) {
   for (const char* profile : {"greptime", "reference"}) {
-    const RunReport r = RunResend(6000, profile);
-    EXPECT_EQ(r.outcome, Outcome::kPass) << profile;
+    const run::RunReport r = RunResend(6000, profile);
+    EXPECT_EQ(r.outcome, run::Outcome::kPass) << profile;
     EXPECT_EQ(Count(r, "fe.copy_refused statement=2 "), 1u) << profile;
     EXPECT_EQ(Count(r, "fe.write_done id=2 unknown error=\"request timed out\""), 1u) << profile;
   }

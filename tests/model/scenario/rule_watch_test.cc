@@ -58,7 +58,7 @@ constexpr char kGapMessage[] =
     "published rule of table t is not complete and disjoint: Checkpoint `a=10` is not covered";
 
 TEST_F(PublishedRuleWatchTest, GapRuleIsReportedOnceAtThePublishingStep) {
-  PublishedRuleWatch watch(scenario_);
+  run::PublishedRuleWatch watch(scenario_);
   watch.AfterStep(*cluster_, {3, 300});  // no route yet
   EXPECT_TRUE(watch.violations().empty());
   Publish(A(CompareOp::kLt, 10), A(CompareOp::kGt, 10));
@@ -89,7 +89,7 @@ TEST_F(PublishedRuleWatchTest, GapRuleIsReportedOnceAtThePublishingStep) {
 }
 
 TEST_F(PublishedRuleWatchTest, RuleWrittenWhileMetasrvIsDownIsCheckedWhenItIsBack) {
-  PublishedRuleWatch watch(scenario_);
+  run::PublishedRuleWatch watch(scenario_);
   cluster_->mutable_metasrv().Crash();
   Publish(A(CompareOp::kLt, 10), A(CompareOp::kGt, 10));
   watch.AfterStep(*cluster_, {4, 400});
@@ -102,7 +102,7 @@ TEST_F(PublishedRuleWatchTest, RuleWrittenWhileMetasrvIsDownIsCheckedWhenItIsBac
 }
 
 TEST_F(PublishedRuleWatchTest, CorrectRulePasses) {
-  PublishedRuleWatch watch(scenario_);
+  run::PublishedRuleWatch watch(scenario_);
   Publish(A(CompareOp::kLt, 10), A(CompareOp::kGtEq, 10));
   watch.AfterStep(*cluster_, {2, 200});
   EXPECT_TRUE(watch.violations().empty());

@@ -19,15 +19,15 @@ namespace repartsim::scenario {
 namespace {
 namespace violation_report_test {
 
-RunReport RunLeaseRace() {
+run::RunReport RunLeaseRace() {
   auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
                             "/scenarios/greptime/lease_race_new_region_ack.yaml");
   EXPECT_TRUE(s.ok()) << s.error().Format();
-  RunConfig config;
+  run::RunConfig config;
   config.seed = 0;
   config.profile = "greptime";
   config.keep_trace = true;
-  auto report = RunScenario(s.value(), config);
+  auto report = run::RunScenario(s.value(), config);
   EXPECT_TRUE(report.ok());
   return report.value();
 }
@@ -39,7 +39,7 @@ bool HasNote(const check::Violation& v, const std::string& note) {
 std::string Text(const check::Violation& v) { return v.ToText(); }
 
 TEST(ViolationReportTest, InvAckNamesTheWriteTheRegionTheFrontendAndTheLosingEvent) {
-  const RunReport r = RunLeaseRace();
+  const run::RunReport r = RunLeaseRace();
   ASSERT_FALSE(r.violations.empty());
   const check::Violation& ack = r.violations[0];
   ASSERT_EQ(ack.invariant, check::Invariant::kAck) << Text(ack);
@@ -70,7 +70,7 @@ TEST(ViolationReportTest, InvAckNamesTheWriteTheRegionTheFrontendAndTheLosingEve
 }
 
 TEST(ViolationReportTest, InvNoOmitNamesFrontendRouteVersionScannedRegionsAndHolders) {
-  const RunReport r = RunLeaseRace();
+  const run::RunReport r = RunLeaseRace();
   auto omit = std::find_if(r.violations.begin(), r.violations.end(),
                            [](const auto& v) { return v.invariant == check::Invariant::kNoOmit; });
   ASSERT_NE(omit, r.violations.end());

@@ -11,7 +11,7 @@
 #include "sim/chooser.h"
 #include "tools/demo/toy_demo.h"
 
-namespace repartsim::sim::toy {
+namespace repartsim::demo {
 namespace {
 namespace toy_determinism_test {
 
@@ -21,10 +21,10 @@ TEST(ToyDeterminismTest, SameSeedGivesSameHashFor1000Seeds) {
   std::set<uint64_t> distinct;
   uint64_t steps_total = 0;
   for (uint64_t seed = 1; seed <= kSeedCount; ++seed) {
-    RandomChooser a(seed);
-    RandomChooser b(seed);
-    Trace trace_a;
-    Trace trace_b;
+    sim::RandomChooser a(seed);
+    sim::RandomChooser b(seed);
+    sim::Trace trace_a;
+    sim::Trace trace_b;
     const ToyRunResult ra = RunToy(seed, a, trace_a);
     const ToyRunResult rb = RunToy(seed, b, trace_b);
     ASSERT_EQ(ra.run.summary, rb.run.summary) << ra.run.summary.ToString();
@@ -39,21 +39,21 @@ TEST(ToyDeterminismTest, SameSeedGivesSameHashFor1000Seeds) {
 TEST(ToyDeterminismTest, ReplayOfRecordedChoicesGivesTheSameTraceLines) {
   const std::string path = testing::TempDir() + "toy_replay_choices.txt";
   for (uint64_t seed = 1; seed <= 40; ++seed) {
-    RandomChooser random(seed);
-    RecordingChooser recorder(random);
-    Trace original;
+    sim::RandomChooser random(seed);
+    sim::RecordingChooser recorder(random);
+    sim::Trace original;
     original.KeepLines(true);
     const ToyRunResult ro = RunToy(seed, recorder, original);
     ASSERT_TRUE(recorder.list().Save(path).ok());
-    Result<ChoiceList> loaded = ChoiceList::Load(path);
+    sim::Result<sim::ChoiceList> loaded = sim::ChoiceList::Load(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().Format();
-    ReplayChooser replay(std::move(loaded).value());
-    Trace replayed;
+    sim::ReplayChooser replay(std::move(loaded).value());
+    sim::Trace replayed;
     replayed.KeepLines(true);
     const ToyRunResult rr = RunToy(seed, replay, replayed);
     ASSERT_EQ(rr.run.outcome, ro.run.outcome);
     ASSERT_EQ(rr.run.summary, ro.run.summary);
-    ASSERT_FALSE(FirstDivergence(original.lines(), replayed.lines()).has_value());
+    ASSERT_FALSE(sim::FirstDivergence(original.lines(), replayed.lines()).has_value());
     ASSERT_TRUE(replay.exhausted());
     ASSERT_EQ(original.lines().size(), original.line_count());
   }
@@ -61,16 +61,16 @@ TEST(ToyDeterminismTest, ReplayOfRecordedChoicesGivesTheSameTraceLines) {
 }
 
 TEST(ToyDeterminismTest, ReplayUnderAChangedModelReportsNondeterminism) {
-  RandomChooser random(7);
-  RecordingChooser recorder(random);
-  Trace original;
+  sim::RandomChooser random(7);
+  sim::RecordingChooser recorder(random);
+  sim::Trace original;
   RunToy(7, recorder, original);
   ToyConfig changed;
-  changed.faults.drop = Ratio{1, 10};  // same labels, different ratio
-  ReplayChooser replay(recorder.list());
-  Trace replayed;
-  const ToyRunResult r = RunToy(7, replay, replayed, DriverKind::kTimed, changed);
-  EXPECT_EQ(r.run.outcome, RunOutcome::kNondeterminism);
+  changed.faults.drop = sim::Ratio{1, 10};  // same labels, different ratio
+  sim::ReplayChooser replay(recorder.list());
+  sim::Trace replayed;
+  const ToyRunResult r = RunToy(7, replay, replayed, sim::DriverKind::kTimed, changed);
+  EXPECT_EQ(r.run.outcome, sim::RunOutcome::kNondeterminism);
   ASSERT_NE(replay.mismatch(), nullptr);
   EXPECT_EQ(r.run.nondeterminism, replay.mismatch()->message);
   EXPECT_EQ(r.run.nondeterminism.rfind("replay: choice #", 0), 0u);
@@ -81,15 +81,15 @@ TEST(ToyDeterminismTest, ReplayUnderAChangedModelReportsNondeterminism) {
 }
 
 TEST(ToyDeterminismTest, DifferentSeedsDivergeAndTheFirstDivergenceIsNamed) {
-  RandomChooser a(1);
-  RandomChooser b(2);
-  Trace ta;
-  Trace tb;
+  sim::RandomChooser a(1);
+  sim::RandomChooser b(2);
+  sim::Trace ta;
+  sim::Trace tb;
   ta.KeepLines(true);
   tb.KeepLines(true);
   RunToy(1, a, ta);
   RunToy(2, b, tb);
-  const std::optional<Divergence> d = FirstDivergence(ta.lines(), tb.lines());
+  const std::optional<sim::Divergence> d = sim::FirstDivergence(ta.lines(), tb.lines());
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->line_a, ta.lines()[d->index]);
   EXPECT_NE(d->line_a, d->line_b);
@@ -99,12 +99,12 @@ TEST(ToyDeterminismTest, DifferentSeedsDivergeAndTheFirstDivergenceIsNamed) {
 TEST(ToyDeterminismTest, UntimedDriverRunsTheSameModelDeterministically) {
   std::set<uint64_t> distinct;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
-    RandomChooser a(seed);
-    RandomChooser b(seed);
-    Trace ta;
-    Trace tb;
-    const ToyRunResult ra = RunToy(seed, a, ta, DriverKind::kUntimed);
-    const ToyRunResult rb = RunToy(seed, b, tb, DriverKind::kUntimed);
+    sim::RandomChooser a(seed);
+    sim::RandomChooser b(seed);
+    sim::Trace ta;
+    sim::Trace tb;
+    const ToyRunResult ra = RunToy(seed, a, ta, sim::DriverKind::kUntimed);
+    const ToyRunResult rb = RunToy(seed, b, tb, sim::DriverKind::kUntimed);
     ASSERT_EQ(ra.run.summary, rb.run.summary);
     ASSERT_GT(ra.run.steps, 20u);
     distinct.insert(ra.run.summary.trace_hash);
@@ -113,19 +113,19 @@ TEST(ToyDeterminismTest, UntimedDriverRunsTheSameModelDeterministically) {
 }
 
 TEST(ToyDeterminismTest, UntimedRunReplaysFromItsChoiceList) {
-  RandomChooser random(3);
-  RecordingChooser recorder(random);
-  Trace original;
+  sim::RandomChooser random(3);
+  sim::RecordingChooser recorder(random);
+  sim::Trace original;
   original.KeepLines(true);
-  const ToyRunResult ro = RunToy(3, recorder, original, DriverKind::kUntimed);
-  ReplayChooser replay(recorder.list());
-  Trace replayed;
+  const ToyRunResult ro = RunToy(3, recorder, original, sim::DriverKind::kUntimed);
+  sim::ReplayChooser replay(recorder.list());
+  sim::Trace replayed;
   replayed.KeepLines(true);
-  const ToyRunResult rr = RunToy(3, replay, replayed, DriverKind::kUntimed);
+  const ToyRunResult rr = RunToy(3, replay, replayed, sim::DriverKind::kUntimed);
   EXPECT_EQ(rr.run.summary, ro.run.summary);
   EXPECT_EQ(replayed.lines(), original.lines());
 }
 
 }  // namespace toy_determinism_test
 }  // namespace
-}  // namespace repartsim::sim::toy
+}  // namespace repartsim::demo

@@ -8,28 +8,29 @@
 
 #include "tools/demo/toy_demo.h"
 
-namespace repartsim::sim::toy {
+namespace repartsim::demo {
 namespace {
 namespace toy_system_test {
 
 ToyConfig CalmConfig() {
   ToyConfig config;
-  config.faults = FaultProfile{};
-  config.partition_ratio = Ratio::Never();
+  config.faults = sim::FaultProfile{};
+  config.partition_ratio = sim::Ratio::Never();
   return config;
 }
 
-bool HasLine(const Trace& trace, std::string_view needle) {
+bool HasLine(const sim::Trace& trace, std::string_view needle) {
   return std::any_of(trace.lines().begin(), trace.lines().end(),
                      [&](const std::string& l) { return l.find(needle) != std::string::npos; });
 }
 
 TEST(ToySystemTest, WithoutFaultsEveryTokenFinishes) {
-  RandomChooser chooser(1);
-  Trace trace;
+  sim::RandomChooser chooser(1);
+  sim::Trace trace;
   trace.KeepLines(true);
-  const ToyRunResult r = RunToy(1, chooser, trace, DriverKind::kTimed, CalmConfig(), CrashPlan());
-  EXPECT_EQ(r.run.outcome, RunOutcome::kTimeMax);
+  const ToyRunResult r =
+      RunToy(1, chooser, trace, sim::DriverKind::kTimed, CalmConfig(), sim::CrashPlan());
+  EXPECT_EQ(r.run.outcome, sim::RunOutcome::kTimeMax);
   EXPECT_EQ(r.tokens_finished, 3u);
   EXPECT_EQ(r.crashes, 0u);
   EXPECT_EQ(chooser.choice_count(), 0u);  // nothing unforced was asked
@@ -40,12 +41,12 @@ TEST(ToySystemTest, WithoutFaultsEveryTokenFinishes) {
 }
 
 TEST(ToySystemTest, ScriptedCrashLosesVolatileStateAndRestartsFromDurable) {
-  CrashPlan plan;
+  sim::CrashPlan plan;
   plan.Script("toy.recv", 1);
-  RandomChooser chooser(1);
-  Trace trace;
+  sim::RandomChooser chooser(1);
+  sim::Trace trace;
   trace.KeepLines(true);
-  const ToyRunResult r = RunToy(1, chooser, trace, DriverKind::kTimed, CalmConfig(), plan);
+  const ToyRunResult r = RunToy(1, chooser, trace, sim::DriverKind::kTimed, CalmConfig(), plan);
   EXPECT_EQ(r.crashes, 1u);
   EXPECT_EQ(trace.lines()[3], "3 1 n1 recv from=0 msg=ping token=0 hops=0");
   // n1's own ping of token 1 (to n2) was still in flight: it is lost with the crash.
@@ -80,11 +81,11 @@ TEST(ToySystemTest, NodeCrashAndRestartKeepOnlyDurableState) {
 }
 
 TEST(ToySystemTest, DefaultFaultsShowUpInCounters) {
-  NetworkCounters total;
+  sim::NetworkCounters total;
   uint64_t crashes = 0;
   for (uint64_t seed = 1; seed <= 30; ++seed) {
-    RandomChooser chooser(seed);
-    Trace trace;
+    sim::RandomChooser chooser(seed);
+    sim::Trace trace;
     const ToyRunResult r = RunToy(seed, chooser, trace);
     total.dropped_fault += r.network.dropped_fault;
     total.dropped_partition += r.network.dropped_partition;
@@ -103,20 +104,20 @@ TEST(ToySystemTest, DefaultFaultsShowUpInCounters) {
 
 TEST(ToySystemTest, CopiedModelEvolvesIdenticallyUnderCopiedChoosers) {
   ToySystem system{ToyConfig{}};
-  RandomChooser chooser(9);
-  Trace trace;
-  CrashPlan plan = ToyCrashPlan();
-  CrashPointStats stats;
-  Simulation<ToySystem> sim(system, chooser, trace, plan, stats,
-                            ToyRunOptions(9, DriverKind::kTimed));
+  sim::RandomChooser chooser(9);
+  sim::Trace trace;
+  sim::CrashPlan plan = ToyCrashPlan();
+  sim::CrashPointStats stats;
+  sim::Simulation<ToySystem> sim(system, chooser, trace, plan, stats,
+                                 ToyRunOptions(9, sim::DriverKind::kTimed));
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(sim.Step());
   ToySystem copy = system;
-  RandomChooser chooser_copy = chooser;
+  sim::RandomChooser chooser_copy = chooser;
   EXPECT_EQ(copy.Fingerprint(), system.Fingerprint());
-  Trace trace_copy;
-  CrashPointStats stats_copy;
-  RunOptions options = ToyRunOptions(9, DriverKind::kTimed);
-  Simulation<ToySystem> sim_copy(copy, chooser_copy, trace_copy, plan, stats_copy, options);
+  sim::Trace trace_copy;
+  sim::CrashPointStats stats_copy;
+  sim::RunOptions options = ToyRunOptions(9, sim::DriverKind::kTimed);
+  sim::Simulation<ToySystem> sim_copy(copy, chooser_copy, trace_copy, plan, stats_copy, options);
   // The copy's driver starts at step 0 and time 0, which cannot change decisions: the model
   // carries its own clock-stamped events.
   for (int i = 0; i < 100; ++i) {
@@ -130,11 +131,11 @@ TEST(ToySystemTest, FingerprintDistinguishesStates) {
   ToySystem a{ToyConfig{}};
   ToySystem b{ToyConfig{}};
   EXPECT_EQ(a.Fingerprint(), b.Fingerprint());
-  RandomChooser chooser(1);
-  Trace trace;
-  CrashPlan plan;
-  CrashPointStats stats;
-  Simulation<ToySystem> sim(a, chooser, trace, plan, stats, RunOptions{});
+  sim::RandomChooser chooser(1);
+  sim::Trace trace;
+  sim::CrashPlan plan;
+  sim::CrashPointStats stats;
+  sim::Simulation<ToySystem> sim(a, chooser, trace, plan, stats, sim::RunOptions{});
   ASSERT_TRUE(sim.Step());
   EXPECT_NE(a.Fingerprint(), b.Fingerprint());
 }
@@ -150,11 +151,11 @@ TEST(ToyDemoTest, SweepReportsPerSeedSummariesAndAggregates) {
   EXPECT_GT(a.total_steps, 25u * 100);
   EXPECT_EQ(a.summaries, b.summaries);
   EXPECT_EQ(a.total_steps, b.total_steps);
-  RandomChooser chooser(10);
-  Trace trace;
+  sim::RandomChooser chooser(10);
+  sim::Trace trace;
   EXPECT_EQ(a.summaries[0], RunToy(10, chooser, trace).run.summary.ToString());
 }
 
 }  // namespace toy_system_test
 }  // namespace
-}  // namespace repartsim::sim::toy
+}  // namespace repartsim::demo
