@@ -13,4 +13,17 @@ std::string Error::Format() const {
   return out;
 }
 
+SourceLocation LocateOffset(std::string_view text, size_t offset, const std::string& file) {
+  uint32_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {file, line, column};
+}
+
 }  // namespace repartsim::sim

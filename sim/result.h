@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -28,6 +29,10 @@ struct Error {
 };
 
 // Returns an error value at `location` with `message`.
+// The location of byte `offset` of `text` in `file`: 1-based line and column, a column per
+// byte (a tab or a UTF-8 sequence byte counts one).
+SourceLocation LocateOffset(std::string_view text, size_t offset, const std::string& file);
+
 inline Error MakeError(SourceLocation location, std::string message) {
   return Error{std::move(location), std::move(message)};
 }

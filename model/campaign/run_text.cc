@@ -128,7 +128,7 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
     std::string what = e.what();
     const size_t colon = what.find(": ", what.find("parse error"));
     if (colon != std::string::npos) what = what.substr(colon + 2);
-    return sim::Error{LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
+    return sim::Error{sim::LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
                       "not valid JSON: " + what};
   }
   auto bad = [&](const std::vector<std::string>& path, const std::string& message) {

@@ -633,23 +633,10 @@ SweepReport ReadReport(const nlohmann::json& j) {
 
 }  // namespace
 
-sim::SourceLocation LocateOffset(const std::string& text, size_t offset, const std::string& file) {
-  uint32_t line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {file, line, column};
-}
-
 sim::SourceLocation LocateReportField(const std::string& text, const std::vector<std::string>& path,
                                       const std::string& file) {
   JsonLocator locator(text);
-  return LocateOffset(text, locator.Find(path), file);
+  return sim::LocateOffset(text, locator.Find(path), file);
 }
 
 sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const std::string& file) {
@@ -657,7 +644,7 @@ sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const st
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return sim::Error{LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
+    return sim::Error{sim::LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
                       "not valid JSON: " + std::string(e.what())};
   } catch (const nlohmann::json::exception& e) {
     // A number the parser cannot hold (out_of_range 406 "number overflow parsing '1e309'")
@@ -670,13 +657,13 @@ sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const st
       const size_t at = text.find(what.substr(open + 1, close - open - 1));
       if (at != std::string::npos) offset = at;
     }
-    return sim::Error{LocateOffset(text, offset, file), "not valid JSON: " + what};
+    return sim::Error{sim::LocateOffset(text, offset, file), "not valid JSON: " + what};
   }
   try {
     return ReadReport(j);
   } catch (const BadField& bad) {
     JsonLocator locator(text);
-    return sim::Error{LocateOffset(text, locator.Find(bad.path), file),
+    return sim::Error{sim::LocateOffset(text, locator.Find(bad.path), file),
                       PathText(bad.path) + ": " + bad.message};
   } catch (const nlohmann::json::exception& e) {
     return sim::Error{{file, 1, 1}, std::string("malformed sweep report: ") + e.what()};

@@ -148,8 +148,6 @@ SweepRun ToSweepRun(const run::RunReport& report, const std::string& rules, int6
 nlohmann::json RunToJson(const SweepRun& run);
 SweepRun RunFromJson(const nlohmann::json& j);
 // The file:line:col of the value at `path` (object keys, array indices) in the report `text`.
-// The file:line:col of byte `offset` of `text` (1-based; tabs count one column).
-sim::SourceLocation LocateOffset(const std::string& text, size_t offset, const std::string& file);
 sim::SourceLocation LocateReportField(const std::string& text, const std::vector<std::string>& path,
                                       const std::string& file);
 

@@ -10,6 +10,7 @@
 #include "model/scenario/scenario_limits.h"
 #include "model/scenario/seed_range.h"
 #include "model/sql/parser.h"
+#include "sim/utf8.h"
 
 namespace repartsim::scenario {
 
@@ -411,6 +412,10 @@ sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& fi
                       "scenario of " + std::to_string(text.size()) +
                           " bytes exceeds the limit of " + std::to_string(kScenarioBytesMax) +
                           " bytes"};
+  }
+  if (const std::optional<size_t> bad = sim::FirstInvalidUtf8(text)) {
+    return sim::Error{sim::LocateOffset(text, *bad, file),
+                      sim::InvalidUtf8Message(text, *bad) + " (a scenario must be UTF-8)"};
   }
   LoadContext ctx(file, std::string(text));
   YAML::Node root;

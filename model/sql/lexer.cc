@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "model/sql/sql_limits.h"
+#include "sim/utf8.h"
 
 namespace repartsim::model::sql {
 
@@ -174,6 +175,10 @@ sim::Result<std::vector<Token>> Tokenize(std::string_view text, const std::strin
     return sim::MakeError({file, 1, 1}, "SQL text of " + std::to_string(text.size()) +
                                             " bytes exceeds the limit of " +
                                             std::to_string(kSqlTextBytesMax) + " bytes");
+  }
+  if (const std::optional<size_t> bad = sim::FirstInvalidUtf8(text)) {
+    return sim::MakeError(sim::LocateOffset(text, *bad, file),
+                          sim::InvalidUtf8Message(text, *bad) + " (SQL text must be UTF-8)");
   }
   return Lexer(text, file).Run();
 }

@@ -104,6 +104,14 @@ TEST(SqlLimitsTest, TextSizeIsBounded) {
             "w:1:1: error: SQL text of 1048577 bytes exceeds the limit of 1048576 bytes");
 }
 
+TEST(SqlLimitsTest, InvalidUtf8IsALocatedError) {
+  // Columns count bytes, as a compiler's do: the two-byte e-acute moves the column by two.
+  EXPECT_EQ(PredicateError("a = 'caf\xc3\xa9' OR a = 'x\xff'"),
+            "w:1:22: error: invalid UTF-8 byte 0xFF (SQL text must be UTF-8)");
+  EXPECT_EQ(StatementError("SELECT * FROM t\nWHERE a = '\xed\xa0\x80'"),
+            "f:2:12: error: invalid UTF-8 byte 0xED (SQL text must be UTF-8)");
+}
+
 }  // namespace sql_limits_test
 }  // namespace
 }  // namespace repartsim::model::sql
