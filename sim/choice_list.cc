@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "sim/assert.h"
+#include "sim/input_file.h"
 
 namespace repartsim::sim {
 
@@ -193,11 +193,9 @@ Result<ChoiceList> ChoiceList::Parse(std::string_view text, const std::string& f
 }
 
 Result<ChoiceList> ChoiceList::Load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(SourceLocation{path, 0, 0}, "choices: cannot read file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return Parse(buffer.str(), path);
+  Result<std::string> text = ReadInputFile(path, kChoiceFileBytesMax, "choice file");
+  if (!text.ok()) return text.error();
+  return Parse(text.value(), path);
 }
 
 }  // namespace repartsim::sim

@@ -17,6 +17,9 @@
 
 namespace repartsim::sim {
 
+// Bytes of one choice file (about 30 bytes a decision: over two million decisions).
+inline constexpr size_t kChoiceFileBytesMax = size_t{64} << 20;
+
 enum class ChoiceKind : uint8_t { kChoose, kChance };
 
 struct Choice {
@@ -49,7 +52,7 @@ class ChoiceList {
 
   // Parses the text form; `file_name` only labels error locations.
   static Result<ChoiceList> Parse(std::string_view text, const std::string& file_name);
-  // Reads and parses `path`. Error message when unreadable: "choices: cannot read file".
+  // Reads (sim::ReadInputFile, at most kChoiceFileBytesMax) and parses `path`.
   static Result<ChoiceList> Load(const std::string& path);
 
   friend bool operator==(const ChoiceList& a, const ChoiceList& b) {

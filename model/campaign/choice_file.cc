@@ -1,10 +1,12 @@
 #include "model/campaign/choice_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
+#include "sim/input_file.h"
 #include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
@@ -34,16 +36,45 @@ std::string ChoicesPath(const std::string& choices_flag, const std::string& json
 
 namespace {
 
-// "a=off,b=on" -> {{"a", false}, {"b", true}}; items without '=' are skipped.
-std::vector<std::pair<std::string, bool>> ParseRules(const std::string& value) {
+// "a=off,b=on" -> {{"a", false}, {"b", true}}; nullopt when an item is not NAME=on|off.
+std::optional<std::vector<std::pair<std::string, bool>>> ParseRules(const std::string& value) {
   std::vector<std::pair<std::string, bool>> rules;
   std::istringstream items(value);
   std::string item;
   while (std::getline(items, item, ',')) {
     const size_t q = item.find('=');
-    if (q != std::string::npos) rules.emplace_back(item.substr(0, q), item.substr(q + 1) == "on");
+    if (q == 0 || q == std::string::npos) return std::nullopt;
+    const std::string state = item.substr(q + 1);
+    if (state != "on" && state != "off") return std::nullopt;
+    rules.emplace_back(item.substr(0, q), state == "on");
   }
   return rules;
+}
+
+// One word of the header line: KEY=VALUE into `out`; an error names the word's column.
+std::optional<sim::Error> HeaderWord(const std::string& key, const std::string& value,
+                                     sim::SourceLocation at, ChoicesFile& out) {
+  if (key == "scenario") {
+    out.scenario = value;
+  } else if (key == "seed") {
+    out.seed = sim::ParseU64(value);
+    if (!out.seed) return sim::Error{at, "seed must be an unsigned integer, got '" + value + "'"};
+  } else if (key == "profile") {
+    out.profile = value;
+  } else if (key == "trace_hash") {
+    if (value.size() == 18 && value.rfind("0x", 0) == 0) {
+      out.trace_hash = sim::ParseU64(value.substr(2), 16);
+    }
+    if (!out.trace_hash) {
+      return sim::Error{at, "trace_hash must be 0x and 16 hex digits, got '" + value + "'"};
+    }
+  } else if (key == "rules") {
+    if (value == "-") return std::nullopt;
+    std::optional<std::vector<std::pair<std::string, bool>>> rules = ParseRules(value);
+    if (!rules) return sim::Error{at, "rules must be - or NAME=on|off,..., got '" + value + "'"};
+    out.rules = std::move(*rules);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -55,23 +86,31 @@ sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::st
   out.choices = std::move(list).value();
   std::istringstream lines(text);
   std::string line;
+  uint32_t line_no = 0;
   while (std::getline(lines, line)) {
+    ++line_no;
     if (line.rfind("# scenario=", 0) != 0) continue;
-    std::istringstream words(line.substr(2));
-    std::string word;
-    while (words >> word) {
+    size_t pos = 2;
+    while (pos < line.size()) {
+      const size_t end = std::min(line.find(' ', pos), line.size());
+      const std::string word = line.substr(pos, end - pos);
       const size_t eq = word.find('=');
-      if (eq == std::string::npos) continue;
-      const std::string key = word.substr(0, eq);
-      const std::string value = word.substr(eq + 1);
-      if (key == "scenario") out.scenario = value;
-      if (key == "seed") out.seed = sim::ParseU64(value);
-      if (key == "profile") out.profile = value;
-      if (key == "trace_hash") out.trace_hash = sim::ParseU64(value, 16);
-      if (key == "rules" && value != "-") out.rules = ParseRules(value);
+      if (eq != std::string::npos) {
+        const sim::SourceLocation at{file, line_no, static_cast<uint32_t>(pos + eq + 2)};
+        if (auto error = HeaderWord(word.substr(0, eq), word.substr(eq + 1), at, out)) {
+          return *error;
+        }
+      }
+      pos = end + 1;
     }
   }
   return out;
+}
+
+sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path) {
+  auto text = sim::ReadInputFile(path, sim::kChoiceFileBytesMax, "choice file");
+  if (!text.ok()) return text.error();
+  return ParseChoicesFile(text.value(), path);
 }
 
 std::optional<ChoicesMismatch> CheckChoicesFor(

@@ -2,8 +2,9 @@
 // that make it self-contained, so `replay` and `shrink` need nothing else:
 //   # repartsim choices
 //   # scenario=<path> seed=<n> profile=<p> rules=<overrides or -> trace_hash=0x<16 hex>
-// A header word that is missing or unreadable leaves its field empty (the verbs then ask for
-// the flag); the choice list itself is checked by sim::ChoiceList::Parse with located errors.
+// A header word that is missing leaves its field empty (the verbs then ask for the flag); one
+// that is unreadable (seed=-3, a short trace_hash, rules=x) is a located error, as is every
+// error in the choice list itself (sim::ChoiceList::Parse).
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,8 @@ std::string ChoicesPath(const std::string& choices_flag, const std::string& json
 
 // Reads a choice file's `text`; errors are located in `file`.
 sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::string& file);
+// Reads (sim::ReadInputFile, at most sim::kChoiceFileBytesMax) and parses the file at `path`.
+sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path);
 
 // A choice file only replays the run it recorded. Why `file` (named `name` on the command
 // line) cannot stand for a run of `scenario_path` under the --profile flag `profile` ("" none)

@@ -26,6 +26,9 @@ struct RunIdentity {
   std::string trace_hash;
 };
 
+// Bytes of one run report `report` reads (`run --json` keeps no trace: a few KB to a few MB).
+inline constexpr size_t kRunReportBytesMax = size_t{64} << 20;
+
 // Reads the identity from a run report's JSON `text` (`repartsim run --json`); errors located
 // in `file` (file:line:col of the offending field).
 sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::string& file);

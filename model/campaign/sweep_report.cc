@@ -13,6 +13,7 @@
 #include "model/check/violation.h"
 #include "model/scenario/scenario.h"
 #include "sim/fingerprint.h"
+#include "sim/input_file.h"
 
 namespace repartsim::campaign {
 
@@ -79,6 +80,12 @@ std::string FailureSignature(const std::string& text) {
     i = end;
   }
   return out;
+}
+
+sim::Result<SweepReport> ReadSweepReport(const std::string& path) {
+  auto text = sim::ReadInputFile(path, kSweepReportBytesMax, "sweep report");
+  if (!text.ok()) return text.error();
+  return SweepReport::FromJson(text.value(), path);
 }
 
 std::string FileHash(const std::string& path) {

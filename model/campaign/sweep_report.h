@@ -136,6 +136,12 @@ struct SweepReport {
   static sim::Result<SweepReport> FromJson(const std::string& text, const std::string& file);
 };
 
+// Bytes of one sweep report `merge` or `sweep --resume` reads (about 300 bytes a run: over
+// three million runs).
+inline constexpr size_t kSweepReportBytesMax = size_t{1} << 30;
+// Reads (sim::ReadInputFile, at most kSweepReportBytesMax) and checks the report at `path`.
+sim::Result<SweepReport> ReadSweepReport(const std::string& path);
+
 // "0x..." hash of a file's bytes: a scenario row's `hash`, the binary's build id; "" when the
 // file cannot be read.
 std::string FileHash(const std::string& path);

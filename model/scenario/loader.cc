@@ -1,8 +1,6 @@
 #include "model/scenario/loader.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "model/check/violation.h"
 #include "model/protocol.h"
@@ -10,6 +8,7 @@
 #include "model/scenario/scenario_limits.h"
 #include "model/scenario/seed_range.h"
 #include "model/sql/parser.h"
+#include "sim/input_file.h"
 #include "sim/utf8.h"
 
 namespace repartsim::scenario {
@@ -444,11 +443,9 @@ sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& fi
 }
 
 sim::Result<Scenario> LoadScenarioFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return sim::Error{sim::SourceLocation{path, 0, 0}, "cannot read scenario file"};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return ParseScenario(buffer.str(), path);
+  auto text = sim::ReadInputFile(path, kScenarioBytesMax, "scenario file");
+  if (!text.ok()) return text.error();
+  return ParseScenario(text.value(), path);
 }
 
 }  // namespace repartsim::scenario

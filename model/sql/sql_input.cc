@@ -1,7 +1,7 @@
 #include "model/sql/sql_input.h"
 
-#include <fstream>
-#include <sstream>
+#include "model/sql/sql_limits.h"
+#include "sim/input_file.h"
 
 namespace repartsim::model::sql {
 
@@ -9,11 +9,9 @@ sim::Result<std::vector<Statement>> LoadStatements(const std::vector<std::string
                                                    const std::string& file_path) {
   std::vector<Statement> out;
   if (!file_path.empty()) {
-    std::ifstream in(file_path, std::ios::binary);
-    if (!in) return sim::MakeError({file_path, 0, 0}, "cannot read file");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    auto parsed = ParseStatements(buffer.str(), file_path);
+    auto text = sim::ReadInputFile(file_path, kSqlTextBytesMax, "SQL file");
+    if (!text.ok()) return text.error();
+    auto parsed = ParseStatements(text.value(), file_path);
     if (!parsed.ok()) return parsed.error();
     for (Statement& s : parsed.value()) out.push_back(std::move(s));
   }

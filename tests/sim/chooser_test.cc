@@ -173,7 +173,8 @@ TEST(ChoiceListTest, LoadErrorsArePinnedWithLineAndColumn) {
 TEST(ChoiceListTest, LoadOfMissingFileIsAnError) {
   Result<ChoiceList> r = ChoiceList::Load("/nonexistent/choices.txt");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().Format(), "/nonexistent/choices.txt: error: choices: cannot read file");
+  EXPECT_EQ(r.error().Format(),
+            "/nonexistent/choices.txt: error: cannot read choice file: No such file or directory");
 }
 
 TEST(ChoiceListTest, TruncateKeepsAPrefix) {

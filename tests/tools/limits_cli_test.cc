@@ -110,7 +110,7 @@ TEST(LimitsCliTest, OversizedScenarioFileExits64) {
   const std::string path = Write("big.yaml", Scenario(steps));
   Outcome o = Cli("run " + path);
   EXPECT_EQ(o.exit_code, 64);
-  EXPECT_EQ(FirstLine(o.output).rfind(path + ":1:1: error: scenario of ", 0), 0u) << o.output;
+  EXPECT_EQ(FirstLine(o.output).rfind(path + ": error: scenario file of ", 0), 0u) << o.output;
   EXPECT_NE(o.output.find("bytes exceeds the limit of 1048576 bytes"), std::string::npos);
 }
 

@@ -149,7 +149,7 @@ TEST(ScenarioCliTest, SweepAndMergeRejectBadInput) {
   EXPECT_EQ(Cli("sweep " + kCrash + " --shard 3/2").exit_code, 64);
   Outcome o = Cli("merge nosuch.json");
   EXPECT_EQ(o.exit_code, 64);
-  EXPECT_EQ(o.output, "nosuch.json: error: cannot read report: No such file or directory\n");
+  EXPECT_EQ(o.output, "nosuch.json: error: cannot read sweep report: No such file or directory\n");
 }
 
 TEST(ScenarioCliTest, EveryScenarioVerbHasHelp) {

@@ -173,14 +173,6 @@ sim::Status WriteChoicesFile(const std::string& path, const run::RunReport& repo
   return WriteTextFile(path, campaign::ChoicesText(report));
 }
 
-sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return sim::Error{sim::SourceLocation{path, 0, 0}, "choices: cannot read file"};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return campaign::ParseChoicesFile(buffer.str(), path);
-}
-
 sim::Status WriteTraceFile(const std::string& path, const std::string& format,
                            const std::vector<std::string>& lines) {
   const std::string text = campaign::TraceText(lines, format);

@@ -34,9 +34,9 @@ using campaign::ChoicesPath;
 using campaign::RunReproCommand;
 
 using campaign::ChoicesFile;
+using campaign::ReadChoicesFile;
 
 sim::Status WriteChoicesFile(const std::string& path, const run::RunReport& report);
-sim::Result<ChoicesFile> ReadChoicesFile(const std::string& path);
 
 // Writes `lines` to `path` ("-" = stdout) as text or JSON lines. Error: "cannot write FILE".
 sim::Status WriteTraceFile(const std::string& path, const std::string& format,

@@ -4,13 +4,10 @@
 // read (campaign::SweepReport::FromJson); a refused or malformed report is a located error,
 // exit 64. Prints the summary; exits like sweep.
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 
 #include "model/campaign/sweep_merge.h"
+#include "sim/input_file.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
@@ -29,13 +26,11 @@ struct MergeArgs {
 };
 
 sim::Result<campaign::MergePart> LoadReport(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return sim::Error{{path, 0, 0}, std::string("cannot read report: ") + std::strerror(errno)};
-  }
+  auto text = sim::ReadInputFile(path, campaign::kSweepReportBytesMax, "sweep report");
+  if (!text.ok()) return text.error();
   campaign::MergePart part;
   part.path = path;
-  part.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  part.text = std::move(text).value();
   auto r = campaign::SweepReport::FromJson(part.text, path);
   if (!r.ok()) return r.error();
   part.report = std::move(r).value();

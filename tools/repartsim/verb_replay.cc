@@ -80,6 +80,16 @@ int Verify(const ReplayArgs& a, const scenario::Scenario& s, const run::RunConfi
                           (r.nondeterminism.empty() ? "" : "; " + r.nondeterminism),
                       b.value().trace_lines, r.trace_lines);
     }
+    // A replayed run draws once per recorded decision: decisions left over belong to no run
+    // of this scenario (an edited or concatenated file), and are not silently ignored.
+    if (r.summary.prng_draws < file->choices.size()) {
+      return ReportInputError({{a.choices, 0, 0},
+                               "the run took " + std::to_string(r.summary.prng_draws) +
+                                   " decisions, the file records " +
+                                   std::to_string(file->choices.size()) + ": the last " +
+                                   std::to_string(file->choices.size() - r.summary.prng_draws) +
+                                   " belong to no run of this scenario"});
+    }
     std::printf("replay: matches the recorded trace_hash %s\n",
                 Hex64(r.summary.trace_hash).c_str());
     return ExitCodeFor(r.outcome);

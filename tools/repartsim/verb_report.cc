@@ -8,14 +8,13 @@
 // trace hash mismatch), 73 the page could not be written.
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "model/campaign/html_timeline.h"
 #include "model/campaign/run_text.h"
 #include "model/scenario/loader.h"
+#include "sim/input_file.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
@@ -38,11 +37,9 @@ int Report(const ReportArgs& a) {
   if (a.html.empty()) return ReportFlagError(args, "report needs --html FILE");
   sim::Status out = CheckOutputPath(a.html, args);
   if (!out.ok()) return ReportInputError(out.error());
-  std::ifstream in(a.json, std::ios::binary);
-  if (!in) return ReportInputError({{a.json, 0, 0}, "cannot read the run report"});
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  auto read = sim::ReadInputFile(a.json, campaign::kRunReportBytesMax, "run report");
+  if (!read.ok()) return ReportInputError(read.error());
+  const std::string& text = read.value();
   auto id = campaign::ReadRunIdentity(text, a.json);
   if (!id.ok()) return ReportInputError(id.error());
   std::string path = a.scenario.empty() ? id.value().path : a.scenario;

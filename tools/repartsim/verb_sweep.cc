@@ -14,8 +14,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -159,13 +157,10 @@ sim::Result<campaign::Shard> ParseShard(const std::string& text,
 
 sim::Result<campaign::SweepReport> LoadResume(const std::string& path,
                                               const std::vector<std::string>& args) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
-                      "--resume: cannot read " + path + ": " + std::strerror(errno)};
-  }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return campaign::SweepReport::FromJson(text, path);
+  auto report = campaign::ReadSweepReport(path);
+  if (report.ok() || report.error().location.line != 0) return report;
+  return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
+                    "--resume: " + path + ": " + report.error().message};
 }
 
 // The --html summary and, next to it, the timeline of each failure group's fastest failing

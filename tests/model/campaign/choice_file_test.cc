@@ -1,7 +1,7 @@
 // Goal: a choice file (model/campaign/choice_file.h) names its run completely: the text of a
 // real run's choices reads back as the same scenario, seed, profile, rules, trace hash and
-// choice list; header words that are missing or unreadable leave their fields empty; a broken
-// choice list is a located error.
+// choice list; header words that are missing leave their fields empty; an unreadable header
+// word and a broken choice list are located errors.
 // Method: one bundled scenario run with a rule override, its ChoicesText parsed again.
 #include "model/campaign/choice_file.h"
 
@@ -38,10 +38,9 @@ TEST(ChoiceFileTest, ARunsChoicesReadBackWhole) {
             (std::vector<std::pair<std::string, bool>>{{"fenced-reads", true}}));
 }
 
-TEST(ChoiceFileTest, UnreadableHeaderWordsLeaveFieldsEmpty) {
-  auto file = ParseChoicesFile(
-      "# scenario=a.yaml seed=-3 trace_hash=zz rules=-\n" + sim::ChoiceList().ToText(),
-      "x.choices");
+TEST(ChoiceFileTest, MissingHeaderWordsLeaveFieldsEmpty) {
+  auto file =
+      ParseChoicesFile("# scenario=a.yaml rules=-\n" + sim::ChoiceList().ToText(), "x.choices");
   ASSERT_TRUE(file.ok()) << file.error().Format();
   EXPECT_EQ(file.value().scenario, "a.yaml");
   EXPECT_FALSE(file.value().seed.has_value());
@@ -54,6 +53,40 @@ TEST(ChoiceFileTest, UnreadableHeaderWordsLeaveFieldsEmpty) {
   ASSERT_FALSE(broken.ok());
   EXPECT_EQ(broken.error().location.file, "x.choices");
   EXPECT_EQ(broken.error().location.line, 2u);
+}
+
+TEST(ChoiceFileTest, UnreadableHeaderWordsAreLocatedErrors) {
+  const std::string list = sim::ChoiceList().ToText();
+  const auto error = [&](const std::string& header) {
+    auto file = ParseChoicesFile("# repartsim choices\n" + header + "\n" + list, "x.choices");
+    return file.ok() ? std::string("ok") : file.error().Format();
+  };
+  EXPECT_EQ(error("# scenario=a.yaml seed=-3"),
+            "x.choices:2:24: error: seed must be an unsigned integer, got '-3'");
+  EXPECT_EQ(error("# scenario=a.yaml seed=abc"),
+            "x.choices:2:24: error: seed must be an unsigned integer, got 'abc'");
+  EXPECT_EQ(error("# scenario=a.yaml trace_hash=0x12"),
+            "x.choices:2:30: error: trace_hash must be 0x and 16 hex digits, got '0x12'");
+  EXPECT_EQ(error("# scenario=a.yaml trace_hash=00112233445566778"),
+            "x.choices:2:30: error: trace_hash must be 0x and 16 hex digits, got "
+            "'00112233445566778'");
+  EXPECT_EQ(error("# scenario=a.yaml rules=fenced-reads"),
+            "x.choices:2:25: error: rules must be - or NAME=on|off,..., got 'fenced-reads'");
+  EXPECT_EQ(error("# scenario=a.yaml rules=a=on,b=maybe"),
+            "x.choices:2:25: error: rules must be - or NAME=on|off,..., got 'a=on,b=maybe'");
+  EXPECT_EQ(error("# scenario=a.yaml seed=18446744073709551615 trace_hash=0x00000000000000ff"),
+            "ok");
+}
+
+TEST(ChoiceFileTest, ReadingRefusesADirectoryAndAnEndlessDevice) {
+  auto dir = ReadChoicesFile(REPARTSIM_SOURCE_DIR);
+  ASSERT_FALSE(dir.ok());
+  EXPECT_EQ(dir.error().Format(),
+            std::string(REPARTSIM_SOURCE_DIR) + ": error: is a directory, not a choice file");
+  auto endless = ReadChoicesFile("/dev/zero");
+  ASSERT_FALSE(endless.ok());
+  EXPECT_EQ(endless.error().Format(),
+            "/dev/zero: error: choice file is longer than the limit of 67108864 bytes");
 }
 
 TEST(ChoiceFileTest, AFileReplaysOnlyTheRunItRecorded) {

@@ -50,7 +50,8 @@ TEST(ScenarioLoaderTest, EveryBadInputFixtureGivesItsStatedError) {
 TEST(ScenarioLoaderTest, MissingFileIsAnError) {
   auto result = LoadScenarioFile("/nonexistent/x.yaml");
   ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error().Format(), "/nonexistent/x.yaml: error: cannot read scenario file");
+  EXPECT_EQ(result.error().Format(),
+            "/nonexistent/x.yaml: error: cannot read scenario file: No such file or directory");
 }
 
 constexpr char kGood[] = R"yaml(name: good
