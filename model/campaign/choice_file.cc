@@ -20,6 +20,19 @@ std::string ChoicesText(const run::RunReport& report) {
          " trace_hash=" + sim::Hex64(report.summary.trace_hash) + "\n" + report.choices.ToText();
 }
 
+std::string FileNamePart(std::string_view text) {
+  constexpr size_t kBytesMax = 64;
+  std::string out;
+  for (const char c : text.substr(0, kBytesMax)) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '-';
+    out += keep ? c : '_';
+  }
+  if (out.empty() || out[0] == '.') out.insert(out.begin(), '_');
+  REPARTSIM_ASSERT(out.size() <= kBytesMax + 1);
+  return out;
+}
+
 std::string ChoicesPath(const std::string& choices_flag, const std::string& json_flag,
                         const std::string& scenario_name, const std::string& profile,
                         uint64_t seed) {
@@ -31,7 +44,8 @@ std::string ChoicesPath(const std::string& choices_flag, const std::string& json
     }
     return json_flag + ".choices";
   }
-  return "repartsim-" + scenario_name + "-" + profile + "-" + std::to_string(seed) + ".choices";
+  return "repartsim-" + FileNamePart(scenario_name) + "-" + FileNamePart(profile) + "-" +
+         std::to_string(seed) + ".choices";
 }
 
 namespace {

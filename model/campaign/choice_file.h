@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct ChoicesFile {
 
 // The file's text for one run: the header, then report.choices.
 std::string ChoicesText(const run::RunReport& report);
+
+// `text` (a scenario name, a profile) as one component of a default output file name: ASCII
+// letters, digits, '.', '_' and '-' kept, every other byte '_', a leading '.' made '_', at most
+// 64 bytes; "_" when empty. A name such as "../x" or one with a newline or a terminal escape
+// cannot reach the file system as such.
+std::string FileNamePart(std::string_view text);
 
 // `--choices` if given; else next to --json (x.json -> x.choices); else
 // "repartsim-<name>-<profile>-<seed>.choices".

@@ -163,10 +163,17 @@ MutantRow MutantRow::FromJson(const nlohmann::json& j) {
   return r;
 }
 
-void PlanItems(Budget& budget, const std::optional<std::pair<uint64_t, uint64_t>>& range,
+bool PlanItems(Budget& budget, const std::optional<std::pair<uint64_t, uint64_t>>& range,
                uint64_t per_scenario) {
   REPARTSIM_ASSERT(range.has_value() || per_scenario > 0);
   budget.items.clear();
+  uint64_t total = 0;  // counted first: a range may hold 2^64 seeds
+  for (const scenario::Scenario& s : budget.scenarios) {
+    const uint64_t span = range ? range->second - range->first : s.seed_last - s.seed_first;
+    const uint64_t count = span == UINT64_MAX ? UINT64_MAX : span + 1;
+    total += std::min(range ? count : std::min(count, per_scenario), kMutantRunsMax + 1);
+    if (total > kMutantRunsMax) return false;
+  }
   for (uint64_t k = 0;; ++k) {
     bool any = false;
     for (size_t i = 0; i < budget.scenarios.size(); ++i) {
@@ -180,6 +187,8 @@ void PlanItems(Budget& budget, const std::optional<std::pair<uint64_t, uint64_t>
     }
     if (!any) break;
   }
+  REPARTSIM_ASSERT(budget.items.size() == total);
+  return true;
 }
 
 std::string RunReproCommand(const std::string& path, uint64_t seed, const std::string& profile,

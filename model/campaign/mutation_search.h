@@ -89,8 +89,11 @@ struct MutantRow {
 
 // Fills budget.items: seed-major (the k-th seed of every scenario before the (k+1)-th of any),
 // over `range` for every scenario, or else the first `per_scenario` seeds of each one's range.
-void PlanItems(Budget& budget, const std::optional<std::pair<uint64_t, uint64_t>>& range,
-               uint64_t per_scenario);
+// Returns false, with budget.items empty, when that is more than kMutantRunsMax runs.
+inline constexpr uint64_t kMutantRunsMax = 10'000'000;
+[[nodiscard]] bool PlanItems(Budget& budget,
+                             const std::optional<std::pair<uint64_t, uint64_t>>& range,
+                             uint64_t per_scenario);
 
 // Searches the budget with every switch on (`rule` empty) or with `rule` off.
 MutantRow Search(const Budget& budget, const std::string& rule);

@@ -69,6 +69,17 @@ TEST(ExploreCliTest, BadFlagsExit64) {
   EXPECT_EQ(RunRepartsim("explore " + kScenario + " --bfs --dfs").exit_code, 64);
   EXPECT_EQ(RunRepartsim("explore").exit_code, 64);
   EXPECT_EQ(RunRepartsim("explore " + kScenario + " --profile nope").exit_code, 64);
+  // Before: -5 and 1e20 states searched without a bound, nan and -1 seconds were accepted,
+  // and an unwritable --out was found only after the search had found its counterexample.
+  for (const char* flags : {"--max-states -5", "--max-states 1e20", "--max-seconds -1",
+                            "--max-seconds nan", "--values 1.5", "--out /nonexistent/x"}) {
+    CliOutcome o = RunRepartsim("explore " + kScenario + " " + flags);
+    EXPECT_EQ(o.exit_code, 64) << flags;
+    EXPECT_EQ(o.output.find("explore:"), std::string::npos) << o.output;  // no search ran
+  }
+  EXPECT_EQ(RunRepartsim("explore " + kScenario + " --max-states -5").output,
+            "<command line>:1:44: error: --max-states: must be an integer in "
+            "1..18446744073709551615, got '-5' (see 'repartsim explore --help')\n");
 }
 
 }  // namespace explore_cli_test

@@ -270,6 +270,27 @@ TEST(SweepCliTest, OutputPathsAreCheckedBeforeAnyRunAndAFullDiskIsExit73) {
   EXPECT_TRUE(Has(o.output, "No space left on device"));
 }
 
+TEST(SweepCliTest, TwoOutputsOnOneFileAreRefusedBeforeAnyRun) {
+  // Before: the JUnit report overwrote the JSON one (and run's --json, --trace, --choices).
+  Outcome o = Cli("sweep " + kCrash + " --seeds 0..1 -q --json same.x --junit same.x");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "error: --junit names the same file as --json (same.x)")) << o.output;
+  EXPECT_FALSE(std::filesystem::exists(Scratch() + "/same.x"));
+  o = Cli("run " + kCrash + " --json r.x --choices ./sub/../r.x");
+  EXPECT_EQ(o.exit_code, 64);
+  o = Cli("run " + kCrash + " --json r.x --trace r.x");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "error: --json names the same file as --trace (r.x)")) << o.output;
+  o = Cli("run " + kCrash + " --json - --trace -");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "error: --json - and --trace - cannot both write to stdout"))
+      << o.output;
+  o = Cli("sweep " + kCrash + " --seeds '' --profile reference");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_TRUE(Has(o.output, "error: --seeds: must not be empty (leave the flag out instead)"))
+      << o.output;
+}
+
 TEST(SweepCliTest, SweepOfADirectoryRecursesAndTagsFilter) {
   const std::string dir = Scratch() + "/tree";
   std::filesystem::create_directories(dir + "/a/b");

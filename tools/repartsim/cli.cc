@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
 
@@ -43,6 +44,7 @@ int RunCli(int argc, char** argv) {
   AddDemoVerb(app, &exit_code);
   AddReportVerb(app, &exit_code);
   AddMutantsVerb(app, &exit_code);
+  RequireNonEmptyValues(app);
 
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   try {

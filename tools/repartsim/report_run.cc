@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -151,6 +152,31 @@ sim::Status CheckOutputPath(const std::string& path, const std::vector<std::stri
   if (fd < 0) return fail(errno);
   ::close(fd);
   ::unlink(probe.c_str());
+  return sim::Ok{};
+}
+
+sim::Status CheckOutputPaths(const std::vector<OutputFile>& outputs,
+                             const std::vector<std::string>& args) {
+  std::vector<std::pair<std::string, const OutputFile*>> seen;  // resolved path, output
+  for (const OutputFile& out : outputs) {
+    if (out.path.empty()) continue;
+    REPARTSIM_ASSERT(!out.flag.empty());
+    sim::Status st = CheckOutputPath(out.path, args);
+    if (!st.ok()) return st;
+    std::error_code ec;
+    const std::string resolved =
+        out.path == "-" ? "-" : std::filesystem::weakly_canonical(out.path, ec).string();
+    for (const auto& [other, first] : seen) {
+      if (other != (ec ? out.path : resolved)) continue;
+      if (out.path == "-") {
+        return FlagError(args, out.flag,
+                         out.flag + " - and " + first->flag + " - cannot both write to stdout");
+      }
+      return FlagError(args, out.flag,
+                       out.flag + " names the same file as " + first->flag + " (" + out.path + ")");
+    }
+    seen.emplace_back(ec ? out.path : resolved, &out);
+  }
   return sim::Ok{};
 }
 

@@ -57,6 +57,18 @@ sim::Status WriteTextFile(const std::string& path, const std::string& text);
 // command line: "cannot write <path>: <reason>" (callers exit kExitUsage).
 sim::Status CheckOutputPath(const std::string& path, const std::vector<std::string>& args);
 
+// One output of a verb: the flag that names it (for errors) and its path ("" = not asked for).
+struct OutputFile {
+  std::string flag;
+  std::string path;
+};
+// The registry of a verb's outputs, checked together before any work: each one with
+// CheckOutputPath, and no two naming the same file (after resolving '.', '..' and symlinks)
+// or both stdout ('-'), which would overwrite or interleave each other. The error is located
+// at the second flag: "--junit names the same file as --json (x.xml)".
+sim::Status CheckOutputPaths(const std::vector<OutputFile>& outputs,
+                             const std::vector<std::string>& args);
+
 // Prints a failed report write and returns the exit code: kExitCantCreate, unless `verdict`
 // (the run's own exit code) is a failure, which a write error must not hide.
 int ReportWriteError(const sim::Error& error, int verdict);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "tools/demo/toy_demo.h"
+#include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
 
@@ -13,9 +14,9 @@ void AddDemoVerb(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand("demo", "Sweep the engine's toy system over a few seeds");
   auto seed_first = std::make_shared<uint64_t>(1);
   auto seed_count = std::make_shared<uint64_t>(20);
-  sub->add_option("--seed", *seed_first, "First seed (default 1)");
+  sub->add_option("--seed", *seed_first, "First seed (default 1)")->check(IntegerIn(0, UINT64_MAX));
   sub->add_option("--count", *seed_count, "Number of seeds (default 20)")
-      ->check(CLI::Range(1, 100000));
+      ->check(IntegerIn(1, 100000));
   sub->callback([=] {
     demo::ToyDemoResult result = demo::RunToySweep(*seed_first, *seed_count);
     for (const std::string& line : result.summaries) std::printf("%s\n", line.c_str());

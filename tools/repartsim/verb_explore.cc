@@ -16,6 +16,7 @@
 #include "model/run/explore.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/stopwatch.h"
@@ -67,10 +68,6 @@ sim::Result<run::ExploreConfig> Configure(const ExploreArgs& a,
   if (!a.profile.empty()) config.profile = a.profile;
   sim::Status valid = ValidateOverrides(config.profile, rules.value(), args);
   if (!valid.ok()) return valid.error();
-  if (!a.json.empty()) {
-    sim::Status st = CheckOutputPath(a.json, args);
-    if (!st.ok()) return st.error();
-  }
   config.seed = seed.value();
   config.rules = rules.value();
   config.order = a.bfs ? sim::explore::Order::kBreadthFirst : sim::explore::Order::kDepthFirst;
@@ -88,7 +85,7 @@ sim::Result<run::ExploreConfig> Configure(const ExploreArgs& a,
 // the first invariant, prints where they are and records them in `j`. Returns the exit code.
 int WriteCounterexample(const ExploreArgs& a, const scenario::Scenario& s,
                         const run::ExploreConfig& config, const std::string& profile,
-                        const run::ExploreReport& x, nlohmann::json& j) {
+                        const std::string& base, const run::ExploreReport& x, nlohmann::json& j) {
   const run::RunReport& r = *x.counterexample;
   int exit_code = ExitCodeFor(r.outcome);
   const std::vector<std::string> invariants = DistinctInvariants(r);
@@ -96,8 +93,6 @@ int WriteCounterexample(const ExploreArgs& a, const scenario::Scenario& s,
   std::printf("\ncounterexample (%zu branching decisions, %zu non-default):\n",
               x.stats.failing_prefix.size(), decisions);
   PrintRunReport(stdout, s, r, 3);
-  const std::string base =
-      a.out.empty() ? "repartsim-" + s.name + "-" + profile + "-explore" : a.out;
   const std::string choices_path = base + ".choices";
   const std::string yaml_path = base + ".yaml";
   sim::Status st_choices = WriteChoicesFile(choices_path, r);
@@ -134,6 +129,14 @@ int Explore(const ExploreArgs& a) {
   run::ExploreConfig& config = configured.value();
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
+  const std::string profile = config.profile.value_or(s.value().profile);
+  // Every file a counterexample would go to is checked before the search, not after it.
+  const std::string base = a.out.empty() ? "repartsim-" + campaign::FileNamePart(s.value().name) +
+                                               "-" + campaign::FileNamePart(profile) + "-explore"
+                                         : a.out;
+  sim::Status outputs = CheckOutputPaths(
+      {{"--json", a.json}, {"--out", base + ".choices"}, {"--out", base + ".yaml"}}, args);
+  if (!outputs.ok()) return ReportInputError(outputs.error());
   Stopwatch clock;
   config.progress = [&](const sim::explore::ExploreStats& st) {
     if (!a.quiet && clock.EverySecond()) {
@@ -144,15 +147,14 @@ int Explore(const ExploreArgs& a) {
   auto explored = run::ExploreScenario(s.value(), config);
   if (!explored.ok()) return ReportInputError(explored.error());
   const run::ExploreReport& x = explored.value();
-  const campaign::ExploreSummary summary{
-      &s.value(), a.scenario, config.profile.value_or(s.value().profile),
-      &config,    &x,         clock.Seconds()};
+  const campaign::ExploreSummary summary{&s.value(), a.scenario, profile,
+                                         &config,    &x,         clock.Seconds()};
   std::fputs(campaign::ExploreText(summary).c_str(), stdout);
   nlohmann::json j = campaign::ExploreJson(summary);
   int exit_code = kExitPass;
   if (x.stats.stop_reason.rfind("nondeterminism", 0) == 0) exit_code = kExitNondeterminism;
   if (x.counterexample) {
-    exit_code = WriteCounterexample(a, s.value(), config, summary.profile, x, j);
+    exit_code = WriteCounterexample(a, s.value(), config, profile, base, x, j);
   }
   if (!a.json.empty()) {
     sim::Status w = WriteTextFile(a.json, j.dump(2) + "\n");
@@ -173,16 +175,22 @@ void AddExploreVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--rule", a->rules, "Override a rule switch: name=on|off (repeatable)");
   sub->add_flag("--bfs", a->bfs, "Breadth-first: fewest non-default decisions first");
   sub->add_flag("--dfs", a->dfs, "Depth-first (the default)");
-  sub->add_option("--max-depth", a->depth_max, "Branching decisions per path (default: no bound)");
-  sub->add_option("--max-states", a->states_max, "Stop after this many states");
-  sub->add_option("--max-seconds", a->seconds_max, "Stop after this much wall time");
+  sub->add_option("--max-depth", a->depth_max, "Branching decisions per path (default: no bound)")
+      ->check(IntegerIn(0, UINT32_MAX));
+  sub->add_option("--max-states", a->states_max, "Stop after this many states")
+      ->check(IntegerIn(1, UINT64_MAX));
+  sub->add_option("--max-seconds", a->seconds_max, "Stop after this much wall time (seconds)")
+      ->check(SecondsUpTo(kSecondsFlagMax));
   sub->add_option("--crash-budget", a->crash_budget,
-                  "Crash points that may fire per path (default 1)");
+                  "Crash points that may fire per path (default 1)")
+      ->check(IntegerIn(0, 1000));
   sub->add_option("--fault-budget", a->fault_budget,
-                  "Network faults (drop, delay, reset, pause, lease gap) per path (default 1)");
+                  "Network faults (drop, delay, reset, pause, lease gap) per path (default 1)")
+      ->check(IntegerIn(0, 1000));
   sub->add_option("--values", a->values_max,
                   "A numeric choice (delay length, ...) explores this many spread values "
-                  "(default 3; 0 = all)");
+                  "(default 3; 0 = all)")
+      ->check(IntegerIn(0, 1000));
   sub->add_option("--json", a->json, "Write the JSON report to FILE");
   sub->add_option("--out", a->out,
                   "Counterexample file prefix (default repartsim-<name>-<profile>-explore)");

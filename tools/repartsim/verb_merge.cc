@@ -42,11 +42,8 @@ int Merge(const MergeArgs& a) {
   if (a.reports.empty()) {
     return ReportInputError({{"<command line>", 1, 1}, "merge needs at least one REPORT.json"});
   }
-  for (const std::string* out : {&a.json, &a.junit}) {
-    if (out->empty()) continue;
-    sim::Status st = CheckOutputPath(*out, args);
-    if (!st.ok()) return ReportInputError(st.error());
-  }
+  sim::Status outputs = CheckOutputPaths({{"--json", a.json}, {"--junit", a.junit}}, args);
+  if (!outputs.ok()) return ReportInputError(outputs.error());
   std::vector<campaign::MergePart> parts;
   for (const std::string& path : a.reports) {
     auto r = LoadReport(path);

@@ -17,7 +17,9 @@
 #include "model/campaign/mutation_report.h"
 #include "model/campaign/mutation_search.h"
 #include "model/scenario/loader.h"
+#include "model/scenario/scenario_limits.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
@@ -72,18 +74,11 @@ sim::Result<double> ParseScore(const std::string& text, const std::vector<std::s
 // The budget from the flags and the scenarios (located errors for bad flags or files).
 sim::Result<campaign::Budget> MakeBudget(const MutantsArgs& a,
                                          const std::vector<std::string>& args) {
-  if (a.steps_max == 0) {
-    return sim::Error{{"<command line>", 1, ArgumentColumn(args, "--steps-max")},
-                      "--steps-max must be at least 1"};
-  }
   std::optional<std::pair<uint64_t, uint64_t>> range;
   if (!a.seeds.empty()) {
     auto r = ParseRange(a.seeds, args);
     if (!r.ok()) return r.error();
     range = r.value();
-  } else if (a.seeds_per_scenario == 0) {
-    return sim::Error{{"<command line>", 1, ArgumentColumn(args, "--seeds-per-scenario")},
-                      "--seeds-per-scenario must be at least 1"};
   }
   const std::vector<std::string> named =
       a.scenarios.empty() ? std::vector<std::string>{"scenarios"} : a.scenarios;
@@ -104,7 +99,11 @@ sim::Result<campaign::Budget> MakeBudget(const MutantsArgs& a,
     if (!s.ok()) return s.error();
     campaign::AddToBudget(budget, std::move(s).value());
   }
-  campaign::PlanItems(budget, range, a.seeds_per_scenario);
+  if (!campaign::PlanItems(budget, range, a.seeds_per_scenario)) {
+    return sim::Error{{"<command line>", 1, ArgumentColumn(args, range ? a.seeds : "--seeds")},
+                      "a budget of more than " + std::to_string(campaign::kMutantRunsMax) +
+                          " runs per mutant; give a smaller --seeds range"};
+  }
   return budget;
 }
 
@@ -171,17 +170,20 @@ void AddMutantsVerb(CLI::App& app, int* exit_code) {
   sub->add_option("scenarios", a->scenarios,
                   "Scenario YAML files or directories (default: scenarios)");
   sub->add_option("--seeds-per-scenario", a->seeds_per_scenario,
-                  "Runs the first N seeds of each scenario's `seeds` range (default 10)");
+                  "Runs the first N seeds of each scenario's `seeds` range (default 10)")
+      ->check(IntegerIn(1, campaign::kMutantRunsMax));
   sub->add_option("--seeds", a->seeds, "Seed range A..B for every scenario instead");
   sub->add_option("--explore-states", a->explore_states,
-                  "States explored per scenario tagged explore (default 20000; 0: no explore)");
-  sub->add_option("--steps-max", a->steps_max, "Caps each run's limits.steps_max (default 10000)");
+                  "States explored per scenario tagged explore (default 20000; 0: no explore)")
+      ->check(IntegerIn(0, UINT64_MAX));
+  sub->add_option("--steps-max", a->steps_max, "Caps each run's limits.steps_max (default 10000)")
+      ->check(IntegerIn(1, scenario::kRunStepsMax));
   sub->add_option("--only", a->only, "Mutate only this switch (repeatable)");
   sub->add_option("--min-score", a->min_score,
                   "Exit 1 when fewer than this percentage of the mutants are killed");
   sub->add_option("--json", a->json, "Write the JSON report to FILE ('-' = stdout)");
   sub->add_option("--jobs,-j", a->jobs, "Mutants searched at once, each in its own process")
-      ->check(CLI::Range(1, 256));
+      ->check(IntegerIn(1, 256));
   sub->add_flag("--quiet,-q", a->quiet, "No progress lines on stderr");
   sub->add_flag("--every-finding", a->every_finding,
                 "Search the whole library for every mutant and list every scenario with a "

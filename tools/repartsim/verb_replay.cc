@@ -11,6 +11,7 @@
 
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/verbs.h"
@@ -118,11 +119,8 @@ int Replay(const ReplayArgs& a) {
     return ReportFlagError(args, "--trace-format needs --trace FILE");
   }
   const std::string trace_format = a.trace_format.empty() ? "text" : a.trace_format;
-  for (const std::string* out : {&a.trace, &a.json}) {
-    if (out->empty()) continue;
-    sim::Status st = CheckOutputPath(*out, args);
-    if (!st.ok()) return ReportInputError(st.error());
-  }
+  sim::Status outputs = CheckOutputPaths({{"--trace", a.trace}, {"--json", a.json}}, args);
+  if (!outputs.ok()) return ReportInputError(outputs.error());
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
   run::RunConfig config;
@@ -173,7 +171,8 @@ void AddReplayVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--trace-format", a->trace_format, "text (default) or jsonl")
       ->check(CLI::IsMember({"text", "jsonl"}));
   sub->add_option("--json", a->json, "Write the JSON run report to FILE");
-  sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)");
+  sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)")
+      ->check(IntegerIn(0, 1000000));
   sub->footer(
       "Exit codes: 0/1/2 the run's outcome, 3 nondeterminism (first divergent event\n"
       "printed), 64 bad input (also a choice file of another scenario, profile or rule\n"

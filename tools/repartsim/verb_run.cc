@@ -17,6 +17,7 @@
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/verbs.h"
@@ -66,14 +67,13 @@ sim::Result<Setup> Configure(const RunArgs& a, const std::vector<std::string>& a
   const std::string json_choices = a.choices.empty() && !a.json.empty() && a.json != "-"
                                        ? ChoicesPath("", a.json, "", "", 0)
                                        : "";
-  for (const std::string* out : {&a.trace, &a.json, &a.choices, &json_choices, &a.html}) {
-    if (out->empty()) continue;
-    sim::Status st = CheckOutputPath(*out, args);
-    if (!st.ok()) return st.error();
-  }
-  if (a.json == "-" && a.trace == "-") {
-    return FlagMessageError(args, "--json - and --trace - cannot both use stdout");
-  }
+  sim::Status outputs = CheckOutputPaths({{"--trace", a.trace},
+                                          {"--json", a.json},
+                                          {"--choices", a.choices},
+                                          {"--json's choice file", json_choices},
+                                          {"--html", a.html}},
+                                         args);
+  if (!outputs.ok()) return outputs.error();
   setup.config.seed = seed.value();
   setup.config.rules = rules.value();
   setup.config.keep_trace = true;
@@ -187,7 +187,8 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
                   "repartsim-<name>-<profile>-<seed>.choices)");
   sub->add_option("--html", a->html,
                   "Write the run's timeline to FILE: one self-contained HTML page");
-  sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)");
+  sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)")
+      ->check(IntegerIn(0, 1000000));
   sub->add_flag("--list-crash-sites", a->list_crash_sites, "Print the known crash sites");
   sub->add_flag("--check-determinism", a->check_determinism,
                 "Run the seed twice; a different trace exits 3 naming the first divergent event");

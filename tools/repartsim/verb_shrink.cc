@@ -13,6 +13,7 @@
 #include "model/check/violation.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/stopwatch.h"
@@ -99,11 +100,11 @@ int RunShrink(const ShrinkArgs& a) {
   if (!valid.ok()) return ReportInputError(valid.error());
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
-  const std::string out_path = a.out.empty()
-                                   ? "repartsim-" + s.value().name + "-" +
-                                         config.profile.value_or(s.value().profile) + "-" +
-                                         std::to_string(config.seed) + "-shrunk.yaml"
-                                   : a.out;
+  const std::string out_path =
+      a.out.empty() ? "repartsim-" + campaign::FileNamePart(s.value().name) + "-" +
+                          campaign::FileNamePart(config.profile.value_or(s.value().profile)) + "-" +
+                          std::to_string(config.seed) + "-shrunk.yaml"
+                    : a.out;
   sim::Status st = CheckOutputPath(out_path, args);
   if (!st.ok()) return ReportInputError(st.error());
 
@@ -138,7 +139,9 @@ void AddShrinkVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--rule", a->rules, "Override a rule switch: name=on|off (repeatable)");
   sub->add_option("--out", a->out,
                   "The shrunk scenario (default repartsim-<name>-<profile>-<seed>-shrunk.yaml)");
-  sub->add_option("--max-seconds", a->seconds_max, "Stop shrinking after this much wall time");
+  sub->add_option("--max-seconds", a->seconds_max,
+                  "Stop shrinking after this much wall time (seconds)")
+      ->check(SecondsUpTo(kSecondsFlagMax));
   sub->footer(
       "Exit codes: 0 shrunk and verified, 64 bad input or a run that passes, 70 the\n"
       "written scenario did not reproduce the invariant.");

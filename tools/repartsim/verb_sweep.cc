@@ -23,6 +23,7 @@
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
@@ -247,11 +248,9 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
     if (!r.ok()) return r.error();
     range = r.value();
   }
-  for (const std::string* out : {&a.json, &a.junit, &a.html}) {
-    if (out->empty()) continue;
-    sim::Status st = CheckOutputPath(*out, args);
-    if (!st.ok()) return st.error();
-  }
+  sim::Status outputs =
+      CheckOutputPaths({{"--json", a.json}, {"--junit", a.junit}, {"--html", a.html}}, args);
+  if (!outputs.ok()) return outputs.error();
   auto paths = ExpandScenarioPaths(a.scenarios, args);
   if (!paths.ok()) return paths.error();
   Prepared p;
@@ -329,7 +328,7 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
                   "Scenario YAML files or directories (every *.yaml under them)");
   sub->add_option("--seeds", a->seeds, "Seed range A..B (default: each scenario's `seeds`)");
   sub->add_option("--jobs,-j", a->jobs, "Parallel worker processes (default 1)")
-      ->check(CLI::Range(1, 256));
+      ->check(IntegerIn(1, 256));
   sub->add_option("--shard", a->shard,
                   "Run shard I of N of the (scenario, seed) list: I/N, or env "
                   "(JOB_COMPLETION_INDEX / REPARTSIM_SHARD_COUNT)");
@@ -349,7 +348,8 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
   sub->add_flag("--check-determinism", a->check_determinism,
                 "Re-run every seed (not a sample) for the determinism check; a mismatch exits 3");
   sub->add_option("--recheck", a->recheck,
-                  "Seeds per scenario re-run for the determinism check (default 2)");
+                  "Seeds per scenario re-run for the determinism check (default 2)")
+      ->check(IntegerIn(0, UINT32_MAX));
   sub->add_flag("--raw", a->raw, "Ignore expectations: any violation fails the sweep");
   sub->add_flag("--quiet,-q", a->quiet, "No progress bar");
   sub->footer(

@@ -115,6 +115,16 @@ TEST(ChoiceFileTest, AFileReplaysOnlyTheRunItRecorded) {
   EXPECT_TRUE(CheckChoicesFor(file, "c.choices", "replay", "a.yaml", "", {}).has_value());
 }
 
+TEST(ChoiceFileTest, ANameBecomesASafeFileNamePart) {
+  EXPECT_EQ(FileNamePart("split-small_v1.2"), "split-small_v1.2");
+  EXPECT_EQ(FileNamePart("../../etc/x"), "_.._.._etc_x");
+  EXPECT_EQ(FileNamePart(".hidden"), "_.hidden");
+  EXPECT_EQ(FileNamePart("a\nb\x1b[31mc d/"), "a_b__31mc_d_");
+  EXPECT_EQ(FileNamePart(""), "_");
+  EXPECT_EQ(FileNamePart(std::string(100, 'x')), std::string(64, 'x'));
+  EXPECT_EQ(ChoicesPath("", "", "../n", "greptime", 1), "repartsim-_.._n-greptime-1.choices");
+}
+
 TEST(ChoiceFileTest, ThePathFollowsChoicesThenJsonThenTheRun) {
   EXPECT_EQ(ChoicesPath("c.txt", "r.json", "n", "greptime", 3), "c.txt");
   EXPECT_EQ(ChoicesPath("", "out/r.json", "n", "greptime", 3), "out/r.choices");

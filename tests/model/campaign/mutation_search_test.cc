@@ -29,19 +29,28 @@ Budget SmallBudget() {
   b.steps_max = 10000;
   b.seeds = "the first 1 seeds of each scenario's range";
   b.seeds_per_scenario = 1;
-  PlanItems(b, std::nullopt, 1);
+  EXPECT_TRUE(PlanItems(b, std::nullopt, 1));
   return b;
 }
 
 TEST(MutationSearchTest, PlanItemsIsSeedMajor) {
   Budget b = SmallBudget();
-  PlanItems(b, std::make_pair(uint64_t{4}, uint64_t{6}), 0);
+  ASSERT_TRUE(PlanItems(b, std::make_pair(uint64_t{4}, uint64_t{6}), 0));
   std::vector<std::pair<size_t, uint64_t>> got;
   for (const BudgetItem& item : b.items) got.push_back({item.scenario, item.seed});
   EXPECT_EQ(got, (std::vector<std::pair<size_t, uint64_t>>{
                      {0, 4}, {1, 4}, {0, 5}, {1, 5}, {0, 6}, {1, 6}}));
-  PlanItems(b, std::nullopt, 1);
+  ASSERT_TRUE(PlanItems(b, std::nullopt, 1));
   EXPECT_EQ(b.items.size(), 2u);  // both ranges are 0..0
+}
+
+TEST(MutationSearchTest, ABudgetOverTheRunCapIsRefusedBeforeItIsPlanned) {
+  Budget b = SmallBudget();
+  EXPECT_FALSE(PlanItems(b, std::make_pair(uint64_t{0}, uint64_t{99999999}), 0));
+  EXPECT_TRUE(b.items.empty());
+  EXPECT_FALSE(PlanItems(b, std::make_pair(uint64_t{0}, UINT64_MAX), 0));
+  EXPECT_FALSE(PlanItems(b, std::make_pair(uint64_t{0}, kMutantRunsMax / 2), 0));  // 2 x (n/2+1)
+  EXPECT_TRUE(b.items.empty());
 }
 
 TEST(MutationSearchTest, ReferenceIsCleanAGuardedMutantIsKilledAnotherSurvives) {
