@@ -19,14 +19,15 @@ const std::vector<ExitCodeDoc>& ExitCodeDocs() {
        "bad usage or input (flags, YAML, SQL, a malformed or inconsistent sweep report, an "
        "unwritable output path found before any run): `file:line:col: error: message`"},
       {std::to_string(kExitInternal), "internal error",
-       "internal error (an always-on assertion; prints seed and step); a sweep worker died "
-       "and its runs are `unrun`"},
+       "internal error (an always-on assertion; prints seed and step); a sweep or merged "
+       "report holds `unrun` runs (a worker died, or the sweep was interrupted)"},
       {std::to_string(kExitCantCreate), "report not written",
        "a report could not be written after the run (disk full, I/O error; the message has "
        "the reason). A failing run or sweep keeps its own code instead, so a write error "
        "never hides a verdict"},
       {"130, 143", "",
-       "a sweep interrupted by SIGINT or SIGTERM with no failure among its finished runs"},
+       "a sweep interrupted by SIGINT or SIGTERM with no failure among its finished runs (its "
+       "report says 70: the rest are `unrun`)"},
   };
   return kDocs;
 }

@@ -24,8 +24,17 @@ std::string Escape(std::string_view text) {
       case '\'':
         out += "&#39;";
         break;
-      default:
-        out += c;
+      default: {
+        const auto byte = static_cast<unsigned char>(c);
+        if ((byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7f) {
+          // Not allowed in XML 1.0 even as a character reference: shown, not passed on.
+          char hex[8];
+          std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+          out += hex;
+        } else {
+          out += c;
+        }
+      }
     }
   }
   return out;

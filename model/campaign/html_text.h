@@ -9,8 +9,10 @@
 
 namespace repartsim::campaign::html {
 
-// `text` with &, <, >, " and ' replaced by entities: safe in element content and in a quoted
-// attribute value.
+// `text` with &, <, >, " and ' replaced by entities and every control character XML 1.0
+// forbids (all below 0x20 but tab, newline and return; and 0x7f) shown as "\x1b": safe in HTML
+// and XML element content and in a quoted attribute value. `text` must be UTF-8 (the inputs
+// are checked at the boundary).
 std::string Escape(std::string_view text);
 
 // `lines` as a JSON array of strings for a <script type="application/json"> block: ASCII only

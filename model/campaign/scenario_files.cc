@@ -28,6 +28,10 @@ sim::Result<std::vector<std::string>> ScenarioFiles(const std::vector<std::strin
         *culprit = path;
         return sim::Error{{}, "cannot read " + it->path().string() + ": " + entry.message()};
       }
+      if (!file && !it->is_directory(entry)) {  // a FIFO, a socket, a device
+        *culprit = path;
+        return sim::Error{{}, "cannot read " + it->path().string() + ": not a regular file"};
+      }
       if (file) found.push_back(it->path().lexically_normal().string());
     }
     if (ec) {

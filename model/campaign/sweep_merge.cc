@@ -1,9 +1,12 @@
 #include "model/campaign/sweep_merge.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "model/campaign/sweep_plan.h"
+#include "model/scenario/seed_range.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 
@@ -20,6 +23,43 @@ Shard ShardOf(const SweepReport& report) {
   const std::optional<Shard> shard = ParseShard(report.shard);
   REPARTSIM_ASSERT_MSG(shard.has_value(), "a read report with an unchecked shard");
   return *shard;
+}
+
+// With seeds A..B, the shards of one sweep hold every seed of A..B for every scenario row:
+// a run deleted from a report is found here, not merged as if it had never been planned.
+// (A per-scenario sweep records no range per row; duplicates and foreign seeds are still
+// refused by the callers.)
+std::optional<sim::Error> CheckSeedsCovered(
+    const std::map<std::string, std::map<uint32_t, const MergePart*>>& sweeps) {
+  for (const auto& [id, shards] : sweeps) {
+    const MergePart& first = *shards.begin()->second;
+    const auto range = scenario::ParseSeedRange(first.report.seeds);
+    if (!range) continue;
+    std::map<std::string, std::vector<uint64_t>> seeds;  // row key -> its runs' seeds
+    for (const SweepScenario& s : first.report.scenarios) seeds[s.Key()];
+    for (const auto& [index, part] : shards) {
+      for (const SweepRun& run : part->report.runs) seeds[run.Key()].push_back(run.seed);
+    }
+    const uint64_t want = range->second - range->first;  // + 1, kept from overflowing
+    for (auto& [key, list] : seeds) {
+      if (!list.empty() && list.size() - 1 == want) continue;
+      std::sort(list.begin(), list.end());
+      uint64_t missing = range->first;
+      for (const uint64_t seed : list) {
+        if (seed != missing) break;
+        ++missing;
+      }
+      const SweepScenario* row = first.report.FindScenario(key);
+      REPARTSIM_ASSERT(row != nullptr);  // FromJson: every run's row is listed
+      return At(first, {"runs"},
+                "sweep " + id + " holds " + std::to_string(list.size()) + " runs of scenario " +
+                    row->path + " (profile " + row->profile +
+                    (row->rules.empty() ? "" : ", rules " + row->rules) + ") for seeds " +
+                    first.report.seeds + ": seed " + std::to_string(missing) +
+                    " is missing (a run deleted from a report?); merge needs every run");
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -122,6 +162,7 @@ sim::Result<MergedReports> MergeSweepReports(const std::vector<MergePart>& parts
     for (const std::string& m : part.determinism_mismatches)
       merged.determinism_mismatches.push_back(m);
   }
+  if (std::optional<sim::Error> error = CheckSeedsCovered(sweeps)) return *error;
   for (const std::string& s : seeds) merged.seeds += (merged.seeds.empty() ? "" : "+") + s;
   for (const std::string& r : rules) merged.rules += (merged.rules.empty() ? "" : "+") + r;
   if (sweeps.size() == 1) {

@@ -195,9 +195,11 @@ SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, u
                        std::to_string(jobs) + " sweep workers could be started" +
                        (pool.workers_started == 0 ? "; the runs ran in this process" : ""));
   }
+  // A run that never reported is unrun, whether a worker died or the sweep was stopped:
+  // an interrupted shard must not merge green (`skipped` is for --time-budget only).
   for (size_t i : todo) {
     if (!ex.runs[i].path.empty()) continue;
-    ex.runs[i] = plan.Placeholder(i, ex.stopped ? "skipped" : "unrun");
+    ex.runs[i] = plan.Placeholder(i, "unrun");
   }
   return ex;
 }

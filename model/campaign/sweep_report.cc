@@ -12,8 +12,10 @@
 #include "model/campaign/verdict.h"
 #include "model/check/violation.h"
 #include "model/scenario/scenario.h"
+#include "model/scenario/seed_range.h"
 #include "sim/fingerprint.h"
 #include "sim/input_file.h"
+#include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
 
@@ -596,6 +598,7 @@ SweepReport ReadReport(const nlohmann::json& j) {
     r.scenarios.push_back(std::move(row));
   }
   const nlohmann::json& runs = F::Array(j, root, "runs");
+  const auto range = scenario::ParseSeedRange(r.seeds);  // nullopt: "per-scenario"
   for (size_t i = 0; i < runs.size(); ++i) {
     const F::Path at = {"runs", std::to_string(i)};
     const nlohmann::json& x = runs[i];
@@ -604,6 +607,10 @@ SweepReport ReadReport(const nlohmann::json& j) {
     run.profile = F::Str(x, at, "profile");
     run.rules = F::Str(x, at, "rules");
     run.seed = F::U64(x, at, "seed");
+    if (range && (run.seed < range->first || run.seed > range->second)) {
+      throw BadField{F::Join(at, "seed"), "seed " + std::to_string(run.seed) +
+                                              " lies outside the sweep's seeds " + r.seeds};
+    }
     run.outcome = F::Str(x, at, "outcome");
     if (!kOutcomes.count(run.outcome)) {
       throw BadField{F::Join(at, "outcome"),
@@ -612,6 +619,14 @@ SweepReport ReadReport(const nlohmann::json& j) {
     }
     run.steps = F::U64(x, at, "steps");
     run.trace_hash = F::Str(x, at, "trace_hash");
+    // "" for a run that never ran; else what Hex64 writes. Before: any string was kept, so a
+    // damaged hash merged and later compared unequal to every rerun.
+    if (!run.trace_hash.empty() &&
+        (run.trace_hash.size() != 18 || run.trace_hash.rfind("0x", 0) != 0 ||
+         !sim::ParseU64(run.trace_hash.substr(2), 16))) {
+      throw BadField{F::Join(at, "trace_hash"),
+                     "'trace_hash' must be 0x and 16 hex digits, got '" + run.trace_hash + "'"};
+    }
     run.invariants = F::Strings(x, at, "invariants");
     for (size_t k = 0; k < run.invariants.size(); ++k) {
       CheckInvariantName(run.invariants[k], F::Join(F::Join(at, "invariants"), std::to_string(k)));

@@ -110,7 +110,8 @@ struct SweepReport {
   std::string rules;           // the sweep's --rule overrides "a=off,b=on"
   bool raw = false;            // ignore expectations: any violation fails
   bool complete = true;        // every shard present (one unsharded sweep, or a full merge)
-  bool interrupted = false;    // SIGINT/SIGTERM: unfinished runs are `skipped`
+                               // and not interrupted
+  bool interrupted = false;    // SIGINT/SIGTERM: unfinished runs are `unrun`
   int64_t wall_ms = 0;
   std::vector<std::string> notes;  // e.g. "worker 2 died (killed by signal 9)"
   std::vector<SweepScenario> scenarios;
@@ -123,8 +124,9 @@ struct SweepReport {
   std::vector<SweepGroup> groups;
 
   void Aggregate();
-  // 70 a run never ran (a worker died); 3 nondeterminism; else 1 (an unmet row with a safety
-  // problem or an expected violation not reproduced) or 2 (only liveness problems); 0 all met.
+  // 70 a run never ran (interrupted, a worker died); 3 nondeterminism; else 1 (an unmet row with a
+  // safety problem or an expected violation not reproduced) or 2 (only liveness problems); 0 all
+  // met.
   int ExitCode() const;
   // Identifies the sweep a shard belongs to: binary, seeds, raw, rules, shard count and every
   // scenario row (key and file hash), hashed.

@@ -24,7 +24,8 @@ RowVerdict JudgeRow(const RowCounts& counts, const std::string& expected, bool r
       counts.skipped > 0 ? " (" + std::to_string(counts.skipped) + " runs skipped)" : "";
   if (counts.unrun > 0) {
     return Make(Verdict::kUnrun, false,
-                "UNRUN " + std::to_string(counts.unrun) + " runs (a sweep worker died)");
+                "UNRUN " + std::to_string(counts.unrun) +
+                    " runs (the sweep was interrupted or a worker died)");
   }
   if (counts.nondeterminism > 0) return Make(Verdict::kNondeterminism, false, "NONDETERMINISM");
   if (counts.runs == 0) {

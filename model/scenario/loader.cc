@@ -419,7 +419,19 @@ sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& fi
   LoadContext ctx(file, std::string(text));
   YAML::Node root;
   try {
-    root = YAML::Load(std::string(text));
+    // Every document is read: one after the first is refused, not silently dropped.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
+    if (documents.size() > 1) {
+      const YAML::Mark mark = documents[1].Mark();
+      const sim::SourceLocation at =
+          mark.is_null() ? sim::SourceLocation{file, 0, 0}
+                         : sim::SourceLocation{file, static_cast<uint32_t>(mark.line + 1),
+                                               static_cast<uint32_t>(mark.column + 1)};
+      return sim::Error{at,
+                        "a scenario is one YAML document; a second one starts here (remove the "
+                        "'---' and what follows, or split the file)"};
+    }
+    if (!documents.empty()) root = documents.front();
   } catch (const YAML::Exception& e) {
     const uint32_t line = e.mark.is_null() ? 0 : static_cast<uint32_t>(e.mark.line + 1);
     const uint32_t column = e.mark.is_null() ? 0 : static_cast<uint32_t>(e.mark.column + 1);

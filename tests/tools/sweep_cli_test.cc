@@ -326,7 +326,8 @@ TEST(SweepCliTest, ADeadWorkerGivesUnrunRunsAndExit70NotNondeterminism) {
   EXPECT_EQ(o.exit_code, 70) << o.output;
   EXPECT_TRUE(Has(o.output, "died: killed by signal 9")) << o.output;
   EXPECT_TRUE(Has(o.output, "2 of its runs never reported are marked unrun")) << o.output;
-  EXPECT_TRUE(Has(o.output, "UNRUN 2 runs (a sweep worker died)")) << o.output;
+  EXPECT_TRUE(Has(o.output, "UNRUN 2 runs (the sweep was interrupted or a worker died)"))
+      << o.output;
   EXPECT_TRUE(Has(o.output, "determinism re-check: 2 runs, 0 mismatches")) << o.output;
   const nlohmann::json j = ReadJson("dead.json");
   size_t unrun = 0;
@@ -347,6 +348,17 @@ TEST(SweepCliTest, SigtermWritesTheFinishedRunsAndResumeContinues) {
   EXPECT_TRUE(Has(o.output, "; INTERRUPTED ==")) << o.output;
   nlohmann::json j = ReadJson("part.json");
   EXPECT_TRUE(j["interrupted"].get<bool>());
+  // Before: the interrupted report said complete, exit_code 0, its runs skipped, and merged
+  // green. Its unfinished runs are unrun: the report and any merge of it fail (70).
+  EXPECT_FALSE(j["complete"].get<bool>());
+  EXPECT_EQ(j["exit_code"], 70);
+  size_t unrun = 0;
+  for (const auto& run : j["runs"]) unrun += run["outcome"] == "unrun";
+  EXPECT_EQ(unrun, 4u);
+  o = Cli("merge part.json -q");
+  EXPECT_EQ(o.exit_code, 70) << o.output;
+  EXPECT_TRUE(Has(o.output, "UNRUN 4 runs (the sweep was interrupted or a worker died)"))
+      << o.output;
   o = Cli("sweep " + kCrash + " --seeds 0..5 -q --json full.json --resume part.json");
   EXPECT_EQ(o.exit_code, 0) << o.output;
   EXPECT_TRUE(Has(o.output, "note: resumed from part.json: 2 finished runs kept, 4 to run"))

@@ -131,7 +131,7 @@ campaign::SweepExecution Execute(const campaign::SweepPlan& plan,
     ex.notes.push_back(std::string("interrupted by ") + strsignal(g_stop_signal) + " after " +
                        std::to_string(campaign::FinishedRuns(ex.runs)) + " of " +
                        std::to_string(ex.runs.size()) +
-                       " runs; the report holds the finished runs, the rest are skipped "
+                       " runs; the report holds the finished runs, the rest are unrun "
                        "(continue with --resume)");
   }
   return ex;
@@ -297,6 +297,8 @@ int Sweep(const SweepArgs& a) {
   report.runs = std::move(ex.runs);
   report.notes.insert(report.notes.end(), ex.notes.begin(), ex.notes.end());
   report.interrupted = ex.stopped;
+  // An interrupted report is a part of its sweep, as one shard is: not complete.
+  report.complete = report.complete && !ex.stopped;
   report.Aggregate();
   if (!report.interrupted) {
     campaign::RecheckDeterminism(plan, report, a.check_determinism ? UINT32_MAX : a.recheck,
@@ -308,7 +310,8 @@ int Sweep(const SweepArgs& a) {
   const bool report_on_stdout = a.json == "-" || a.junit == "-";
   PrintSweepSummary(report, report_on_stdout ? stderr : stdout);
   int verdict = report.ExitCode();
-  if (verdict == kExitPass && report.interrupted) {
+  // Its unfinished runs are unrun (70 in the report); the process says why it stopped.
+  if ((verdict == kExitPass || verdict == kExitInternal) && report.interrupted) {
     verdict = 128 + (stop_signal != 0 ? stop_signal : static_cast<int>(g_stop_signal));
   }
   if (!a.html.empty()) {

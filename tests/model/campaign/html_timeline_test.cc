@@ -160,6 +160,10 @@ TEST(HtmlTimelineTest, TraceTextIsEscapedInTheMarkupAndInTheDataBlock) {
   EXPECT_EQ(Count(page, "</script>"), 2u);  // the data block's and the script's own
   EXPECT_EQ(html::Escape("<a href=\"x\">'&'</a>"),
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  // Before: a control character in a scenario name made the JUnit XML not well-formed.
+  EXPECT_EQ(html::Escape("a\x01"
+                         "b\x1b[0m\tc\nd\x7f\xc3\xa9"),
+            "a\\x01b\\x1b[0m\tc\nd\\x7f\xc3\xa9");
 }
 
 TEST(HtmlTimelineTest, ThePageFetchesNothing) {

@@ -5,6 +5,7 @@
 #include "model/campaign/scenario_files.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -61,6 +62,25 @@ TEST(ScenarioFilesTest, AnEmptyDirectoryAndASymlinkLoopAreErrors) {
   EXPECT_EQ(culprit, loop.string());
   fs::remove_all(empty);
   fs::remove_all(loop);
+}
+
+TEST(ScenarioFilesTest, ADanglingScenarioLinkIsAnErrorNotSkipped) {
+  const fs::path dir = Scratch("dangling");
+  std::ofstream(dir / "a.yaml") << "name: a\n";
+  fs::create_symlink(dir / "gone.yaml", dir / "b.yaml");
+  std::string culprit;
+  auto files = ScenarioFiles({dir.string()}, &culprit);
+  ASSERT_FALSE(files.ok());
+  EXPECT_EQ(files.error().message,
+            "cannot read " + (dir / "b.yaml").string() + ": No such file or directory");
+  EXPECT_EQ(culprit, dir.string());
+  fs::remove(dir / "b.yaml");
+  ASSERT_EQ(::mkfifo((dir / "c.yaml").c_str(), 0600), 0);
+  auto fifo = ScenarioFiles({dir.string()}, &culprit);
+  ASSERT_FALSE(fifo.ok());
+  EXPECT_EQ(fifo.error().message,
+            "cannot read " + (dir / "c.yaml").string() + ": not a regular file");
+  fs::remove_all(dir);
 }
 
 }  // namespace scenario_files_test

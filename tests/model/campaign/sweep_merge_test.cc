@@ -18,18 +18,20 @@ namespace repartsim::campaign {
 namespace {
 namespace sweep_merge_test {
 
-MergePart Sweep(Shard shard, const std::string& name) {
+// Seeds 0..2 of one scenario; `ranged`: given as --seeds 0..2 (else the scenario's own).
+MergePart Sweep(Shard shard, const std::string& name, bool ranged = false) {
   auto s = scenario::LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
                                       "/scenarios/stale_cache/raced_route_fill_kept.yaml");
   EXPECT_TRUE(s.ok());
   scenario::Scenario scenario = std::move(s).value();
   scenario.seed_first = 0;
   scenario.seed_last = 2;
-  SweepPlan plan({}, shard, std::nullopt);
+  SweepPlan plan({}, shard,
+                 ranged ? std::optional(std::make_pair(uint64_t{0}, uint64_t{2})) : std::nullopt);
   SweepReport report;
   report.binary_version = "test";
   report.binary_id = "0x1";
-  report.seeds = "per-scenario";
+  report.seeds = ranged ? "0..2" : "per-scenario";
   report.shard = shard.Text();
   report.complete = shard.count == 1;
   EXPECT_TRUE(plan.Add(std::move(scenario), "0xf11e", report).ok());
@@ -119,6 +121,28 @@ TEST(SweepMergeTest, AChangedScenarioAndARunInTwoReportsAreRefused) {
                 .find("seed 0 is also in s0.json: overlapping sweeps or "
                       "shards"),
             std::string::npos);
+}
+
+TEST(SweepMergeTest, ADeletedRunAndASeedOutsideTheRangeAreRefused) {
+  // Before: a shard with a run deleted, or with a seed outside --seeds, merged green.
+  const MergePart s0 = Sweep(Shard{0, 2}, "s0.json", true);
+  const MergePart s1 = Sweep(Shard{1, 2}, "s1.json", true);
+  auto whole = MergeSweepReports({s0, s1});
+  ASSERT_TRUE(whole.ok()) << whole.error().Format();
+  EXPECT_EQ(whole.value().report.runs.size(), 3u);
+  const MergePart deleted = Edited(s1, [](nlohmann::json& j) { j["runs"].erase(0); });
+  const std::string refusal = Refusal({s0, deleted});
+  EXPECT_EQ(refusal.rfind("s0.json:", 0), 0u) << refusal;
+  EXPECT_NE(refusal.find("holds 2 runs of scenario " + s0.report.scenarios[0].path +
+                         " (profile greptime) for seeds 0..2: seed 1 is missing (a run deleted "
+                         "from a report?); merge needs every run"),
+            std::string::npos)
+      << refusal;
+  nlohmann::json outside = nlohmann::json::parse(s1.text);
+  outside["runs"][0]["seed"] = 7;
+  auto read = SweepReport::FromJson(outside.dump(1), "s1.json");
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().message, "runs[0].seed: seed 7 lies outside the sweep's seeds 0..2");
 }
 
 }  // namespace sweep_merge_test

@@ -188,7 +188,7 @@ TEST(SweepPlanTest, ExecuteRunsSkipsOnBudgetAndStops) {
   hooks.should_stop = [] { return true; };
   SweepExecution stopped = ExecuteSweep(plan, {}, 1, hooks);
   EXPECT_TRUE(stopped.stopped);
-  EXPECT_EQ(stopped.runs[0].outcome, "skipped");
+  EXPECT_EQ(stopped.runs[0].outcome, "unrun");  // an interrupted sweep is not green
   EXPECT_EQ(stopped.runs[0].path, plan.scenarios()[0].path);
 }
 

@@ -35,7 +35,7 @@ SweepRun MakeRun(uint64_t seed, const std::string& outcome, std::vector<std::str
   run.seed = seed;
   run.outcome = outcome;
   run.steps = 100 + seed;
-  run.trace_hash = "0x0";
+  run.trace_hash = "0x0000000000000000";
   run.invariants = invariants;
   for (const std::string& inv : invariants)
     run.failures.push_back({inv, inv + " sig", inv + " msg"});
@@ -159,7 +159,8 @@ TEST(ReportSweepTest, SkippedAndUnrunRunsAreReportedAsSuch) {
             std::string::npos);
 
   SweepReport dead = Report({Row("pass")}, {MakeRun(0, "pass", {}), MakeRun(1, "unrun", {})});
-  EXPECT_EQ(dead.tallies.at(dead.scenarios[0].Key()).verdict, "UNRUN 1 runs (a sweep worker died)");
+  EXPECT_EQ(dead.tallies.at(dead.scenarios[0].Key()).verdict,
+            "UNRUN 1 runs (the sweep was interrupted or a worker died)");
   EXPECT_EQ(dead.ExitCode(), 70);
 }
 
@@ -232,6 +233,8 @@ TEST(ReportSweepTest, FromJsonRefusesBadFieldsWithALocatedError) {
        "runs[0]: run of scenario t.yaml (profile greptime) is not listed in 'scenarios'"},
       {[](nlohmann::json& j) { j["runs"][0]["invariants"][0] = "INV-Y"; }, "\"INV-Y\"",
        "runs[0].invariants[0]: unknown invariant 'INV-Y'"},
+      {[](nlohmann::json& j) { j["runs"][0]["trace_hash"] = "0x12"; }, "\"0x12\"",
+       "runs[0].trace_hash: 'trace_hash' must be 0x and 16 hex digits, got '0x12'"},
       {[](nlohmann::json& j) { j["shard"] = "2/2"; }, "\"2/2\"",
        "shard: 'shard' must be I/N with 0 <= I < N, got '2/2'"},
   };

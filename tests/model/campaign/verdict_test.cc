@@ -58,7 +58,7 @@ TEST(VerdictTest, UnrunAndNondeterminismComeFirst) {
   ExpectVerdict(JudgeRow(c, "", false, true), Verdict::kNondeterminism, false, "NONDETERMINISM");
   c.unrun = 3;
   ExpectVerdict(JudgeRow(c, "", false, true), Verdict::kUnrun, false,
-                "UNRUN 3 runs (a sweep worker died)");
+                "UNRUN 3 runs (the sweep was interrupted or a worker died)");
 }
 
 TEST(VerdictTest, ARowWithNoRunThatRanIsMet) {
