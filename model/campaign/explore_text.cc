@@ -54,7 +54,12 @@ std::string ExploreText(const ExploreSummary& m) {
                 PerSecond(st.states, m.seconds), PerSecond(x.steps, m.seconds));
   text += line;
   text += "result: " + st.stop_reason +
-          (st.exhausted && st.depth_limited ? " (within --max-depth)" : "") + "\n";
+          (st.exhausted && st.depth_limited ? " (within --max-depth)" : "") +
+          (st.stop_reason == "memory_max"
+               ? " (the search held about " + std::to_string(st.held_bytes >> 20) +
+                     " MB; raise --max-memory-mb, bound --max-depth, or search depth-first)"
+               : "") +
+          "\n";
   size_t hit = 0, crashed = 0;
   for (const auto& [site, c] : x.crash_points) {
     hit += c.hits > 0;

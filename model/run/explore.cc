@@ -23,7 +23,8 @@ sim::Result<ExploreReport> ExploreScenario(const scenario::Scenario& s,
   const std::optional<scenario::Expectation> expectation =
       s.ExpectationFor(protocol.value().base_name());
   std::optional<RunReport> failing;
-  sim::explore::Explorer explorer(config.policy, config.order, config.states_max);
+  sim::explore::Explorer explorer(config.policy, config.order, config.states_max,
+                                  config.memory_max);
   auto run = [&](sim::explore::ExploreChooser& chooser) {
     RunConfig rc = base;
     rc.chooser = &chooser;

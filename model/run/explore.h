@@ -39,6 +39,8 @@ struct ExploreConfig {
   sim::explore::DecisionPolicy policy;
   sim::explore::Order order = sim::explore::Order::kDepthFirst;
   uint64_t states_max = UINT64_MAX;
+  // The bound on the search's own memory (its queue and tables, estimated).
+  uint64_t memory_max = sim::explore::kExploreMemoryMaxDefault;
   // Liveness-phase steps are visited too, keyed by the fingerprint and the probes' progress
   // (StepView::liveness_key); off (the default), the liveness phase of every run is run to
   // its end. Off by default: virtual time is in the fingerprint and two paths seldom meet

@@ -23,11 +23,18 @@ sim::Result<std::vector<Statement>> LoadStatements(const std::vector<std::string
   return out;
 }
 
-sim::Result<const CreateTable*> FindCreateTable(const std::vector<Statement>& statements) {
+sim::SourceLocation InputLocation(const std::vector<std::string>& args,
+                                  const std::string& file_path) {
+  if (!file_path.empty()) return {file_path, 1, 1};
+  return {args.empty() ? "<command line>" : "<arg 1>", 1, 1};
+}
+
+sim::Result<const CreateTable*> FindCreateTable(const std::vector<Statement>& statements,
+                                                const sim::SourceLocation& input) {
   for (const Statement& s : statements) {
     if (const auto* create = std::get_if<CreateTable>(&s.body)) return create;
   }
-  return sim::MakeError({"<input>", 0, 0}, "no CREATE TABLE statement");
+  return sim::MakeError(input, "no CREATE TABLE statement");
 }
 
 }  // namespace repartsim::model::sql

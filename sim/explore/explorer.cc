@@ -69,6 +69,10 @@ ExploreStats Explorer::Run(const RunFunction& run, const ProgressFunction& progr
   spent_.clear();
   states_max_reached_ = false;
   std::deque<std::vector<uint32_t>> queue;  // bfs: prefixes still to run
+  uint64_t queue_bytes = 0;                 // their decisions and vector headers
+  // Per distinct state, a table entry: a hash node and its (crashes, faults) list, or a set node.
+  constexpr uint64_t kStateBytes = 96;
+  constexpr uint64_t kPrefixBytes = sizeof(std::vector<uint32_t>) + 16;
   std::optional<std::vector<uint32_t>> next = std::vector<uint32_t>{};
   while (next) {
     ExploreChooser chooser(std::move(*next), policy_);
@@ -99,14 +103,21 @@ ExploreStats Explorer::Run(const RunFunction& run, const ProgressFunction& progr
           prefix.reserve(i + 1);
           for (size_t j = 0; j < i; ++j) prefix.push_back(branches[j].alternative);
           prefix.push_back(a);
+          queue_bytes += kPrefixBytes + prefix.size() * sizeof(uint32_t);
           queue.push_back(std::move(prefix));
         }
       }
       if (!queue.empty()) {
         next = std::move(queue.front());
         queue.pop_front();
+        queue_bytes -= kPrefixBytes + next->size() * sizeof(uint32_t);
       }
       stats_.frontier = queue.size();
+    }
+    stats_.held_bytes = queue_bytes + stats_.unique * kStateBytes;
+    if (stats_.held_bytes > memory_max_) {
+      stats_.stop_reason = "memory_max";
+      return stats_;
     }
     if (!progress(stats_)) {
       stats_.stop_reason = "stopped";

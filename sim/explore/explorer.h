@@ -18,6 +18,8 @@
 //                 non-zero values), so the first counterexample found has the fewest; the
 //                 queue holds one prefix per untried alternative (the frontier).
 // The search stops at the first failing run, when states_max new states were counted, when
+// what it holds (the bfs queue, the visited and subsumption tables, estimated) passes
+// memory_max ("memory_max": breadth-first on a large tree grew to gigabytes in seconds), when
 // `progress` returns false, or when the tree is exhausted (within the policy's bounds).
 // No clock here: time bounds belong to the caller's `progress`.
 #pragma once
@@ -55,9 +57,13 @@ struct ExploreStats {
   bool exhausted = false;      // every path within the bounds was explored
   bool failed = false;
   std::vector<uint32_t> failing_prefix;  // branch alternatives of the failing run
-  std::string stop_reason;               // "exhausted", "violation", "states_max", "stopped",
-                                         // "nondeterminism: <message>"
+  uint64_t held_bytes = 0;               // estimated memory of the queue and the tables
+  std::string stop_reason;               // "exhausted", "violation", "states_max",
+                                         // "memory_max", "stopped", "nondeterminism: <message>"
 };
+
+// The default bound on what a search holds: 1 GiB.
+inline constexpr uint64_t kExploreMemoryMaxDefault = uint64_t{1} << 30;
 
 class Explorer {
  public:
@@ -65,8 +71,12 @@ class Explorer {
   // Called after every run; returning false stops the search ("stopped").
   using ProgressFunction = std::function<bool(const ExploreStats&)>;
 
-  Explorer(DecisionPolicy policy, Order order, uint64_t states_max)
-      : policy_(std::move(policy)), order_(order), states_max_(states_max) {}
+  Explorer(DecisionPolicy policy, Order order, uint64_t states_max,
+           uint64_t memory_max = kExploreMemoryMaxDefault)
+      : policy_(std::move(policy)),
+        order_(order),
+        states_max_(states_max),
+        memory_max_(memory_max) {}
 
   // To be called by a run for each state it reaches, with the model's canonical key (which
   // must not include the budgets spent: the explorer adds them). With `budgets_matter`
@@ -85,6 +95,7 @@ class Explorer {
   DecisionPolicy policy_;
   Order order_;
   uint64_t states_max_;
+  uint64_t memory_max_;
   ExploreStats stats_;
   bool cut_ = false;  // the current run was cut by Visit
   bool states_max_reached_ = false;

@@ -42,6 +42,21 @@ TEST(CliTest, UnknownFlagAfterVerbIsLocatedAtItsColumn) {
   EXPECT_EQ(outcome.output.rfind("<command line>:1:12: error: ", 0), 0u) << outcome.output;
 }
 
+TEST(CliTest, AnInputWithoutTheNeededStatementIsLocatedAtItsStart) {
+  // Before: "<input>: error: ..." named no input at all.
+  Outcome outcome = RunRepartsim(
+      "plan 'CREATE TABLE t (a INT, ts TIMESTAMP TIME INDEX) PARTITION ON COLUMNS (a) (a < 10, "
+      "a >= 10)'");
+  EXPECT_EQ(outcome.exit_code, 64);
+  EXPECT_EQ(outcome.output, "<arg 1>:1:1: error: no ALTER TABLE statement to plan\n");
+  outcome = RunRepartsim("route 'SELECT * FROM t' --row a=1");
+  EXPECT_EQ(outcome.exit_code, 64);
+  EXPECT_EQ(outcome.output, "<arg 1>:1:1: error: no CREATE TABLE statement\n");
+  outcome = RunRepartsim("check-rule -f scenarios");
+  EXPECT_EQ(outcome.exit_code, 64);
+  EXPECT_EQ(outcome.output, "scenarios: error: is a directory, not a SQL file\n");
+}
+
 TEST(CliTest, MissingVerbExits64) {
   Outcome outcome = RunRepartsim("");
   EXPECT_EQ(outcome.exit_code, 64);

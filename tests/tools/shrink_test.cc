@@ -58,6 +58,17 @@ TEST(ShrinkTest, CliWritesAVerifiedScenarioAndRefusesAPassingSeed) {
       testing::RunRepartsim("shrink " + kScenario + " --seed 0 --profile reference --out " + out);
   EXPECT_EQ(pass.exit_code, 64) << pass.output;
   EXPECT_NE(pass.output.find("passes (nothing to shrink)"), std::string::npos) << pass.output;
+  // Before: a full disk exited 70 ("did not reproduce") and lost the shrunk scenario.
+  const testing::CliOutcome full =
+      testing::RunRepartsim("shrink " + kScenario + " --seed 0 --out /dev/full");
+  EXPECT_EQ(full.exit_code, 73) << full.output;
+  EXPECT_NE(
+      full.output.find(
+          "# /dev/full could not be written; the shrunk scenario:\n# Written by repartsim shrink"),
+      std::string::npos)
+      << full.output;
+  EXPECT_NE(full.output.find("/dev/full: error: cannot write the report: No space left on device"),
+            std::string::npos);
 }
 
 }  // namespace shrink_test

@@ -25,7 +25,8 @@ struct CheckRuleArgs {
 int RunCheckRule(const CheckRuleArgs& args) {
   auto statements = model::sql::LoadStatements(args.sql, args.file);
   if (!statements.ok()) return ReportInputError(statements.error());
-  auto create = model::sql::FindCreateTable(statements.value());
+  auto create = model::sql::FindCreateTable(statements.value(),
+                                            model::sql::InputLocation(args.sql, args.file));
   if (!create.ok()) return ReportInputError(create.error());
   const model::sql::CreateTable& table = *create.value();
   model::CheckMode mode =

@@ -35,6 +35,7 @@ struct ExploreArgs {
   bool dfs = false;
   uint32_t depth_max = UINT32_MAX;
   uint64_t states_max = UINT64_MAX;
+  uint64_t memory_max_mb = sim::explore::kExploreMemoryMaxDefault >> 20;
   double seconds_max = 0;
   uint32_t crash_budget = 1;
   uint32_t fault_budget = 1;
@@ -77,6 +78,7 @@ sim::Result<run::ExploreConfig> Configure(const ExploreArgs& a,
   config.policy.depth_max = a.depth_max;
   config.policy.subsumption = !a.no_subsumption;
   config.states_max = a.states_max;
+  config.memory_max = a.memory_max_mb << 20;
   config.liveness_dedup = a.liveness_dedup;
   return config;
 }
@@ -179,6 +181,9 @@ void AddExploreVerb(CLI::App& app, int* exit_code) {
       ->check(IntegerIn(0, UINT32_MAX));
   sub->add_option("--max-states", a->states_max, "Stop after this many states")
       ->check(IntegerIn(1, UINT64_MAX));
+  sub->add_option("--max-memory-mb", a->memory_max_mb,
+                  "Stop when the search's queue and tables hold about this much (default 1024)")
+      ->check(IntegerIn(1, uint64_t{1} << 24));
   sub->add_option("--max-seconds", a->seconds_max, "Stop after this much wall time (seconds)")
       ->check(SecondsUpTo(kSecondsFlagMax));
   sub->add_option("--crash-budget", a->crash_budget,

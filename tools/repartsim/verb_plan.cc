@@ -27,14 +27,16 @@ struct PlanArgs {
 int RunPlan(const PlanArgs& args) {
   auto statements = model::sql::LoadStatements(args.sql, args.file);
   if (!statements.ok()) return ReportInputError(statements.error());
-  auto create = model::sql::FindCreateTable(statements.value());
+  auto create = model::sql::FindCreateTable(statements.value(),
+                                            model::sql::InputLocation(args.sql, args.file));
   if (!create.ok()) return ReportInputError(create.error());
   auto options = args.profile == "reference" ? model::sql::PlanOptions::Reference()
                                              : model::sql::PlanOptions::Greptime();
   const campaign::PlannedStatements planned =
       campaign::PlanStatements(statements.value(), *create.value(), options);
   if (!planned.any) {
-    return ReportInputError({{"<input>", 0, 0}, "no ALTER TABLE statement to plan"});
+    return ReportInputError(
+        {model::sql::InputLocation(args.sql, args.file), "no ALTER TABLE statement to plan"});
   }
   if (args.json) {
     std::printf("%s\n", planned.json.dump().c_str());

@@ -48,7 +48,8 @@ std::string Join(const std::vector<uint32_t>& v) {
 int RunRoute(const RouteArgs& args) {
   auto statements = model::sql::LoadStatements(args.sql, args.file);
   if (!statements.ok()) return ReportInputError(statements.error());
-  auto create = model::sql::FindCreateTable(statements.value());
+  auto create = model::sql::FindCreateTable(statements.value(),
+                                            model::sql::InputLocation(args.sql, args.file));
   if (!create.ok()) return ReportInputError(create.error());
   const model::sql::CreateTable& table = *create.value();
   auto row = BuildRow(table.schema, args.row);

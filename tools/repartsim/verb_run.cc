@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <variant>
 
 #include "model/campaign/determinism.h"
@@ -140,11 +141,14 @@ int RunOnce(const RunArgs& a) {
   if (!report.ok()) return ReportInputError(report.error());
   const run::RunReport& r = report.value();
   const int verdict = ExitCodeFor(r.outcome);
+  // The report first: a trace that cannot be written must not hide what the run found, nor
+  // its choice file and repro. Its write error decides the exit code at the end.
+  PrintRunReport(run.report_out, s.value(), r, a.violations_max);
+  std::optional<sim::Error> trace_error;
   if (!a.trace.empty() && (a.trace != "-" || run.trace_format == "jsonl")) {
     sim::Status st = WriteTraceFile(a.trace, run.trace_format, r.trace_lines);
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
+    if (!st.ok()) trace_error = st.error();
   }
-  PrintRunReport(run.report_out, s.value(), r, a.violations_max);
   const std::variant<std::string, int> choices = WriteChoices(a, run, r, verdict);
   if (std::holds_alternative<int>(choices)) return std::get<int>(choices);
   if (a.check_determinism && !SameAgain(run, s.value(), r)) return kExitNondeterminism;
@@ -162,6 +166,7 @@ int RunOnce(const RunArgs& a) {
     sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
+  if (trace_error) return ReportWriteError(*trace_error, verdict);
   return verdict;
 }
 

@@ -121,7 +121,13 @@ int RunShrink(const ShrinkArgs& a) {
   const campaign::ShrinkResult& r = shrunk.value();
   const double seconds = clock.Seconds();
   st = WriteTextFile(out_path, r.yaml);
-  if (!st.ok()) return ReportWriteError(st.error(), kExitInternal);
+  if (!st.ok()) {
+    // The shrink is done and must not be lost: the scenario goes to stdout instead. Exit 73
+    // (not 70: nothing failed to reproduce, a file could not be written).
+    std::printf("# %s could not be written; the shrunk scenario:\n%s", out_path.c_str(),
+                r.yaml.c_str());
+    return ReportWriteError(st.error(), kExitPass);
+  }
   const bool verified = Verified(a.scenario, out_path, config.seed, r, seconds);
   return verified ? kExitPass : kExitInternal;
 }

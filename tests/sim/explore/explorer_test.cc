@@ -163,6 +163,28 @@ TEST(ExplorerTest, StatesMaxStopsTheSearch) {
   EXPECT_EQ(st.runs, 2u);
 }
 
+TEST(ExplorerTest, MemoryMaxStopsABreadthFirstSearchThatHoldsTooMuch) {
+  // Before: breadth-first had no bound (2.4 GB in 30 s on a random scenario, then abort).
+  const auto run = [](uint64_t memory_max) {
+    Explorer explorer(DecisionPolicy{}, Order::kBreadthFirst, UINT64_MAX, memory_max);
+    return explorer.Run(
+        [&](ExploreChooser& chooser) {
+          Decide(chooser, nullptr);
+          return RunVerdict{};
+        },
+        [](const ExploreStats&) { return true; });
+  };
+  const ExploreStats small = run(100);
+  EXPECT_EQ(small.stop_reason, "memory_max");
+  EXPECT_FALSE(small.exhausted);
+  EXPECT_EQ(small.runs, 1u);  // the first run's children alone pass 100 bytes
+  EXPECT_GT(small.held_bytes, 100u);
+  EXPECT_GT(small.frontier, 0u);
+  const ExploreStats roomy = run(1 << 20);
+  EXPECT_EQ(roomy.stop_reason, "exhausted");
+  EXPECT_EQ(roomy.held_bytes, 0u);  // the queue drained, no state was visited
+}
+
 TEST(ExplorerTest, ProgressCanStopTheSearch) {
   Explorer explorer(DecisionPolicy{}, Order::kDepthFirst, UINT64_MAX);
   const ExploreStats st = explorer.Run(
