@@ -1,15 +1,6 @@
 #include "tools/repartsim/report_run.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "model/campaign/run_text.h"
 #include "model/campaign/trace_format.h"
@@ -74,108 +65,18 @@ sim::Status ValidateOverrides(const std::optional<std::string>& profile,
   return sim::Ok{};
 }
 
-namespace {
-
-sim::Error WriteError(const std::string& path, int error) {
-  return sim::Error{sim::SourceLocation{path, 0, 0},
-                    std::string("cannot write the report: ") + std::strerror(error)};
-}
-
-// Writes all of `text` to `fd`, then fsyncs (when `sync`) and closes it; returns errno or 0.
-int WriteAll(int fd, const std::string& text, bool sync) {
-  for (size_t off = 0; off < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = n < 0 ? errno : EIO;
-      ::close(fd);
-      return error;
-    }
-    off += static_cast<size_t>(n);
-  }
-  if (sync && ::fsync(fd) != 0 && errno != EINVAL) {
-    const int error = errno;
-    ::close(fd);
-    return error;
-  }
-  return ::close(fd) == 0 ? 0 : errno;
-}
-
-}  // namespace
-
-sim::Status WriteTextFile(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::fflush(stdout);
-    const int error = WriteAll(::dup(1), text, false);
-    if (error != 0) return WriteError("<stdout>", error);
-    return sim::Ok{};
-  }
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return WriteError(path, errno);
-    const int error = WriteAll(fd, text, true);
-    if (error != 0) return WriteError(path, error);
-    return sim::Ok{};
-  }
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return WriteError(path, errno);
-  int error = WriteAll(fd, text, true);
-  if (error == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0) {
-    ::unlink(tmp.c_str());
-    return WriteError(path, error);
-  }
-  return sim::Ok{};
-}
-
 sim::Status CheckOutputPath(const std::string& path, const std::vector<std::string>& args) {
-  if (path == "-") return sim::Ok{};
-  auto fail = [&](int error) {
-    return FlagError(args, path, "cannot write " + path + ": " + std::strerror(error));
-  };
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return fail(EISDIR);
-    if (!S_ISREG(st.st_mode)) {  // a device or FIFO: written in place
-      const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-      if (fd < 0 && errno != ENXIO) return fail(errno);
-      if (fd >= 0) ::close(fd);
-      return sim::Ok{};
-    }
+  if (std::optional<std::string> problem = campaign::OutputPathProblem(path)) {
+    return FlagError(args, path, *problem);
   }
-  // The report goes to a temporary file next to `path`: try creating one (access() says
-  // yes to root even where nothing can be created).
-  const std::string probe = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return fail(errno);
-  ::close(fd);
-  ::unlink(probe.c_str());
   return sim::Ok{};
 }
 
 sim::Status CheckOutputPaths(const std::vector<OutputFile>& outputs,
                              const std::vector<std::string>& args) {
-  std::vector<std::pair<std::string, const OutputFile*>> seen;  // resolved path, output
-  for (const OutputFile& out : outputs) {
-    if (out.path.empty()) continue;
-    REPARTSIM_ASSERT(!out.flag.empty());
-    sim::Status st = CheckOutputPath(out.path, args);
-    if (!st.ok()) return st;
-    std::error_code ec;
-    const std::string resolved =
-        out.path == "-" ? "-" : std::filesystem::weakly_canonical(out.path, ec).string();
-    for (const auto& [other, first] : seen) {
-      if (other != (ec ? out.path : resolved)) continue;
-      if (out.path == "-") {
-        return FlagError(args, out.flag,
-                         out.flag + " - and " + first->flag + " - cannot both write to stdout");
-      }
-      return FlagError(args, out.flag,
-                       out.flag + " names the same file as " + first->flag + " (" + out.path + ")");
-    }
-    seen.emplace_back(ec ? out.path : resolved, &out);
+  if (std::optional<campaign::OutputProblem> p = campaign::CheckOutputFiles(outputs)) {
+    const OutputFile& out = outputs[p->index];
+    return FlagError(args, p->at_path ? out.path : out.flag, p->message);
   }
   return sim::Ok{};
 }

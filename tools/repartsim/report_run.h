@@ -11,6 +11,7 @@
 
 #include "model/campaign/choice_file.h"
 #include "model/campaign/mutation_search.h"
+#include "model/campaign/output_files.h"
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 #include "sim/choice_list.h"
@@ -46,26 +47,12 @@ sim::Status WriteTraceFile(const std::string& path, const std::string& format,
 void PrintRunReport(std::FILE* out, const scenario::Scenario& scenario,
                     const run::RunReport& report, size_t violations_max);
 
-// Writes `text` to `path` ("-" = stdout) atomically: a temporary file next to it, written,
-// flushed (fsync), closed and checked, then renamed over `path`, so a crash or a full disk
-// never leaves a truncated or empty report. Special files (/dev/..., FIFOs) are written in
-// place. Error "cannot write <path>: <strerror(errno)>" (callers exit kExitCantCreate).
-sim::Status WriteTextFile(const std::string& path, const std::string& text);
-
-// Checks, before any run, that `path` can be written: "-" always; else its directory exists
-// and is writable and `path` is not a directory. The error is located at `path` on the
-// command line: "cannot write <path>: <reason>" (callers exit kExitUsage).
+using campaign::OutputFile;
+using campaign::WriteTextFile;  // callers exit kExitCantCreate on its error
+// campaign::OutputPathProblem, located at `path` on the command line (callers exit 64).
 sim::Status CheckOutputPath(const std::string& path, const std::vector<std::string>& args);
-
-// One output of a verb: the flag that names it (for errors) and its path ("" = not asked for).
-struct OutputFile {
-  std::string flag;
-  std::string path;
-};
-// The registry of a verb's outputs, checked together before any work: each one with
-// CheckOutputPath, and no two naming the same file (after resolving '.', '..' and symlinks)
-// or both stdout ('-'), which would overwrite or interleave each other. The error is located
-// at the second flag: "--junit names the same file as --json (x.xml)".
+// campaign::CheckOutputFiles (every output a verb was asked for, before any work), located
+// at the offending path or flag on the command line (callers exit 64).
 sim::Status CheckOutputPaths(const std::vector<OutputFile>& outputs,
                              const std::vector<std::string>& args);
 

@@ -6,7 +6,6 @@
 // REPARTSIM_SHARD_COUNT), output paths checked before any run (exit 64), SIGINT/SIGTERM (the
 // finished runs are reported, the rest skipped; --resume FILE continues), the progress bar,
 // and the reports, written atomically (--html: html_sweep.h).
-#include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -18,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/campaign/html_sweep.h"
+#include "model/campaign/stop_signals.h"
 #include "model/campaign/sweep_plan.h"
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
@@ -54,36 +54,6 @@ struct SweepArgs {
   bool check_determinism = false;
 };
 
-volatile std::sig_atomic_t g_stop_signal = 0;
-
-extern "C" void OnStopSignal(int signal) { g_stop_signal = signal; }
-
-// SIGINT/SIGTERM set g_stop_signal while the sweep runs; restored on destruction.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop_signal = 0;
-    struct sigaction action {};
-    action.sa_handler = OnStopSignal;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  // In a forked worker: the default actions (the parent does the reporting).
-  static void ResetInChild() {
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-  }
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
-
 void Progress(bool quiet, size_t done, size_t total, size_t failing, const Stopwatch& clock) {
   if (quiet) return;
   // Not a terminal (CI logs): one line per tenth of the sweep instead of a live bar.
@@ -115,8 +85,8 @@ campaign::SweepExecution Execute(const campaign::SweepPlan& plan,
   const uint64_t signal_after = TestHook("REPARTSIM_TEST_SIGNAL_AFTER");
   campaign::SweepHooks hooks;
   hooks.now_ms = [&clock] { return clock.Ms(); };
-  hooks.should_stop = [] { return g_stop_signal != 0; };
-  hooks.in_child = [] { StopSignals::ResetInChild(); };
+  hooks.should_stop = [] { return campaign::StopSignals::Received() != 0; };
+  hooks.in_child = [] { campaign::StopSignals::ResetInChild(); };
   hooks.progress = [&](size_t done, size_t total, size_t failing) {
     Progress(quiet, done, total, failing, clock);
     if (signal_after != 0 && done == signal_after) raise(SIGTERM);
@@ -128,11 +98,11 @@ campaign::SweepExecution Execute(const campaign::SweepPlan& plan,
   }
   campaign::SweepExecution ex = campaign::ExecuteSweep(plan, std::move(runs), jobs, hooks);
   if (ex.stopped) {
-    ex.notes.push_back(std::string("interrupted by ") + strsignal(g_stop_signal) + " after " +
-                       std::to_string(campaign::FinishedRuns(ex.runs)) + " of " +
-                       std::to_string(ex.runs.size()) +
-                       " runs; the report holds the finished runs, the rest are unrun "
-                       "(continue with --resume)");
+    ex.notes.push_back(
+        std::string("interrupted by ") + strsignal(campaign::StopSignals::Received()) + " after " +
+        std::to_string(campaign::FinishedRuns(ex.runs)) + " of " + std::to_string(ex.runs.size()) +
+        " runs; the report holds the finished runs, the rest are unrun "
+        "(continue with --resume)");
   }
   return ex;
 }
@@ -291,9 +261,9 @@ int Sweep(const SweepArgs& a) {
   if (!prepared.ok()) return ReportInputError(prepared.error());
   const campaign::SweepPlan& plan = *prepared.value().plan;
   campaign::SweepReport& report = prepared.value().report;
-  StopSignals signals;  // until the reports are written
+  campaign::StopSignals signals;  // until the reports are written
   campaign::SweepExecution ex = Execute(plan, std::move(prepared.value().runs), a.jobs, a.quiet);
-  const int stop_signal = g_stop_signal;
+  const int stop_signal = campaign::StopSignals::Received();
   report.runs = std::move(ex.runs);
   report.notes.insert(report.notes.end(), ex.notes.begin(), ex.notes.end());
   report.interrupted = ex.stopped;
@@ -302,9 +272,9 @@ int Sweep(const SweepArgs& a) {
   report.Aggregate();
   if (!report.interrupted) {
     campaign::RecheckDeterminism(plan, report, a.check_determinism ? UINT32_MAX : a.recheck,
-                                 [] { return g_stop_signal != 0; });
+                                 [] { return campaign::StopSignals::Received() != 0; });
   }
-  report.interrupted = report.interrupted || g_stop_signal != 0;
+  report.interrupted = report.interrupted || campaign::StopSignals::Received() != 0;
   report.wall_ms = clock.Ms();
   // A report on stdout keeps stdout for itself: the table goes to stderr.
   const bool report_on_stdout = a.json == "-" || a.junit == "-";
@@ -312,7 +282,7 @@ int Sweep(const SweepArgs& a) {
   int verdict = report.ExitCode();
   // Its unfinished runs are unrun (70 in the report); the process says why it stopped.
   if ((verdict == kExitPass || verdict == kExitInternal) && report.interrupted) {
-    verdict = 128 + (stop_signal != 0 ? stop_signal : static_cast<int>(g_stop_signal));
+    verdict = 128 + (stop_signal != 0 ? stop_signal : campaign::StopSignals::Received());
   }
   if (!a.html.empty()) {
     sim::Status st = WriteHtml(a, plan, report);

@@ -1,0 +1,44 @@
+// Output files of the verbs: how a report, trace, choice file or page is written, and how
+// every output a verb was asked for is checked before any work, so that a bad path costs no
+// run and a finished run is never lost to a path found bad at the end.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/result.h"
+
+namespace repartsim::campaign {
+
+// Writes `text` to `path` ("-" = stdout) atomically: a temporary file next to it, written,
+// flushed (fsync), closed and checked, then renamed over `path`, so a crash or a full disk
+// never leaves a truncated or empty report. Special files (/dev/..., FIFOs) are written in
+// place. Error, located at `path`: "cannot write the report: <strerror(errno)>".
+sim::Status WriteTextFile(const std::string& path, const std::string& text);
+
+// Why `path` cannot be written, checked before any run ("cannot write <path>: <reason>"):
+// its directory is missing or not writable, or it is a directory. nullopt when it can;
+// "-" (stdout) always can.
+std::optional<std::string> OutputPathProblem(const std::string& path);
+
+// One output of a verb: the flag that names it (for errors) and its path ("" = not asked for).
+struct OutputFile {
+  std::string flag;
+  std::string path;
+};
+// The first problem among a verb's outputs: which one (an index into them), whether the
+// message is about its path (else about its flag), and the message.
+struct OutputProblem {
+  size_t index = 0;
+  bool at_path = false;
+  std::string message;
+};
+// Checks a verb's outputs together: each with OutputPathProblem, and no two naming the same
+// file (after resolving '.', '..' and symlinks) or both stdout ('-'), which would overwrite or
+// interleave each other: "--junit names the same file as --json (x.xml)", "--json - and
+// --trace - cannot both write to stdout" (about the second flag).
+std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& outputs);
+
+}  // namespace repartsim::campaign
