@@ -12,7 +12,9 @@ const std::vector<ExitCodeDoc>& ExitCodeDocs() {
        "safety violation; rule or statement rejected; a scripted DDL rejected (DDL-REJECTED); "
        "a sweep row with an unexpected invariant or an expected one not reproduced"},
       {std::to_string(kExitLiveness), "liveness violation",
-       "liveness violation (a sweep: only unexpected INV-LIVE)"},
+       "liveness or availability violation, INV-LIVE or INV-AVAIL (a sweep: only unexpected ones "
+       "of "
+       "these)"},
       {std::to_string(kExitNondeterminism), "nondeterminism",
        "nondeterminism detected (same seed, different trace)"},
       {std::to_string(kExitUsage), "bad usage or input",

@@ -292,7 +292,7 @@ sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
   e["violation"] = out.invariant;
   YAML::Node tolerate(YAML::NodeType::Sequence);
   for (const char* inv : {"INV-RULE", "INV-OWN", "INV-NOOMIT", "INV-NODUP", "INV-NOPHANTOM",
-                          "INV-ACK", "INV-META", "INV-LIVE", "DDL-REJECTED"}) {
+                          "INV-ACK", "INV-META", "INV-LIVE", "INV-AVAIL", "DDL-REJECTED"}) {
     if (inv != out.invariant) tolerate.push_back(inv);
   }
   tolerate.SetStyle(YAML::EmitterStyle::Flow);

@@ -221,7 +221,7 @@ void SweepReport::Aggregate() {
     t.nondeterminism += run.outcome == "nondeterminism";
     bool live = false, anomaly = false, unexpected = false;
     for (const std::string& inv : run.invariants) {
-      live = live || inv == "INV-LIVE";
+      live = live || inv == "INV-LIVE" || inv == "INV-AVAIL";
       anomaly = anomaly || inv == "READ-ANOMALY";
       if (s && inv == s->ExpectedInvariant()) t.reproduced = true;
       const bool allowed = inv == "READ-ANOMALY" || (!raw && s && s->Allows(inv));
@@ -292,7 +292,7 @@ int SweepReport::ExitCode() const {
     } else {
       bool only_live = !t.unexpected_invariants.empty();
       for (const std::string& inv : t.unexpected_invariants)
-        only_live = only_live && inv == "INV-LIVE";
+        only_live = only_live && (inv == "INV-LIVE" || inv == "INV-AVAIL");
       (only_live ? liveness : safety) = true;
     }
   }

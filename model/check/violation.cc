@@ -10,9 +10,9 @@ namespace repartsim::check {
 namespace {
 
 constexpr Invariant kAllInvariants[] = {
-    Invariant::kRule,        Invariant::kOwn,        Invariant::kNoOmit, Invariant::kNoDup,
-    Invariant::kNoPhantom,   Invariant::kAck,        Invariant::kMeta,   Invariant::kLive,
-    Invariant::kReadAnomaly, Invariant::kDdlRejected};
+    Invariant::kRule,        Invariant::kOwn,         Invariant::kNoOmit, Invariant::kNoDup,
+    Invariant::kNoPhantom,   Invariant::kAck,         Invariant::kMeta,   Invariant::kLive,
+    Invariant::kReadAnomaly, Invariant::kDdlRejected, Invariant::kAvail};
 
 // Report order: the state that is wrong at rest first (lost acknowledged rows, ownership,
 // rule, metadata), then wrong query results, then a rejected scripted DDL, liveness, and the
@@ -37,8 +37,10 @@ int DecisiveRank(Invariant invariant) {
       return 7;
     case Invariant::kLive:
       return 8;
-    case Invariant::kReadAnomaly:
+    case Invariant::kAvail:
       return 9;
+    case Invariant::kReadAnomaly:
+      return 10;
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -79,6 +81,8 @@ std::string_view InvariantName(Invariant invariant) {
       return "READ-ANOMALY";
     case Invariant::kDdlRejected:
       return "DDL-REJECTED";
+    case Invariant::kAvail:
+      return "INV-AVAIL";
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -88,6 +92,10 @@ std::optional<Invariant> ParseInvariant(std::string_view name) {
     if (InvariantName(invariant) == name) return invariant;
   }
   return std::nullopt;
+}
+
+bool IsLivenessInvariant(Invariant invariant) {
+  return invariant == Invariant::kLive || invariant == Invariant::kAvail;
 }
 
 std::string Violation::ToText() const {
@@ -219,7 +227,7 @@ size_t Report::Count(Invariant invariant) const {
 
 bool Report::HasSafetyViolation() const {
   for (const Violation& v : violations_) {
-    if (v.invariant != Invariant::kReadAnomaly && v.invariant != Invariant::kLive) return true;
+    if (v.invariant != Invariant::kReadAnomaly && !IsLivenessInvariant(v.invariant)) return true;
   }
   return false;
 }
@@ -228,12 +236,12 @@ std::vector<Violation> Report::Sorted() const {
   // The first violation of each invariant, by rank, then the others, by rank, then every
   // READ-ANOMALY; each part stable.
   std::vector<std::pair<int, const Violation*>> keyed;
-  std::vector<bool> seen(10, false);
+  std::vector<bool> seen(std::size(kAllInvariants), false);
   for (const Violation& v : violations_) {
     const int rank = DecisiveRank(v.invariant);
     // Tolerated read anomalies always come last.
-    keyed.emplace_back(v.invariant == Invariant::kReadAnomaly ? 20
-                       : seen[rank]                           ? 10 + rank
+    keyed.emplace_back(v.invariant == Invariant::kReadAnomaly ? 30
+                       : seen[rank]                           ? 15 + rank
                                                               : rank,
                        &v);
     seen[rank] = true;
@@ -246,7 +254,9 @@ std::vector<Violation> Report::Sorted() const {
   return out;
 }
 
-bool Report::HasLivenessViolation() const { return Count(Invariant::kLive) > 0; }
+bool Report::HasLivenessViolation() const {
+  return Count(Invariant::kLive) + Count(Invariant::kAvail) > 0;
+}
 
 std::string Report::ToText() const {
   std::string out;

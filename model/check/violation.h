@@ -29,15 +29,20 @@ enum class Invariant {
   kMeta,
   kLive,
   kReadAnomaly,
-  kDdlRejected
+  kDdlRejected,
+  kAvail
 };
 
 // "INV-RULE", "INV-OWN", "INV-NOOMIT", "INV-NODUP", "INV-NOPHANTOM", "INV-ACK", "INV-META",
 // "INV-LIVE", "READ-ANOMALY", "DDL-REJECTED" (a scripted DDL the cluster rejected: the
-// scenario did not test what it says; it fails the run like a safety violation).
+// scenario did not test what it says; it fails the run like a safety violation),
+// "INV-AVAIL" (a statement refused with an error that no protocol state or fault justifies).
 std::string_view InvariantName(Invariant invariant);
 // Inverse of InvariantName; nullopt for any other text (e.g. a scenario's `expect:` typo).
 std::optional<Invariant> ParseInvariant(std::string_view name);
+// True for the invariants about progress rather than data (INV-LIVE, INV-AVAIL): a run that
+// breaks only these exits 2, not 1.
+bool IsLivenessInvariant(Invariant invariant);
 
 struct Violation {
   Invariant invariant = Invariant::kRule;
@@ -105,7 +110,7 @@ class Report {
   const std::vector<Violation>& violations() const { return violations_; }
   bool empty() const { return violations_.empty(); }
   size_t Count(Invariant invariant) const;
-  // True iff a violation other than READ-ANOMALY and INV-LIVE was recorded.
+  // True iff a violation other than READ-ANOMALY and the liveness invariants was recorded.
   bool HasSafetyViolation() const;
   // The violations in report order (see the header comment).
   std::vector<Violation> Sorted() const;

@@ -6,6 +6,7 @@
 
 #include "model/frontend/query_planner.h"
 #include "model/frontend/write_router.h"
+#include "model/node/refusal.h"
 #include "model/partition/predicate.h"
 #include "model/rules.h"
 #include "sim/assert.h"
@@ -141,8 +142,8 @@ void Frontend::OnRouteReply(const RouteReply& reply, NodeContext& ctx) {
   if (fill.kind == Kind::kFailed) {
     const std::string attempts = std::to_string(fill.reloads + 1);
     ctx.Log("fe.fill_failed", "table=" + reply.table.ToString() + " attempts=" + attempts);
-    const std::string error = "Failed to get latest cache value after " + attempts +
-                              " attempts due to concurrent invalidation";
+    const std::string error =
+        std::string(kCacheLoadFailedError) + attempts + " attempts due to concurrent invalidation";
     FailWaitingDdls(reply.table, error, ctx);
     FailWaitingStatements(reply.table, error, ctx);
     return;

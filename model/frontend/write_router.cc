@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "model/frontend/partition_view.h"
+#include "model/node/refusal.h"
 #include "model/partition/expr.h"
 #include "model/partition/rule.h"
 #include "model/rules.h"
@@ -78,8 +79,8 @@ WriteRouting RouteWrite(const CachedTable& cached, TableId table, std::vector<Ro
     for (const Row& row : rows) {
       if (const std::string* column = RowPathUndefinedColumn(view.write_rule, schema, row)) {
         ++routing.error_count;
-        routing.error = "Undefined column: " + *column + " (not a partition column of table " +
-                        table.ToString() + ")";
+        routing.error = std::string(kUndefinedColumnError) + *column +
+                        " (not a partition column of table " + table.ToString() + ")";
         return routing;
       }
     }

@@ -13,6 +13,7 @@
 #include "model/check/structural_check.h"
 #include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
+#include "model/node/refusal.h"
 #include "model/rules.h"
 #include "model/run/run_explain.h"
 #include "sim/assert.h"
@@ -268,6 +269,37 @@ void CheckRejectedDdls(const CheckInput& in, std::vector<Violation>& out) {
   }
 }
 
+// INV-AVAIL for every statement refused with an error that nothing in the run justifies
+// (model/node/refusal.h): an insert refused with `Undefined column` while the rule's column
+// list and its expressions disagree, a statement failed because the route cache gave up on
+// raced fills. Not a data loss, an availability defect; it is judged like INV-LIVE (exit 2).
+void CheckUnjustifiedRefusals(const CheckInput& in, std::vector<Violation>& out) {
+  const model::History& history = in.cluster->history();
+  const auto refused = [&](const char* kind, uint64_t id, model::NodeId frontend,
+                           uint64_t start_step, uint64_t end_step, int64_t end_ms,
+                           const std::string& error) {
+    Violation v;
+    v.invariant = check::Invariant::kAvail;
+    v.step = end_step;
+    v.time_ms = end_ms;
+    v.message = std::string(kind) + " " + std::to_string(id) + " from " +
+                in.cluster->NodeName(frontend) + " (issued at step " + std::to_string(start_step) +
+                ") was refused: " + error +
+                "; no crash, fault or protocol state of the run justifies the refusal";
+    out.push_back(std::move(v));
+  };
+  for (const model::WriteRecord& w : history.writes) {
+    if (w.status == model::WriteStatus::kRejected && model::IsUnjustifiedRefusal(w.error)) {
+      refused("write", w.id, w.frontend, w.start_step, w.end_step, w.end.ms, w.error);
+    }
+  }
+  for (const model::QueryRecord& q : history.queries) {
+    if (q.status == model::QueryStatus::kError && model::IsUnjustifiedRefusal(q.error)) {
+      refused("query", q.id, q.frontend, q.start_step, q.end_step, q.end.ms, q.error);
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<model::PartitionRule> PublishedRule(const scenario::Scenario& s,
@@ -321,6 +353,7 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
   FeedOracle(in.cluster->history(), in.scenario->table_id(), oracle.value());
   CheckAcceptedRows(in, out);
   CheckRejectedDdls(in, out);
+  CheckUnjustifiedRefusals(in, out);
   out.insert(out.end(), in.step_violations.begin(), in.step_violations.end());
   CheckQueries(in, oracle.value(), out);
   if (in.quiescent) {

@@ -200,10 +200,11 @@ void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
 std::string ReadInvariantName(const YAML::Node& node, LoadContext& ctx, const std::string& path) {
   std::string name = ReadString(node, ctx, path);
   if (!ctx.failed() && !check::ParseInvariant(name)) {
-    ctx.Fail(node, path,
-             "unknown invariant '" + name +
-                 "'; expected one of: INV-RULE, INV-OWN, INV-NOOMIT, INV-NODUP, "
-                 "INV-NOPHANTOM, INV-ACK, INV-META, INV-LIVE, READ-ANOMALY, DDL-REJECTED");
+    ctx.Fail(
+        node, path,
+        "unknown invariant '" + name +
+            "'; expected one of: INV-RULE, INV-OWN, INV-NOOMIT, INV-NODUP, "
+            "INV-NOPHANTOM, INV-ACK, INV-META, INV-LIVE, INV-AVAIL, READ-ANOMALY, DDL-REJECTED");
   }
   return name;
 }

@@ -86,6 +86,26 @@ TEST(ViolationTest, AttachTraceIgnoresLinesAfterTheViolationStep) {
                                                "42 1500 n1 scan 4398046511104(1024, 0)"}));
 }
 
+TEST(ReportTest, AnUnjustifiedRefusalIsALivenessOutcomeRankedAfterInvLive) {
+  EXPECT_EQ(InvariantName(Invariant::kAvail), "INV-AVAIL");
+  EXPECT_EQ(ParseInvariant("INV-AVAIL"), Invariant::kAvail);
+  EXPECT_TRUE(IsLivenessInvariant(Invariant::kAvail));
+  EXPECT_TRUE(IsLivenessInvariant(Invariant::kLive));
+  EXPECT_FALSE(IsLivenessInvariant(Invariant::kDdlRejected));
+  Report report;
+  report.Add(Violation{Invariant::kReadAnomaly, 1, 1, {}, {}, "r", {}});
+  report.Add(Violation{Invariant::kAvail, 2, 2, {}, {}, "a", {}});
+  EXPECT_FALSE(report.HasSafetyViolation());
+  EXPECT_TRUE(report.HasLivenessViolation());
+  report.Add(Violation{Invariant::kLive, 3, 3, {}, {}, "l", {}});
+  report.Add(Violation{Invariant::kDdlRejected, 4, 4, {}, {}, "d", {}});
+  EXPECT_TRUE(report.HasSafetyViolation());
+  std::vector<Invariant> order;
+  for (const Violation& v : report.Sorted()) order.push_back(v.invariant);
+  EXPECT_EQ(order, (std::vector<Invariant>{Invariant::kDdlRejected, Invariant::kLive,
+                                           Invariant::kAvail, Invariant::kReadAnomaly}));
+}
+
 TEST(ReportTest, KeepsAllViolationsAndSeparatesAnomaliesAndLiveness) {
   Report report;
   EXPECT_EQ(report.ToText(), "violations: 0\n");
