@@ -109,6 +109,44 @@ std::string FoundBy(const MutantRow& row) {
   return row.path + " seed " + std::to_string(row.seed);
 }
 
+const std::vector<DeadProtection>& DeadProtections() {
+  static const std::vector<DeadProtection> kDead = {
+      {"gc-positive-proof",
+       "no run calls GC yet: model/gc is a synchronous pass that only unit tests call"},
+  };
+  return kDead;
+}
+
+namespace {
+
+bool IsDead(const std::string& name) {
+  const std::vector<DeadProtection>& dead = DeadProtections();
+  return std::any_of(dead.begin(), dead.end(),
+                     [&](const DeadProtection& d) { return d.name == name; });
+}
+
+// The dead protections that a full search (no --only) left out; none for a search of some
+// switches only.
+std::vector<const DeadProtection*> Unmutated(const std::vector<MutantRow>& rows) {
+  std::vector<const DeadProtection*> out;
+  std::string bad;
+  const std::optional<std::vector<std::string>> full = MutatedSwitches({}, &bad);
+  REPARTSIM_ASSERT(full.has_value());
+  for (const std::string& name : *full) {
+    const bool mutated = std::any_of(rows.begin(), rows.end(),
+                                     [&](const MutantRow& row) { return row.rule == name; });
+    if (!mutated) return out;
+  }
+  for (const DeadProtection& d : DeadProtections()) {
+    const bool mutated = std::any_of(rows.begin(), rows.end(),
+                                     [&](const MutantRow& row) { return row.rule == d.name; });
+    if (!mutated) out.push_back(&d);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string MutantsText(const Budget& budget, const std::vector<MutantRow>& rows) {
   REPARTSIM_ASSERT(!rows.empty());
   char header[256];
@@ -123,6 +161,9 @@ std::string MutantsText(const Budget& budget, const std::vector<MutantRow>& rows
                                      reference.message + " (repro: " + reference.repro + ")"
                                : reference.error) +
             "\n";
+  }
+  for (const DeadProtection* d : Unmutated(rows)) {
+    text += "not a mutant: " + d->name + " (" + d->why + "; docs/rules.md#" + d->name + ")\n";
   }
   return text + Kills(rows) + Findings(rows) + Score(rows).Line() + "\n";
 }
@@ -141,6 +182,10 @@ nlohmann::ordered_json MutantsJson(const std::string& version, const std::string
   nlohmann::ordered_json mutants = nlohmann::ordered_json::array();
   for (size_t i = 1; i < rows.size(); ++i) mutants.push_back(rows[i].ToJson());
   out["mutants"] = mutants;
+  nlohmann::ordered_json dead = nlohmann::ordered_json::array();
+  for (const DeadProtection* d : Unmutated(rows))
+    dead.push_back({{"rule", d->name}, {"why", d->why}});
+  out["not_mutants"] = dead;
   out["score"] = {{"killed", score.killed},
                   {"total", score.total},
                   {"percent", score.percent},
@@ -154,11 +199,15 @@ nlohmann::ordered_json MutantsJson(const std::string& version, const std::string
 std::optional<std::vector<std::string>> MutatedSwitches(const std::vector<std::string>& only,
                                                         std::string* bad) {
   REPARTSIM_ASSERT(bad != nullptr);
-  std::vector<std::string> mutated;
+  std::vector<std::string> mutated, on;
   for (const model::RuleInfo& info : model::AllRules()) {
-    if (info.reference) mutated.push_back(info.name);
+    if (!info.reference) continue;
+    on.push_back(info.name);
+    if (!IsDead(info.name)) mutated.push_back(info.name);
   }
+  REPARTSIM_ASSERT(on.size() == mutated.size() + DeadProtections().size());
   if (only.empty()) return mutated;
+  mutated = on;
   std::vector<std::string> picked;
   for (const std::string& name : only) {
     if (std::find(mutated.begin(), mutated.end(), name) == mutated.end()) {

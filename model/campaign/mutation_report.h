@@ -46,8 +46,18 @@ nlohmann::ordered_json MutantsJson(const std::string& version, const std::string
                                    const Budget& budget, const std::vector<MutantRow>& rows,
                                    std::optional<double> min_score, int exit_code, int64_t wall_ms);
 
-// The switches `mutants` turns off: every switch on in reference, or those of `only` (in the
-// order named, each once). nullopt and `*bad` set when `only` names another switch.
+// Switches on in reference that guard code no run reaches yet, so that no scenario can kill
+// them: not mutants unless named with --only, and every report lists them with the reason
+// (the switch's section of docs/rules.md says the same).
+struct DeadProtection {
+  std::string name;
+  std::string why;
+};
+const std::vector<DeadProtection>& DeadProtections();
+
+// The switches `mutants` turns off: every switch on in reference but the dead protections, or
+// those of `only` (in the order named, each once). nullopt and `*bad` set when `only` names
+// a switch that is not on in reference.
 std::optional<std::vector<std::string>> MutatedSwitches(const std::vector<std::string>& only,
                                                         std::string* bad);
 

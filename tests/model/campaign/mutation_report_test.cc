@@ -74,8 +74,15 @@ TEST(MutationReportTest, OnlyPicksReferenceSwitchesOnce) {
   ASSERT_TRUE(all.has_value());
   size_t on_in_reference = 0;
   for (const model::RuleInfo& info : model::AllRules()) on_in_reference += info.reference;
-  EXPECT_EQ(all->size(), on_in_reference);
-  EXPECT_EQ(all->size() + 1, model::AllRules().size());  // target-sequence-foreign-files
+  // Every switch on in reference but the dead protection (gc-positive-proof: no run calls GC).
+  ASSERT_EQ(DeadProtections().size(), 1u);
+  EXPECT_EQ(DeadProtections()[0].name, "gc-positive-proof");
+  EXPECT_EQ(all->size() + 1, on_in_reference);
+  EXPECT_EQ(std::count(all->begin(), all->end(), "gc-positive-proof"), 0);
+  EXPECT_EQ(on_in_reference + 1, model::AllRules().size());  // target-sequence-foreign-files
+  auto dead = MutatedSwitches({"gc-positive-proof"}, &bad);  // named, it is mutated
+  ASSERT_TRUE(dead.has_value());
+  EXPECT_EQ(*dead, std::vector<std::string>{"gc-positive-proof"});
   auto picked = MutatedSwitches({"fenced-reads", "durable-staging", "fenced-reads"}, &bad);
   ASSERT_TRUE(picked.has_value());
   EXPECT_EQ(*picked, (std::vector<std::string>{"fenced-reads", "durable-staging"}));
