@@ -1,6 +1,10 @@
 #include "model/scenario/loader.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
+#include <optional>
+#include <sstream>
 
 #include "model/check/violation.h"
 #include "model/protocol.h"
@@ -406,6 +410,39 @@ const char* QueryShapeName(QueryShape shape) {
   return "?";
 }
 
+namespace {
+
+// Notes where a document starts; ignores every other event.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> start;
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// Where a second YAML document of `text` starts, if it has one. Two calls of the parser at
+// most, so input on which the parser never ends its stream of documents cannot hang here.
+std::optional<YAML::Mark> SecondDocument(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  YAML::Parser parser(in);
+  DocumentStarts first, second;
+  if (!parser.HandleNextDocument(first)) return std::nullopt;
+  if (!parser.HandleNextDocument(second)) return std::nullopt;
+  return second.start;
+}
+
+}  // namespace
+
 sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& file) {
   if (text.size() > kScenarioBytesMax) {
     return sim::Error{sim::SourceLocation{file, 1, 1},
@@ -420,19 +457,15 @@ sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& fi
   LoadContext ctx(file, std::string(text));
   YAML::Node root;
   try {
-    // Every document is read: one after the first is refused, not silently dropped.
-    const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
-    if (documents.size() > 1) {
-      const YAML::Mark mark = documents[1].Mark();
-      const sim::SourceLocation at =
-          mark.is_null() ? sim::SourceLocation{file, 0, 0}
-                         : sim::SourceLocation{file, static_cast<uint32_t>(mark.line + 1),
-                                               static_cast<uint32_t>(mark.column + 1)};
-      return sim::Error{at,
+    root = YAML::Load(std::string(text));
+    // A document after the first is refused, not silently dropped. Not YAML::LoadAll: on some
+    // malformed input (", x") yaml-cpp 0.7's parser yields empty documents forever.
+    if (std::optional<YAML::Mark> second = SecondDocument(text); second && root.IsMap()) {
+      return sim::Error{sim::SourceLocation{file, static_cast<uint32_t>(second->line + 1),
+                                            static_cast<uint32_t>(second->column + 1)},
                         "a scenario is one YAML document; a second one starts here (remove the "
                         "'---' and what follows, or split the file)"};
     }
-    if (!documents.empty()) root = documents.front();
   } catch (const YAML::Exception& e) {
     const uint32_t line = e.mark.is_null() ? 0 : static_cast<uint32_t>(e.mark.line + 1);
     const uint32_t column = e.mark.is_null() ? 0 : static_cast<uint32_t>(e.mark.column + 1);
