@@ -24,6 +24,12 @@ namespace {
 const std::set<std::string> kOutcomes = {"pass",           "safety",  "liveness",
                                          "nondeterminism", "skipped", "unrun"};
 
+// check::IsLivenessInvariant of a reported invariant name.
+bool IsLivenessName(const std::string& name) {
+  const std::optional<check::Invariant> invariant = check::ParseInvariant(name);
+  return invariant && check::IsLivenessInvariant(*invariant);
+}
+
 std::string RowKey(const std::string& path, const std::string& profile, const std::string& rules) {
   return path + "|" + profile + "|" + rules;
 }
@@ -221,7 +227,7 @@ void SweepReport::Aggregate() {
     t.nondeterminism += run.outcome == "nondeterminism";
     bool live = false, anomaly = false, unexpected = false;
     for (const std::string& inv : run.invariants) {
-      live = live || inv == "INV-LIVE" || inv == "INV-AVAIL";
+      live = live || IsLivenessName(inv);
       anomaly = anomaly || inv == "READ-ANOMALY";
       if (s && inv == s->ExpectedInvariant()) t.reproduced = true;
       const bool allowed = inv == "READ-ANOMALY" || (!raw && s && s->Allows(inv));
@@ -292,7 +298,7 @@ int SweepReport::ExitCode() const {
     } else {
       bool only_live = !t.unexpected_invariants.empty();
       for (const std::string& inv : t.unexpected_invariants)
-        only_live = only_live && (inv == "INV-LIVE" || inv == "INV-AVAIL");
+        only_live = only_live && IsLivenessName(inv);
       (only_live ? liveness : safety) = true;
     }
   }
