@@ -54,7 +54,7 @@ std::string Findings(const std::vector<MutantRow>& rows) {
       std::string names;
       for (const std::string& n : f.invariants) names += (names.empty() ? "" : ",") + n;
       const std::string status = f.annotation.empty() ? "undocumented"
-                                 : f.met              ? "documented (" + f.annotation + ")"
+                                 : f.Met()            ? "documented (" + f.annotation + ")"
                                                       : "NOT as documented (" + f.annotation + ")";
       text += "  finding " + (row.rule.empty() ? std::string("(reference)") : row.rule) + ": " +
               f.path + " " + names + " seeds " + seeds + "; " + status + "\n";

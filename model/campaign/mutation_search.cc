@@ -63,7 +63,9 @@ void RecordFinding(MutantRow& row, const scenario::Scenario& s, const std::strin
     }
   }
   if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
-    f.met = f.met && report.Meets(r->expectation);
+    f.allowed = f.allowed && report.outcome != run::Outcome::kNondeterminism &&
+                report.Unexpected(r->expectation).empty();
+    f.reproduced = f.reproduced || report.Meets(r->expectation);
   }
 }
 
@@ -116,7 +118,7 @@ nlohmann::ordered_json MutantRow::ToJson() const {
            {"invariants", f.invariants},
            {"expected_by_scenario",
             f.annotation.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.annotation)},
-           {"documented", !f.annotation.empty() && f.met}});
+           {"documented", !f.annotation.empty() && f.Met()}});
     }
     j["findings"] = list;
   }
@@ -153,7 +155,7 @@ MutantRow MutantRow::FromJson(const nlohmann::json& j) {
       if (f.at("expected_by_scenario").is_string()) {
         out.annotation = f.at("expected_by_scenario").get<std::string>();
       }
-      out.met = f.at("documented").get<bool>() || out.annotation.empty();
+      out.allowed = out.reproduced = f.at("documented").get<bool>() || out.annotation.empty();
       r.findings.push_back(std::move(out));
     }
   }

@@ -200,6 +200,27 @@ void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   scenario.seed_last = range->second;
 }
 
+// The `seeds: A..B` of a with_rules entry at `path`: a range inside the scenario's own seeds.
+std::optional<std::pair<uint64_t, uint64_t>> ReadEntrySeeds(const YAML::Node& node,
+                                                            LoadContext& ctx,
+                                                            const std::string& path,
+                                                            const Scenario& scenario) {
+  const std::string text = ReadString(node, ctx, path);
+  if (ctx.failed()) return std::nullopt;
+  const std::optional<std::pair<uint64_t, uint64_t>> range = ParseSeedRange(text);
+  if (!range) {
+    ctx.Fail(node, path, "expected a seed range A..B with A <= B, got '" + text + "'");
+    return std::nullopt;
+  }
+  if (range->first < scenario.seed_first || range->second > scenario.seed_last) {
+    ctx.Fail(node, path,
+             "seeds " + text + " lie outside the scenario's seeds " +
+                 std::to_string(scenario.seed_first) + ".." + std::to_string(scenario.seed_last));
+    return std::nullopt;
+  }
+  return range;
+}
+
 // An invariant name of `expect` (violation or tolerate); fails on an unknown one.
 std::string ReadInvariantName(const YAML::Node& node, LoadContext& ctx, const std::string& path) {
   std::string name = ReadString(node, ctx, path);
@@ -258,7 +279,8 @@ Expectation ReadOneExpectation(const YAML::Node& value, LoadContext& ctx, const 
   return e;
 }
 
-// expect.with_rules: [{rules: {name: on|off, ...}, profile: P, violation: X, tolerate: [...]}].
+// expect.with_rules: [{rules: {name: on|off, ...}, profile: P, violation: X, tolerate: [...],
+//                      seeds: A..B}].
 void ReadRuleExpectations(const YAML::Node& list, LoadContext& ctx, Scenario& scenario) {
   const std::string base = "expect.with_rules";
   if (!ExpectSequence(list, ctx, base)) return;
@@ -298,7 +320,8 @@ void ReadRuleExpectations(const YAML::Node& list, LoadContext& ctx, Scenario& sc
       return;
     }
     r.expectation = ReadOneExpectation(list[i], ctx, path, {}, &f);
-    f.Finish({"rules", "profile", "violation", "tolerate"});
+    if (f.Has("seeds")) r.seeds = ReadEntrySeeds(f.Get("seeds"), ctx, path + ".seeds", scenario);
+    f.Finish({"rules", "profile", "violation", "tolerate", "seeds"});
     if (ctx.failed()) return;
     r.overrides = scenario.OverridesFor(r.profile, r.rules);
     if (r.overrides == scenario.OverridesFor(r.profile, {})) {

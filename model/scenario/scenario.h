@@ -125,6 +125,10 @@ struct RuleExpectation {
   std::vector<std::pair<std::string, bool>> rules;  // in file order
   std::string overrides;  // the resulting switches vs `profile` (Protocol::OverridesText)
   Expectation expectation;
+  // `seeds: A..B` (inclusive, inside the scenario's `seeds`): the seeds the bundled-scenario
+  // test checks this entry on, for a switch whose absence shows only at a later seed; nullopt:
+  // the scenario's first three seeds.
+  std::optional<std::pair<uint64_t, uint64_t>> seeds;
 };
 
 struct Scenario {

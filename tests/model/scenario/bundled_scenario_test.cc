@@ -24,19 +24,18 @@ constexpr uint64_t kSeedsFast = 3;
 
 class BundledScenarioTest : public ::testing::TestWithParam<std::string> {};
 
-// Runs the scenario's first kSeedsFast seeds under `profile` with `rules` on top and returns
+// Runs seeds `first`..`last` under `profile` with `rules` on top and returns
 // one line per miss of `expect`: an invariant it does not allow, or its expected invariant
 // reproduced by none of them. `what` names the runs in the lines. With `recheck`, the first
 // seed runs twice and must give the same summary; with `overrides`, every run must report
 // those rule overrides.
 std::string MissesOf(const Scenario& s, const std::string& what, const std::string& profile,
                      const std::vector<std::pair<std::string, bool>>& rules,
-                     const Expectation& expect, bool recheck,
+                     const Expectation& expect, uint64_t first, uint64_t last, bool recheck,
                      const std::string* overrides = nullptr) {
   bool reproduced = false;
   std::string failures;
-  const uint64_t last = std::min(s.seed_last, s.seed_first + kSeedsFast - 1);
-  for (uint64_t seed = s.seed_first; seed <= last; ++seed) {
+  for (uint64_t seed = first; seed <= last; ++seed) {
     run::RunConfig config;
     config.seed = seed;
     config.profile = profile;
@@ -49,7 +48,7 @@ std::string MissesOf(const Scenario& s, const std::string& what, const std::stri
     if (overrides != nullptr) {
       EXPECT_EQ(report.value().rules, *overrides) << what;
     }
-    if (recheck && seed == s.seed_first) {
+    if (recheck && seed == first) {
       auto again = run::RunScenario(s, config);
       EXPECT_EQ(report.value().summary, again.value().summary) << what << " seed " << seed;
     }
@@ -73,16 +72,18 @@ TEST_P(BundledScenarioTest, MeetsItsExpectationAndIsDeterministic) {
   const Scenario& s = loaded.value();
   ASSERT_TRUE(s.ExpectationFor("reference").has_value()) << "no reference expectation";
   ASSERT_TRUE(s.ExpectationFor("greptime").has_value()) << "no greptime expectation";
+  const uint64_t last = std::min(s.seed_last, s.seed_first + kSeedsFast - 1);
   for (const char* profile : {"reference", "greptime"}) {
-    const std::string failures =
-        MissesOf(s, profile, profile, {}, *s.ExpectationFor(profile), /*recheck=*/true);
+    const std::string failures = MissesOf(s, profile, profile, {}, *s.ExpectationFor(profile),
+                                          s.seed_first, last, /*recheck=*/true);
     EXPECT_TRUE(failures.empty()) << failures;
   }
 }
 
-// Every expect.with_rules entry holds too (steps_max capped at 10,000): its runs (the scenario's
-// first kSeedsFast seeds under the entry's profile with its rules on top) report nothing the entry
-// does not allow, and its expected invariant appears in at least one of them.
+// Every expect.with_rules entry holds too (steps_max capped at 10,000): its runs (the entry's
+// `seeds`, else the scenario's first kSeedsFast seeds, under the entry's profile with its rules on
+// top) report nothing the entry does not allow, and its expected invariant appears in at least one
+// of them.
 TEST_P(BundledScenarioTest, MeetsEveryPerRuleExpectation) {
   auto loaded = LoadScenarioFile(GetParam());
   ASSERT_TRUE(loaded.ok()) << loaded.error().Format();
@@ -91,8 +92,10 @@ TEST_P(BundledScenarioTest, MeetsEveryPerRuleExpectation) {
   // with INV-LIVE at 10,000 steps instead of running for hours.
   s.limits.steps_max = std::min<uint64_t>(s.limits.steps_max, 10000);
   for (const RuleExpectation& r : s.rule_expect) {
+    const auto [first, last] = r.seeds.value_or(
+        std::pair{s.seed_first, std::min(s.seed_last, s.seed_first + kSeedsFast - 1)});
     const std::string failures = MissesOf(s, r.profile + " with " + r.overrides, r.profile, r.rules,
-                                          r.expectation, /*recheck=*/false);
+                                          r.expectation, first, last, /*recheck=*/false);
     EXPECT_TRUE(failures.empty()) << failures;
   }
 }

@@ -44,7 +44,7 @@ TEST(ScenarioLoaderTest, EveryBadInputFixtureGivesItsStatedError) {
       EXPECT_EQ(actual.rfind(kDir + first.substr(17), 0), 0u) << actual;
     }
   }
-  EXPECT_GE(count, 49u);
+  EXPECT_GE(count, 57u);
 }
 
 TEST(ScenarioLoaderTest, InputOnWhichTheParserNeverEndsIsRefusedNotHung) {
@@ -146,7 +146,9 @@ expect:
   greptime: {violation: INV-ACK}
   with_rules:
     - {rules: {per-group-indices: off}, violation: INV-RULE, tolerate: [INV-LIVE]}
-    - {profile: greptime, rules: {unified-null-routing: on, durable-staging: on}, violation: INV-LIVE}
+    - {profile: greptime, rules: {unified-null-routing: on, durable-staging: on}, violation: INV-LIVE,
+       seeds: "12..14"}
+seeds: "0..19"
 )yaml";
 
 // expect.with_rules: each entry is keyed by the switches its run differs in from its profile
@@ -161,6 +163,9 @@ TEST(ScenarioLoaderTest, WithRulesExpectationsAreFoundByTheRunsOverrides) {
   EXPECT_EQ(s.rule_expect[0].expectation.ToString(), "violation: INV-RULE (tolerates INV-LIVE)");
   EXPECT_EQ(s.rule_expect[1].profile, "greptime");
   EXPECT_EQ(s.rule_expect[1].overrides, "unified-null-routing=on,durable-staging=on");
+  // An entry's own seeds (the bundled test checks it there), else none: the first three.
+  EXPECT_EQ(s.rule_expect[0].seeds, std::nullopt);
+  EXPECT_EQ(s.rule_expect[1].seeds, (std::pair<uint64_t, uint64_t>{12, 14}));
   EXPECT_EQ(s.OverridesFor("reference", {{"per-group-indices", false}}),
             "fenced-reads=off,per-group-indices=off");
   EXPECT_EQ(s.OverridesFor("reference", {{"no-such-rule", false}}), "");
