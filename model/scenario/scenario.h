@@ -129,6 +129,10 @@ struct RuleExpectation {
   // test checks this entry on, for a switch whose absence shows only at a later seed; nullopt:
   // the scenario's first three seeds.
   std::optional<std::pair<uint64_t, uint64_t>> seeds;
+  // `found_by: explore`: exploring the scenario (its first seed) with these rules finds a run
+  // that meets the entry, where random seeds seldom draw it. Runs and sweeps then only tolerate
+  // the entry's violation (ExpectationFor), and the bundled-scenario test explores.
+  bool by_explore = false;
 };
 
 struct Scenario {
@@ -159,7 +163,8 @@ struct Scenario {
   std::optional<Expectation> ExpectationFor(const std::string& profile_name) const;
   // The expectation for a run under `profile_name` whose switches differ from that profile by
   // `overrides` (Protocol::OverridesText, as RunReport::rules): the with_rules entry of that
-  // profile with the same overrides, else ExpectationFor(profile_name).
+  // profile with the same overrides (an entry found by explore with its violation only
+  // tolerated), else ExpectationFor(profile_name).
   std::optional<Expectation> ExpectationFor(const std::string& profile_name,
                                             const std::string& overrides) const;
   // The expect.with_rules entry of `profile_name` with exactly `overrides`, or nullptr.

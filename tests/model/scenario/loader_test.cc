@@ -44,7 +44,7 @@ TEST(ScenarioLoaderTest, EveryBadInputFixtureGivesItsStatedError) {
       EXPECT_EQ(actual.rfind(kDir + first.substr(17), 0), 0u) << actual;
     }
   }
-  EXPECT_GE(count, 57u);
+  EXPECT_GE(count, 59u);
 }
 
 TEST(ScenarioLoaderTest, InputOnWhichTheParserNeverEndsIsRefusedNotHung) {
@@ -148,6 +148,7 @@ expect:
     - {rules: {per-group-indices: off}, violation: INV-RULE, tolerate: [INV-LIVE]}
     - {profile: greptime, rules: {unified-null-routing: on, durable-staging: on}, violation: INV-LIVE,
        seeds: "12..14"}
+    - {rules: {versioned-leases: off}, violation: INV-LIVE, tolerate: [INV-ACK], found_by: explore}
 seeds: "0..19"
 )yaml";
 
@@ -157,7 +158,7 @@ TEST(ScenarioLoaderTest, WithRulesExpectationsAreFoundByTheRunsOverrides) {
   auto result = ParseScenario(kWithRules, "with_rules.yaml");
   ASSERT_TRUE(result.ok()) << result.error().Format();
   const Scenario& s = result.value();
-  ASSERT_EQ(s.rule_expect.size(), 2u);
+  ASSERT_EQ(s.rule_expect.size(), 3u);
   EXPECT_EQ(s.rule_expect[0].profile, "reference");
   EXPECT_EQ(s.rule_expect[0].overrides, "fenced-reads=off,per-group-indices=off");
   EXPECT_EQ(s.rule_expect[0].expectation.ToString(), "violation: INV-RULE (tolerates INV-LIVE)");
@@ -166,6 +167,14 @@ TEST(ScenarioLoaderTest, WithRulesExpectationsAreFoundByTheRunsOverrides) {
   // An entry's own seeds (the bundled test checks it there), else none: the first three.
   EXPECT_EQ(s.rule_expect[0].seeds, std::nullopt);
   EXPECT_EQ(s.rule_expect[1].seeds, (std::pair<uint64_t, uint64_t>{12, 14}));
+  // Found by explore: the entry keeps its violation (mutants and the bundled test judge the
+  // explore's counterexample by it); a run or sweep only tolerates it.
+  EXPECT_FALSE(s.rule_expect[1].by_explore);
+  ASSERT_TRUE(s.rule_expect[2].by_explore);
+  EXPECT_EQ(s.rule_expect[2].expectation.ToString(), "violation: INV-LIVE (tolerates INV-ACK)");
+  const std::string leases = s.OverridesFor("reference", {{"versioned-leases", false}});
+  EXPECT_EQ(s.ExpectationFor("reference", leases)->ToString(),
+            "pass (tolerates INV-ACK, INV-LIVE)");
   EXPECT_EQ(s.OverridesFor("reference", {{"per-group-indices", false}}),
             "fenced-reads=off,per-group-indices=off");
   EXPECT_EQ(s.OverridesFor("reference", {{"no-such-rule", false}}), "");
