@@ -201,28 +201,29 @@ std::string RunReproCommand(const std::string& path, uint64_t seed, const std::s
   return out;
 }
 
-// Searches the budget with every switch on (`rule` empty) or with `rule` off. The library runs
-// of scenarios whose expect.with_rules names the mutant go first (in budget order), then the
-// rest; every run is judged by its scenario's plain reference expectation.
-MutantRow Search(const Budget& budget, const std::string& rule) {
-  const int64_t start = budget.NowMs();
-  MutantRow row;
-  row.rule = rule;
-  std::vector<std::pair<std::string, bool>> rules;
-  if (!rule.empty()) rules.push_back({rule, false});
-  auto found = [&](const scenario::Scenario& s, const check::Violation& v,
-                   const run::RunReport& report) {
-    row.result = rule.empty() ? "violation" : "killed";
-    row.invariant = std::string(check::InvariantName(v.invariant));
-    row.message = v.message;
-    row.path = s.path;
-    row.scenario = s.name;
-    row.violation_step = v.step;
-    if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
-      row.annotation = r->expectation.ToString();
-      row.annotation_met = report.Meets(r->expectation);
-    }
-  };
+namespace {
+
+// Fills `row` with the finding `v` of scenario `s`'s run `report`, and with the scenario's
+// expect.with_rules entry for `rule` and whether the run meets it.
+void MarkFound(MutantRow& row, const scenario::Scenario& s, const std::string& rule,
+               const check::Violation& v, const run::RunReport& report) {
+  row.result = rule.empty() ? "violation" : "killed";
+  row.invariant = std::string(check::InvariantName(v.invariant));
+  row.message = v.message;
+  row.path = s.path;
+  row.scenario = s.name;
+  row.violation_step = v.step;
+  if (const scenario::RuleExpectation* r = AnnotationFor(s, rule)) {
+    row.annotation = r->expectation.ToString();
+    row.annotation_met = report.Meets(r->expectation);
+  }
+}
+
+// The library runs of Search, `rules` applied: those of scenarios whose expect.with_rules names
+// `rule` first (in budget order), then the rest. Stops at the first finding unless
+// budget.every_finding.
+void SearchRuns(const Budget& budget, const std::string& rule,
+                const std::vector<std::pair<std::string, bool>>& rules, MutantRow& row) {
   std::vector<BudgetItem> order;
   for (const BudgetItem& item : budget.items) {
     if (AnnotationFor(budget.scenarios[item.scenario], rule) != nullptr) order.push_back(item);
@@ -230,6 +231,7 @@ MutantRow Search(const Budget& budget, const std::string& rule) {
   for (const BudgetItem& item : budget.items) {
     if (AnnotationFor(budget.scenarios[item.scenario], rule) == nullptr) order.push_back(item);
   }
+  REPARTSIM_ASSERT(order.size() == budget.items.size());
   for (const BudgetItem& item : order) {
     const scenario::Scenario& s = budget.scenarios[item.scenario];
     run::RunConfig config;
@@ -244,19 +246,20 @@ MutantRow Search(const Budget& budget, const std::string& rule) {
         RecordFinding(row, s, rule, item.seed, report.value());
         if (row.Found()) continue;
       }
-      found(s, *v, report.value());
+      MarkFound(row, s, rule, *v, report.value());
       row.stage = "run";
       row.seed = item.seed;
       row.repro = RunReproCommand(s.path, item.seed, "reference", rules);
-      row.ms = budget.NowMs() - start;
-      if (budget.every_finding) continue;
-      return row;
+      if (!budget.every_finding) return;
     }
   }
-  if (row.Found()) {
-    row.ms = budget.NowMs() - start;
-    return row;
-  }
+}
+
+// The explore stage of Search: explores the budget's explore scenarios in turn until one
+// ends in a counterexample its reference expectation does not allow.
+void SearchExplore(const Budget& budget, const std::string& rule,
+                   const std::vector<std::pair<std::string, bool>>& rules, MutantRow& row) {
+  REPARTSIM_ASSERT(!row.Found());
   for (size_t index : budget.explore) {
     if (budget.explore_states == 0) break;
     const scenario::Scenario& s = budget.scenarios[index];
@@ -272,17 +275,31 @@ MutantRow Search(const Budget& budget, const std::string& rule) {
     if (!counterexample) continue;
     const check::Violation* v = FindingOf(*counterexample, ReferenceExpectation(s));
     if (v == nullptr) continue;
-    found(s, *v, *counterexample);
+    MarkFound(row, s, rule, *v, *counterexample);
     row.stage = "explore";
     row.seed = s.seed_first;
     row.explore_runs = report.value().stats.runs;
     row.repro = "repartsim explore " + s.path + " --seed " + std::to_string(s.seed_first) +
                 " --profile reference" + (rule.empty() ? "" : " --rule " + rule + "=off") +
                 " --max-states " + std::to_string(budget.explore_states);
-    row.ms = budget.NowMs() - start;
-    return row;
+    return;
   }
-  row.result = rule.empty() ? "clean" : "survived";
+}
+
+}  // namespace
+
+// Searches the budget with every switch on (`rule` empty) or with `rule` off: the library runs
+// (SearchRuns), then, when they find nothing, explore (SearchExplore); every run is judged by
+// its scenario's plain reference expectation.
+MutantRow Search(const Budget& budget, const std::string& rule) {
+  const int64_t start = budget.NowMs();
+  MutantRow row;
+  row.rule = rule;
+  std::vector<std::pair<std::string, bool>> rules;
+  if (!rule.empty()) rules.push_back({rule, false});
+  SearchRuns(budget, rule, rules, row);
+  if (!row.Found()) SearchExplore(budget, rule, rules, row);
+  if (!row.Found()) row.result = rule.empty() ? "clean" : "survived";
   row.ms = budget.NowMs() - start;
   return row;
 }

@@ -10,6 +10,7 @@
 #include "model/run/runner.h"
 #include "model/run/workload.h"
 #include "model/scenario/loader.h"
+#include "sim/assert.h"
 #include "sim/prng.h"
 
 namespace repartsim::campaign {
@@ -181,6 +182,92 @@ Unit UnitOf(const YAML::Node& node) {
   return u;
 }
 
+// The run's workload drawn from `seed` as scripted sql steps, appended to `units`.
+void AppendWorkloadUnits(const scenario::Scenario& s, uint64_t seed, std::vector<Unit>& units) {
+  sim::Prng prng_root(seed);
+  sim::Prng workload_prng = prng_root.Fork();
+  for (const run::WorkloadOp& op : run::DrawWorkload(s, workload_prng)) {
+    YAML::Node n;
+    n["at_ms"] = op.at_ms;
+    if (const auto* insert = std::get_if<model::InsertOp>(&op.statement)) {
+      std::string sql = "INSERT INTO " + s.table.schema.name + " VALUES ";
+      for (size_t i = 0; i < insert->rows.size(); ++i) {
+        sql += i ? ", (" : "(";
+        for (size_t c = 0; c < insert->rows[i].size(); ++c) {
+          sql += (c ? ", " : "") + insert->rows[i][c].ToSql();
+        }
+        sql += ")";
+      }
+      n["sql"] = sql;
+      if (insert->frontend_index != 0) n["frontend"] = insert->frontend_index;
+      if (insert->path != model::WritePath::kRow) n[model::WritePathName(insert->path)] = true;
+    } else if (const auto* query = std::get_if<model::QueryOp>(&op.statement)) {
+      n["sql"] = query->sql;
+      if (query->frontend_index != 0) n["frontend"] = query->frontend_index;
+    }
+    units.push_back(UnitOf(n));
+  }
+}
+
+// Shrinks `units` and `decisions` while the run still fails: ddmin of each, one more pass of
+// single removals (the decisions may have freed steps), then fewer rows per INSERT.
+void Minimize(Shrinker& shrinker, std::vector<Unit>& units,
+              std::vector<sim::ScriptedDecision>& decisions) {
+  units = shrinker.Ddmin<Unit>(
+      units, [&](const std::vector<Unit>& u) { return shrinker.Fails(u, decisions); });
+  decisions = shrinker.Ddmin<sim::ScriptedDecision>(
+      decisions,
+      [&](const std::vector<sim::ScriptedDecision>& d) { return shrinker.Fails(units, d); });
+  for (size_t i = units.size(); i-- > 0;) {
+    std::vector<Unit> fewer = units;
+    fewer.erase(fewer.begin() + static_cast<ptrdiff_t>(i));
+    if (shrinker.Fails(fewer, decisions)) units = std::move(fewer);
+  }
+  for (size_t i = 0; i < units.size(); ++i) {
+    for (size_t row = units[i].rows.size(); units[i].rows.size() > 1 && row-- > 0;) {
+      std::vector<Unit> fewer = units;
+      fewer[i].rows.erase(fewer[i].rows.begin() + static_cast<ptrdiff_t>(row));
+      if (shrinker.Fails(fewer, decisions)) units = std::move(fewer);
+    }
+  }
+}
+
+// Renames the scenario `root` as shrunk and describes it, pins its profile, rules and seed,
+// and expects the shrunk run's invariant (tolerating every other one).
+void MarkShrunk(const ShrinkConfig& config, const ShrinkResult& out, YAML::Node& root) {
+  REPARTSIM_ASSERT(!out.invariant.empty());
+  const std::string name = root["name"] ? root["name"].as<std::string>() : "scenario";
+  root["name"] = name + "-shrunk";
+  root["description"] =
+      "Shrunk by repartsim shrink from " + name + " (" + config.scenario_path + ") seed " +
+      std::to_string(config.seed) + ", profile " + out.profile + ": " +
+      std::to_string(out.after.statements) + " statements, " + std::to_string(out.after.faults) +
+      " scripted faults and " + std::to_string(out.after.decisions) +
+      " pinned decisions remain (from " + std::to_string(out.before.statements) + ", " +
+      std::to_string(out.before.faults) + " and " + std::to_string(out.before.decisions) +
+      "); the run still reports " + out.invariant + ".";
+  root["profile"] = out.profile;
+  if (!config.rules.empty()) {
+    YAML::Node rules = root["rules"] ? root["rules"] : YAML::Node(YAML::NodeType::Map);
+    for (const auto& [rule, on] : config.rules) rules[rule] = on ? "on" : "off";
+    root["rules"] = rules;
+  }
+  root["seeds"] = std::to_string(config.seed) + ".." + std::to_string(config.seed);
+  YAML::Node expect = root["expect"] ? root["expect"] : YAML::Node(YAML::NodeType::Map);
+  YAML::Node e;
+  e["violation"] = out.invariant;
+  YAML::Node tolerate(YAML::NodeType::Sequence);
+  for (const char* inv : {"INV-RULE", "INV-OWN", "INV-NOOMIT", "INV-NODUP", "INV-NOPHANTOM",
+                          "INV-ACK", "INV-META", "INV-LIVE", "INV-AVAIL", "DDL-REJECTED"}) {
+    if (inv != out.invariant) tolerate.push_back(inv);
+  }
+  tolerate.SetStyle(YAML::EmitterStyle::Flow);
+  e["tolerate"] = tolerate;
+  e.SetStyle(YAML::EmitterStyle::Flow);
+  expect[out.profile] = e;
+  root["expect"] = expect;
+}
+
 }  // namespace
 
 sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
@@ -216,29 +303,7 @@ sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
   if (root["steps"]) {
     for (const YAML::Node& step : root["steps"]) units.push_back(UnitOf(YAML::Clone(step)));
   }
-  sim::Prng prng_root(config.seed);
-  sim::Prng workload_prng = prng_root.Fork();
-  for (const run::WorkloadOp& op : run::DrawWorkload(s.value(), workload_prng)) {
-    YAML::Node n;
-    n["at_ms"] = op.at_ms;
-    if (const auto* insert = std::get_if<model::InsertOp>(&op.statement)) {
-      std::string sql = "INSERT INTO " + s.value().table.schema.name + " VALUES ";
-      for (size_t i = 0; i < insert->rows.size(); ++i) {
-        sql += i ? ", (" : "(";
-        for (size_t c = 0; c < insert->rows[i].size(); ++c) {
-          sql += (c ? ", " : "") + insert->rows[i][c].ToSql();
-        }
-        sql += ")";
-      }
-      n["sql"] = sql;
-      if (insert->frontend_index != 0) n["frontend"] = insert->frontend_index;
-      if (insert->path != model::WritePath::kRow) n[model::WritePathName(insert->path)] = true;
-    } else if (const auto* query = std::get_if<model::QueryOp>(&op.statement)) {
-      n["sql"] = query->sql;
-      if (query->frontend_index != 0) n["frontend"] = query->frontend_index;
-    }
-    units.push_back(UnitOf(n));
-  }
+  AppendWorkloadUnits(s.value(), config.seed, units);
   const sim::ChoiceList& choices = config.replay != nullptr ? *config.replay : r.choices;
   std::vector<sim::ScriptedDecision> decisions = NonDefaultDecisions(choices);
   out.before = SizeOf(units, decisions.size());
@@ -249,57 +314,10 @@ sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
     return sim::Error{here, "the run as a scripted scenario no longer reports " + out.invariant +
                                 " (a statement the workload draws cannot be scripted)"};
   }
-  units = shrinker.Ddmin<Unit>(
-      units, [&](const std::vector<Unit>& u) { return shrinker.Fails(u, decisions); });
-  decisions = shrinker.Ddmin<sim::ScriptedDecision>(
-      decisions,
-      [&](const std::vector<sim::ScriptedDecision>& d) { return shrinker.Fails(units, d); });
-  // One more pass of single removals (the decisions may have freed steps).
-  for (size_t i = units.size(); i-- > 0;) {
-    std::vector<Unit> fewer = units;
-    fewer.erase(fewer.begin() + static_cast<ptrdiff_t>(i));
-    if (shrinker.Fails(fewer, decisions)) units = std::move(fewer);
-  }
-  // Fewer rows per INSERT.
-  for (size_t i = 0; i < units.size(); ++i) {
-    for (size_t row = units[i].rows.size(); units[i].rows.size() > 1 && row-- > 0;) {
-      std::vector<Unit> fewer = units;
-      fewer[i].rows.erase(fewer[i].rows.begin() + static_cast<ptrdiff_t>(row));
-      if (shrinker.Fails(fewer, decisions)) units = std::move(fewer);
-    }
-  }
+  Minimize(shrinker, units, decisions);
   out.after = SizeOf(units, decisions.size());
   out.candidates = shrinker.candidates();
-  const std::string name = root["name"] ? root["name"].as<std::string>() : "scenario";
-  root["name"] = name + "-shrunk";
-  root["description"] =
-      "Shrunk by repartsim shrink from " + name + " (" + config.scenario_path + ") seed " +
-      std::to_string(config.seed) + ", profile " + out.profile + ": " +
-      std::to_string(out.after.statements) + " statements, " + std::to_string(out.after.faults) +
-      " scripted faults and " + std::to_string(out.after.decisions) +
-      " pinned decisions remain (from " + std::to_string(out.before.statements) + ", " +
-      std::to_string(out.before.faults) + " and " + std::to_string(out.before.decisions) +
-      "); the run still reports " + out.invariant + ".";
-  root["profile"] = out.profile;
-  if (!config.rules.empty()) {
-    YAML::Node rules = root["rules"] ? root["rules"] : YAML::Node(YAML::NodeType::Map);
-    for (const auto& [rule, on] : config.rules) rules[rule] = on ? "on" : "off";
-    root["rules"] = rules;
-  }
-  root["seeds"] = std::to_string(config.seed) + ".." + std::to_string(config.seed);
-  YAML::Node expect = root["expect"] ? root["expect"] : YAML::Node(YAML::NodeType::Map);
-  YAML::Node e;
-  e["violation"] = out.invariant;
-  YAML::Node tolerate(YAML::NodeType::Sequence);
-  for (const char* inv : {"INV-RULE", "INV-OWN", "INV-NOOMIT", "INV-NODUP", "INV-NOPHANTOM",
-                          "INV-ACK", "INV-META", "INV-LIVE", "INV-AVAIL", "DDL-REJECTED"}) {
-    if (inv != out.invariant) tolerate.push_back(inv);
-  }
-  tolerate.SetStyle(YAML::EmitterStyle::Flow);
-  e["tolerate"] = tolerate;
-  e.SetStyle(YAML::EmitterStyle::Flow);
-  expect[out.profile] = e;
-  root["expect"] = expect;
+  MarkShrunk(config, out, root);
   Shrinker final_shrinker(config, root, out.invariant);
   out.yaml = "# Written by repartsim shrink; `repartsim run` on this file reproduces " +
              out.invariant + ".\n" + final_shrinker.Yaml(units, decisions);

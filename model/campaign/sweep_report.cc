@@ -13,6 +13,7 @@
 #include "model/check/violation.h"
 #include "model/scenario/scenario.h"
 #include "model/scenario/seed_range.h"
+#include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/input_file.h"
 #include "sim/parse_u64.h"
@@ -203,12 +204,80 @@ const SweepScenario* SweepReport::FindScenario(const std::string& key) const {
   return nullptr;
 }
 
+namespace {
+
+using GroupIndex = std::map<std::tuple<std::string, std::string, std::string>, size_t>;
+
+// Counts `run` (not skipped, not unrun) into `t`: its outcome and its invariants, judged by
+// scenario `s` (nullptr: unknown, every invariant unexpected) unless `raw`.
+void TallyRun(ScenarioTally& t, const SweepRun& run, const SweepScenario* s, bool raw) {
+  REPARTSIM_ASSERT(run.outcome != "skipped" && run.outcome != "unrun");
+  ++t.runs;
+  t.pass += run.outcome == "pass";
+  t.safety += run.outcome == "safety";
+  t.nondeterminism += run.outcome == "nondeterminism";
+  bool live = false, anomaly = false, unexpected = false;
+  for (const std::string& inv : run.invariants) {
+    live = live || IsLivenessName(inv);
+    anomaly = anomaly || inv == "READ-ANOMALY";
+    if (s && inv == s->ExpectedInvariant()) t.reproduced = true;
+    const bool allowed = inv == "READ-ANOMALY" || (!raw && s && s->Allows(inv));
+    if (!allowed) {
+      unexpected = true;
+      if (std::find(t.unexpected_invariants.begin(), t.unexpected_invariants.end(), inv) ==
+          t.unexpected_invariants.end()) {
+        t.unexpected_invariants.push_back(inv);
+      }
+    }
+  }
+  t.liveness += live;
+  t.anomalies += anomaly;
+  t.unexpected += unexpected;
+}
+
+// Adds `run`'s failures to `groups` (one per scenario key, invariant and signature), keeping
+// each group's fastest run (fewest steps, then lowest seed) as its example.
+void GroupFailures(std::vector<SweepGroup>& groups, GroupIndex& index, const std::string& key,
+                   const SweepRun& run, const SweepScenario* s, bool raw) {
+  for (const SweepFailure& f : run.failures) {
+    auto [it, inserted] = index.try_emplace({key, f.invariant, f.signature}, groups.size());
+    if (inserted) {
+      SweepGroup g;
+      g.key = key;
+      g.path = run.path;
+      g.name = s ? s->name : run.path;
+      g.profile = run.profile;
+      g.rules = run.rules;
+      g.invariant = f.invariant;
+      g.signature = f.signature;
+      g.message = f.message;
+      g.fastest_seed = run.seed;
+      g.fastest_steps = run.steps;
+      const bool expected = !raw && s && f.invariant == s->ExpectedInvariant();
+      const bool allowed = f.invariant == "READ-ANOMALY" || (!raw && s && s->Allows(f.invariant));
+      g.status = expected ? "expected" : allowed ? "tolerated" : "UNEXPECTED";
+      groups.push_back(std::move(g));
+    }
+    SweepGroup& g = groups[it->second];
+    ++g.count;
+    if (run.steps < g.fastest_steps ||
+        (run.steps == g.fastest_steps && run.seed < g.fastest_seed)) {
+      g.fastest_seed = run.seed;
+      g.fastest_steps = run.steps;
+      g.message = f.message;
+    }
+  }
+  REPARTSIM_ASSERT(index.size() == groups.size());
+}
+
+}  // namespace
+
 void SweepReport::Aggregate() {
   tallies.clear();
   groups.clear();
   std::map<std::string, const SweepScenario*> by_key;
   for (const SweepScenario& s : scenarios) by_key[s.Key()] = &s;
-  std::map<std::tuple<std::string, std::string, std::string>, size_t> group_index;
+  GroupIndex group_index;
   for (const SweepRun& run : runs) {
     const std::string key = run.Key();
     ScenarioTally& t = tallies[key];
@@ -220,56 +289,9 @@ void SweepReport::Aggregate() {
       ++t.unrun;
       continue;
     }
-    ++t.runs;
     const SweepScenario* s = by_key.count(key) ? by_key[key] : nullptr;
-    t.pass += run.outcome == "pass";
-    t.safety += run.outcome == "safety";
-    t.nondeterminism += run.outcome == "nondeterminism";
-    bool live = false, anomaly = false, unexpected = false;
-    for (const std::string& inv : run.invariants) {
-      live = live || IsLivenessName(inv);
-      anomaly = anomaly || inv == "READ-ANOMALY";
-      if (s && inv == s->ExpectedInvariant()) t.reproduced = true;
-      const bool allowed = inv == "READ-ANOMALY" || (!raw && s && s->Allows(inv));
-      if (!allowed) {
-        unexpected = true;
-        if (std::find(t.unexpected_invariants.begin(), t.unexpected_invariants.end(), inv) ==
-            t.unexpected_invariants.end()) {
-          t.unexpected_invariants.push_back(inv);
-        }
-      }
-    }
-    t.liveness += live;
-    t.anomalies += anomaly;
-    t.unexpected += unexpected;
-    for (const SweepFailure& f : run.failures) {
-      auto [it, inserted] = group_index.try_emplace({key, f.invariant, f.signature}, groups.size());
-      if (inserted) {
-        SweepGroup g;
-        g.key = key;
-        g.path = run.path;
-        g.name = s ? s->name : run.path;
-        g.profile = run.profile;
-        g.rules = run.rules;
-        g.invariant = f.invariant;
-        g.signature = f.signature;
-        g.message = f.message;
-        g.fastest_seed = run.seed;
-        g.fastest_steps = run.steps;
-        const bool expected = !raw && s && f.invariant == s->ExpectedInvariant();
-        const bool allowed = f.invariant == "READ-ANOMALY" || (!raw && s && s->Allows(f.invariant));
-        g.status = expected ? "expected" : allowed ? "tolerated" : "UNEXPECTED";
-        groups.push_back(std::move(g));
-      }
-      SweepGroup& g = groups[it->second];
-      ++g.count;
-      if (run.steps < g.fastest_steps ||
-          (run.steps == g.fastest_steps && run.seed < g.fastest_seed)) {
-        g.fastest_seed = run.seed;
-        g.fastest_steps = run.steps;
-        g.message = f.message;
-      }
-    }
+    TallyRun(t, run, s, raw);
+    GroupFailures(groups, group_index, key, run, s, raw);
   }
   std::sort(groups.begin(), groups.end(), [](const SweepGroup& a, const SweepGroup& b) {
     const bool ua = a.status == "UNEXPECTED", ub = b.status == "UNEXPECTED";

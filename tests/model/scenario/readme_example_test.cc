@@ -48,10 +48,11 @@ TEST(ReadmeExampleTest, LoadsAndCarriesEveryDocumentedStepKind) {
     unvalidated += alter != nullptr && !alter->validate;
   }
   EXPECT_EQ(unvalidated, 1u);
-  ASSERT_EQ(s.rule_expect.size(), 2u);
+  ASSERT_EQ(s.rule_expect.size(), 3u);
   EXPECT_EQ(s.rule_expect[0].overrides, "unified-null-routing=off,fenced-reads=off");
   EXPECT_EQ(s.rule_expect[1].overrides, "fenced-reads=on");
   EXPECT_EQ(s.rule_expect[1].profile, "greptime");
+  EXPECT_EQ(s.rule_expect[2].seeds, (std::pair<uint64_t, uint64_t>{5, 7}));
   EXPECT_NE(FindOp<model::CrashNodeOp>(s), nullptr);
   EXPECT_NE(FindOp<model::RestartNodeOp>(s), nullptr);
   EXPECT_NE(FindOp<model::PartitionOp>(s), nullptr);
