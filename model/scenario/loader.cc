@@ -188,14 +188,19 @@ void CheckRunSize(const YAML::Node& root, LoadContext& ctx, const Scenario& s) {
   }
 }
 
-void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
-  const std::string text = ReadString(node, ctx, "seeds");
-  if (ctx.failed()) return;
+// A seed range `A..B` (A <= B) at `path`; nullopt (the context failed) otherwise.
+std::optional<std::pair<uint64_t, uint64_t>> ReadSeedRange(const YAML::Node& node, LoadContext& ctx,
+                                                           const std::string& path) {
+  const std::string text = ReadString(node, ctx, path);
+  if (ctx.failed()) return std::nullopt;
   const std::optional<std::pair<uint64_t, uint64_t>> range = ParseSeedRange(text);
-  if (!range) {
-    ctx.Fail(node, "seeds", "expected a seed range A..B with A <= B, got '" + text + "'");
-    return;
-  }
+  if (!range) ctx.Fail(node, path, "expected a seed range A..B with A <= B, got '" + text + "'");
+  return range;
+}
+
+void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
+  const std::optional<std::pair<uint64_t, uint64_t>> range = ReadSeedRange(node, ctx, "seeds");
+  if (!range) return;
   scenario.seed_first = range->first;
   scenario.seed_last = range->second;
 }
@@ -205,16 +210,11 @@ std::optional<std::pair<uint64_t, uint64_t>> ReadEntrySeeds(const YAML::Node& no
                                                             LoadContext& ctx,
                                                             const std::string& path,
                                                             const Scenario& scenario) {
-  const std::string text = ReadString(node, ctx, path);
-  if (ctx.failed()) return std::nullopt;
-  const std::optional<std::pair<uint64_t, uint64_t>> range = ParseSeedRange(text);
-  if (!range) {
-    ctx.Fail(node, path, "expected a seed range A..B with A <= B, got '" + text + "'");
-    return std::nullopt;
-  }
+  const std::optional<std::pair<uint64_t, uint64_t>> range = ReadSeedRange(node, ctx, path);
+  if (!range) return std::nullopt;
   if (range->first < scenario.seed_first || range->second > scenario.seed_last) {
     ctx.Fail(node, path,
-             "seeds " + text + " lie outside the scenario's seeds " +
+             "seeds " + node.Scalar() + " lie outside the scenario's seeds " +
                  std::to_string(scenario.seed_first) + ".." + std::to_string(scenario.seed_last));
     return std::nullopt;
   }
