@@ -62,12 +62,9 @@ std::optional<sim::Error> CheckSeedsCovered(
   return std::nullopt;
 }
 
-}  // namespace
-
-sim::Result<MergedReports> MergeSweepReports(const std::vector<MergePart>& parts) {
-  REPARTSIM_ASSERT(!parts.empty());
+// One binary, one raw mode.
+std::optional<sim::Error> CheckOneBinary(const std::vector<MergePart>& parts) {
   const MergePart& first = parts.front();
-  // One binary, one raw mode.
   for (const MergePart& p : parts) {
     if (p.report.binary_id != first.report.binary_id) {
       return At(p, {"binary", "id"},
@@ -82,8 +79,14 @@ sim::Result<MergedReports> MergeSweepReports(const std::vector<MergePart>& parts
                     " has raw=" + (first.report.raw ? "true" : "false") + ")");
     }
   }
-  // Every shard of every sweep exactly once.
-  std::map<std::string, std::map<uint32_t, const MergePart*>> sweeps;   // sweep_id -> index -> part
+  return std::nullopt;
+}
+
+using SweepShards = std::map<std::string, std::map<uint32_t, const MergePart*>>;
+
+// Files every part under its sweep and shard index: every shard of every sweep exactly once.
+sim::Result<SweepShards> IndexShards(const std::vector<MergePart>& parts) {
+  SweepShards sweeps;                                                   // sweep_id -> index -> part
   std::map<std::string, std::pair<uint32_t, const MergePart*>> counts;  // sweep_id -> N, first
   for (const MergePart& p : parts) {
     const uint32_t index = ShardOf(p.report).index;
@@ -118,13 +121,13 @@ sim::Result<MergedReports> MergeSweepReports(const std::vector<MergePart>& parts
               "sweep " + id + " is missing shard " + missing + " (have " + have +
                   "); merge needs every shard exactly once");
   }
+  REPARTSIM_ASSERT(!sweeps.empty());
+  return sweeps;
+}
 
-  SweepReport merged;
-  merged.binary_version = first.report.binary_version;
-  merged.binary_id = first.report.binary_id;
-  merged.raw = first.report.raw;
-  merged.complete = true;
-  merged.shard = "0/1";
+// Concatenates the parts' rows and runs into `merged`: a scenario row whose file changed between
+// sweeps, or a run given twice, is refused.
+std::optional<sim::Error> MergeParts(const std::vector<MergePart>& parts, SweepReport& merged) {
   std::map<std::string, std::pair<std::string, const MergePart*>> row_hash;  // key -> hash, part
   std::map<std::pair<std::string, uint64_t>, const MergePart*> seen_runs;
   std::set<std::string> seeds, rules;
@@ -162,9 +165,29 @@ sim::Result<MergedReports> MergeSweepReports(const std::vector<MergePart>& parts
     for (const std::string& m : part.determinism_mismatches)
       merged.determinism_mismatches.push_back(m);
   }
-  if (std::optional<sim::Error> error = CheckSeedsCovered(sweeps)) return *error;
   for (const std::string& s : seeds) merged.seeds += (merged.seeds.empty() ? "" : "+") + s;
   for (const std::string& r : rules) merged.rules += (merged.rules.empty() ? "" : "+") + r;
+  return std::nullopt;
+}
+
+}  // namespace
+
+sim::Result<MergedReports> MergeSweepReports(const std::vector<MergePart>& parts) {
+  REPARTSIM_ASSERT(!parts.empty());
+  const MergePart& first = parts.front();
+  if (std::optional<sim::Error> error = CheckOneBinary(parts)) return *error;
+  sim::Result<SweepShards> indexed = IndexShards(parts);
+  if (!indexed.ok()) return indexed.error();
+  const SweepShards& sweeps = indexed.value();
+
+  SweepReport merged;
+  merged.binary_version = first.report.binary_version;
+  merged.binary_id = first.report.binary_id;
+  merged.raw = first.report.raw;
+  merged.complete = true;
+  merged.shard = "0/1";
+  if (std::optional<sim::Error> error = MergeParts(parts, merged)) return *error;
+  if (std::optional<sim::Error> error = CheckSeedsCovered(sweeps)) return *error;
   if (sweeps.size() == 1) {
     merged.sweep_id = sweeps.begin()->first;
   } else {

@@ -572,9 +572,9 @@ void CheckInvariantName(const std::string& name, const Fields::Path& at) {
 
 bool ValidShard(const std::string& shard) { return ParseShard(shard).has_value(); }
 
-SweepReport ReadReport(const nlohmann::json& j) {
+// The report's top-level fields other than its rows, runs and determinism record.
+void ReadHeader(const nlohmann::json& j, SweepReport& r) {
   using F = Fields;
-  SweepReport r;
   const F::Path root;
   if (!j.is_object()) throw BadField{root, "not a repartsim sweep report (expected an object)"};
   if (!j.contains("version")) throw BadField{root, "not a repartsim sweep report (no 'version')"};
@@ -599,27 +599,84 @@ SweepReport ReadReport(const nlohmann::json& j) {
   r.interrupted = F::Bool(j, root, "interrupted");
   r.wall_ms = F::I64(j, root, "wall_ms");
   r.notes = F::Strings(j, root, "notes");
+}
+
+SweepScenario ReadScenarioRow(const nlohmann::json& s, const Fields::Path& at) {
+  using F = Fields;
+  SweepScenario row{F::Str(s, at, "path"),        F::Str(s, at, "name"), F::Str(s, at, "profile"),
+                    F::Str(s, at, "rules"),       F::Str(s, at, "hash"), F::Str(s, at, "expect"),
+                    F::Strings(s, at, "tolerate")};
+  if (row.profile != "greptime" && row.profile != "reference") {
+    throw BadField{F::Join(at, "profile"), "unknown profile '" + row.profile + "'"};
+  }
+  if (row.expect != "pass") {
+    if (row.expect.rfind("violation: ", 0) != 0) {
+      throw BadField{F::Join(at, "expect"),
+                     "'expect' must be 'pass' or 'violation: INV-...', got '" + row.expect + "'"};
+    }
+    CheckInvariantName(row.ExpectedInvariant(), F::Join(at, "expect"));
+  }
+  for (size_t k = 0; k < row.tolerate.size(); ++k) {
+    CheckInvariantName(row.tolerate[k], F::Join(F::Join(at, "tolerate"), std::to_string(k)));
+  }
+  return row;
+}
+
+// One run; `range` is the sweep's seeds (nullopt: per-scenario seeds).
+SweepRun ReadRun(const nlohmann::json& x, const Fields::Path& at, const std::string& seeds,
+                 const std::optional<std::pair<uint64_t, uint64_t>>& range) {
+  using F = Fields;
+  SweepRun run;
+  run.path = F::Str(x, at, "path");
+  run.profile = F::Str(x, at, "profile");
+  run.rules = F::Str(x, at, "rules");
+  run.seed = F::U64(x, at, "seed");
+  if (range && (run.seed < range->first || run.seed > range->second)) {
+    throw BadField{F::Join(at, "seed"),
+                   "seed " + std::to_string(run.seed) + " lies outside the sweep's seeds " + seeds};
+  }
+  run.outcome = F::Str(x, at, "outcome");
+  if (!kOutcomes.count(run.outcome)) {
+    throw BadField{F::Join(at, "outcome"),
+                   "unknown outcome '" + run.outcome +
+                       "'; expected pass, safety, liveness, nondeterminism, skipped or unrun"};
+  }
+  run.steps = F::U64(x, at, "steps");
+  run.trace_hash = F::Str(x, at, "trace_hash");
+  // "" for a run that never ran; else what Hex64 writes. Before: any string was kept, so a
+  // damaged hash merged and later compared unequal to every rerun.
+  if (!run.trace_hash.empty() &&
+      (run.trace_hash.size() != 18 || run.trace_hash.rfind("0x", 0) != 0 ||
+       !sim::ParseU64(run.trace_hash.substr(2), 16))) {
+    throw BadField{F::Join(at, "trace_hash"),
+                   "'trace_hash' must be 0x and 16 hex digits, got '" + run.trace_hash + "'"};
+  }
+  run.invariants = F::Strings(x, at, "invariants");
+  for (size_t k = 0; k < run.invariants.size(); ++k) {
+    CheckInvariantName(run.invariants[k], F::Join(F::Join(at, "invariants"), std::to_string(k)));
+  }
+  const nlohmann::json& failures = F::Array(x, at, "failures");
+  for (size_t k = 0; k < failures.size(); ++k) {
+    const F::Path fat = F::Join(F::Join(at, "failures"), std::to_string(k));
+    SweepFailure f{F::Str(failures[k], fat, "invariant"), F::Str(failures[k], fat, "signature"),
+                   F::Str(failures[k], fat, "message")};
+    CheckInvariantName(f.invariant, F::Join(fat, "invariant"));
+    run.failures.push_back(std::move(f));
+  }
+  run.wall_ms = F::I64(x, at, "wall_ms");
+  return run;
+}
+
+SweepReport ReadReport(const nlohmann::json& j) {
+  using F = Fields;
+  SweepReport r;
+  const F::Path root;
+  ReadHeader(j, r);
   const nlohmann::json& scenarios = F::Array(j, root, "scenarios");
   std::set<std::string> keys;
   for (size_t i = 0; i < scenarios.size(); ++i) {
     const F::Path at = {"scenarios", std::to_string(i)};
-    const nlohmann::json& s = scenarios[i];
-    SweepScenario row{F::Str(s, at, "path"),        F::Str(s, at, "name"), F::Str(s, at, "profile"),
-                      F::Str(s, at, "rules"),       F::Str(s, at, "hash"), F::Str(s, at, "expect"),
-                      F::Strings(s, at, "tolerate")};
-    if (row.profile != "greptime" && row.profile != "reference") {
-      throw BadField{F::Join(at, "profile"), "unknown profile '" + row.profile + "'"};
-    }
-    if (row.expect != "pass") {
-      if (row.expect.rfind("violation: ", 0) != 0) {
-        throw BadField{F::Join(at, "expect"),
-                       "'expect' must be 'pass' or 'violation: INV-...', got '" + row.expect + "'"};
-      }
-      CheckInvariantName(row.ExpectedInvariant(), F::Join(at, "expect"));
-    }
-    for (size_t k = 0; k < row.tolerate.size(); ++k) {
-      CheckInvariantName(row.tolerate[k], F::Join(F::Join(at, "tolerate"), std::to_string(k)));
-    }
+    SweepScenario row = ReadScenarioRow(scenarios[i], at);
     if (!keys.insert(row.Key()).second) {
       throw BadField{at, "scenario " + row.path + " (profile " + row.profile + ") is listed twice"};
     }
@@ -629,45 +686,7 @@ SweepReport ReadReport(const nlohmann::json& j) {
   const auto range = scenario::ParseSeedRange(r.seeds);  // nullopt: "per-scenario"
   for (size_t i = 0; i < runs.size(); ++i) {
     const F::Path at = {"runs", std::to_string(i)};
-    const nlohmann::json& x = runs[i];
-    SweepRun run;
-    run.path = F::Str(x, at, "path");
-    run.profile = F::Str(x, at, "profile");
-    run.rules = F::Str(x, at, "rules");
-    run.seed = F::U64(x, at, "seed");
-    if (range && (run.seed < range->first || run.seed > range->second)) {
-      throw BadField{F::Join(at, "seed"), "seed " + std::to_string(run.seed) +
-                                              " lies outside the sweep's seeds " + r.seeds};
-    }
-    run.outcome = F::Str(x, at, "outcome");
-    if (!kOutcomes.count(run.outcome)) {
-      throw BadField{F::Join(at, "outcome"),
-                     "unknown outcome '" + run.outcome +
-                         "'; expected pass, safety, liveness, nondeterminism, skipped or unrun"};
-    }
-    run.steps = F::U64(x, at, "steps");
-    run.trace_hash = F::Str(x, at, "trace_hash");
-    // "" for a run that never ran; else what Hex64 writes. Before: any string was kept, so a
-    // damaged hash merged and later compared unequal to every rerun.
-    if (!run.trace_hash.empty() &&
-        (run.trace_hash.size() != 18 || run.trace_hash.rfind("0x", 0) != 0 ||
-         !sim::ParseU64(run.trace_hash.substr(2), 16))) {
-      throw BadField{F::Join(at, "trace_hash"),
-                     "'trace_hash' must be 0x and 16 hex digits, got '" + run.trace_hash + "'"};
-    }
-    run.invariants = F::Strings(x, at, "invariants");
-    for (size_t k = 0; k < run.invariants.size(); ++k) {
-      CheckInvariantName(run.invariants[k], F::Join(F::Join(at, "invariants"), std::to_string(k)));
-    }
-    const nlohmann::json& failures = F::Array(x, at, "failures");
-    for (size_t k = 0; k < failures.size(); ++k) {
-      const F::Path fat = F::Join(F::Join(at, "failures"), std::to_string(k));
-      SweepFailure f{F::Str(failures[k], fat, "invariant"), F::Str(failures[k], fat, "signature"),
-                     F::Str(failures[k], fat, "message")};
-      CheckInvariantName(f.invariant, F::Join(fat, "invariant"));
-      run.failures.push_back(std::move(f));
-    }
-    run.wall_ms = F::I64(x, at, "wall_ms");
+    SweepRun run = ReadRun(runs[i], at, r.seeds, range);
     if (!keys.count(run.Key())) {
       throw BadField{at, "run of scenario " + run.path + " (profile " + run.profile +
                              (run.rules.empty() ? "" : ", rules " + run.rules) +
@@ -678,6 +697,7 @@ SweepReport ReadReport(const nlohmann::json& j) {
   const nlohmann::json& det = F::Member(j, root, "determinism");
   r.determinism_checked = F::U64(det, {"determinism"}, "checked");
   r.determinism_mismatches = F::Strings(det, {"determinism"}, "mismatches");
+  REPARTSIM_ASSERT(r.runs.size() == runs.size());
   return r;
 }
 
