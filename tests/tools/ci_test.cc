@@ -9,41 +9,29 @@
 
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
-#include <regex>
-#include <sstream>
 #include <string>
 
 #include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
+#include "tests/tools/sweep_reader.h"
 
 namespace {
 namespace ci_test {
 
 const std::string kRoot = REPARTSIM_SOURCE_DIR;
 
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Shell = repartsim::testing::CliOutcome;
+using repartsim::testing::ReadText;
 
-struct Shell {
-  int exit_code = -1;
-  std::string output;
-};
+Shell Sh(const std::string& command) { return repartsim::testing::RunShell(command + " 2>&1"); }
 
-Shell Sh(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  Shell out;
-  if (pipe == nullptr) return out;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.output.append(buffer, n);
-  const int status = pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+// The digits after the first `prefix` in `text` ("" when there are none).
+std::string DigitsAfter(const std::string& text, const std::string& prefix) {
+  const size_t at = text.find(prefix);
+  if (at == std::string::npos) return "";
+  size_t end = at + prefix.size();
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+  return text.substr(at + prefix.size(), end - at - prefix.size());
 }
 
 class CiTest : public ::testing::Test {
@@ -78,11 +66,12 @@ TEST_F(CiTest, MatrixShardsThenMergeCoverEveryRunOnce) {
   EXPECT_NE(m.output.find("merged 6 reports (2 sweeps, every shard once): 12 runs"),
             std::string::npos)
       << m.output;
-  const nlohmann::json all = nlohmann::json::parse(Read(dir_ + "/out/all.json"));
-  EXPECT_EQ(all["runs"].size(), 12u);  // 2 scenarios x 3 seeds x 2 profiles
-  EXPECT_EQ(all["scenarios"].size(), 4u);
-  EXPECT_TRUE(all["complete"].get<bool>());
-  EXPECT_NE(Read(dir_ + "/out/all.xml").find("tests=\"4\" failures=\"0\""), std::string::npos);
+  const repartsim::campaign::SweepReport all =
+      repartsim::testing::ReadSweep(dir_ + "/out/all.json");
+  EXPECT_EQ(all.runs.size(), 12u);  // 2 scenarios x 3 seeds x 2 profiles
+  EXPECT_EQ(all.scenarios.size(), 4u);
+  EXPECT_TRUE(all.complete);
+  EXPECT_NE(ReadText(dir_ + "/out/all.xml").find("tests=\"4\" failures=\"0\""), std::string::npos);
 
   std::filesystem::remove(dir_ + "/out/sweep-greptime-1-of-3.json");
   m = Sh(Env() + Script() + "merge " + dir_ + "/out");
@@ -104,7 +93,7 @@ TEST_F(CiTest, IndexedJobPodsTakeTheirShardFromTheEnvironment) {
       Sh("cd " + dir_ + " && JOB_COMPLETION_INDEX=1 REPARTSIM_SHARD_COUNT=2 " +
          std::string(REPARTSIM_BINARY) + " sweep lib --seeds 0..1 --shard env -q --json e.json");
   ASSERT_EQ(s.exit_code, 0) << s.output;
-  EXPECT_EQ(nlohmann::json::parse(Read(dir_ + "/e.json"))["shard"], "1/2");
+  EXPECT_EQ(repartsim::testing::ReadSweep(dir_ + "/e.json").shard, "1/2");
   s = Sh("cd " + dir_ + " && env -u JOB_COMPLETION_INDEX " + std::string(REPARTSIM_BINARY) +
          " sweep lib --shard env");
   EXPECT_EQ(s.exit_code, 64);
@@ -114,27 +103,26 @@ TEST_F(CiTest, IndexedJobPodsTakeTheirShardFromTheEnvironment) {
 }
 
 TEST_F(CiTest, ManifestsKeepTheirShardCountsConsistent) {
-  const std::string workflow = Read(kRoot + "/.github/workflows/sweep.yml");
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(workflow, m, std::regex("SHARDS: (\\d+)")));
-  const int shards = std::stoi(m[1]);
-  ASSERT_TRUE(std::regex_search(workflow, m, std::regex("shard: \\[([0-9, ]+)\\]")));
-  const std::string list = m[1];
-  EXPECT_EQ(std::count(list.begin(), list.end(), ',') + 1, shards);
+  const std::string workflow = ReadText(kRoot + "/.github/workflows/sweep.yml");
+  const std::string shards = DigitsAfter(workflow, "SHARDS: ");
+  ASSERT_FALSE(shards.empty()) << workflow;
+  std::string list;  // "0, 1, 2, 3" from "shard: [0, 1, 2, 3]"
+  for (int i = 0; i < std::stoi(shards); ++i) list += (i ? ", " : "") + std::to_string(i);
+  EXPECT_NE(workflow.find("shard: [" + list + "]"), std::string::npos) << workflow;
   EXPECT_NE(workflow.find("bash tools/ci_sweep.sh shard ${{ matrix.shard }} \"$SHARDS\""),
             std::string::npos);
   EXPECT_NE(workflow.find("run: bash tools/ci_sweep.sh merge reports"), std::string::npos);
   EXPECT_NE(workflow.find("if: always()"), std::string::npos);
 
-  const std::string job = Read(kRoot + "/tools/k8s/sweep-indexed-job.yaml");
-  ASSERT_TRUE(std::regex_search(job, m, std::regex("completions: (\\d+)")));
-  const std::string completions = m[1];
+  const std::string job = ReadText(kRoot + "/tools/k8s/sweep-indexed-job.yaml");
+  const std::string completions = DigitsAfter(job, "completions: ");
+  ASSERT_FALSE(completions.empty()) << job;
   EXPECT_NE(job.find("completionMode: Indexed"), std::string::npos);
   EXPECT_NE(job.find("value: \"" + completions + "\""), std::string::npos);
   EXPECT_NE(job.find("[\"bash\", \"tools/ci_sweep.sh\", \"shard\", \"env\", \"" + completions +
                      "\", \"/reports\"]"),
             std::string::npos);
-  const std::string merge = Read(kRoot + "/tools/k8s/sweep-merge-job.yaml");
+  const std::string merge = ReadText(kRoot + "/tools/k8s/sweep-merge-job.yaml");
   EXPECT_NE(merge.find("[\"bash\", \"tools/ci_sweep.sh\", \"merge\", \"/reports\"]"),
             std::string::npos);
 }

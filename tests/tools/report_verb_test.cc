@@ -31,12 +31,7 @@ std::string Scratch() {
 
 Outcome Cli(const std::string& args) { return repartsim::testing::RunRepartsim(args, Scratch()); }
 
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string Read(const std::string& path) { return repartsim::testing::ReadText(path); }
 
 void Write(const std::string& name, const std::string& text) {
   std::ofstream(Scratch() + "/" + name) << text;

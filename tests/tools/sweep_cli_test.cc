@@ -6,19 +6,18 @@
 // continues; output paths are checked before any run; a full disk is exit 73.
 // Method: run the built binary through popen in a scratch directory.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 
 #include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
+#include "tests/tools/sweep_reader.h"
 
 namespace {
 namespace sweep_cli_test {
@@ -39,38 +38,23 @@ std::string Scratch() {
 
 Outcome Cli(const std::string& args) { return repartsim::testing::RunRepartsim(args, Scratch()); }
 
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+using repartsim::campaign::SweepReport;
+using repartsim::testing::Has;
+using repartsim::testing::ReplaceFirst;
+
+std::string Read(const std::string& path) { return repartsim::testing::ReadText(path); }
+
+SweepReport ReadReport(const std::string& name) {
+  return repartsim::testing::ReadSweep(Scratch() + "/" + name);
 }
 
-nlohmann::json ReadJson(const std::string& name) {
-  return nlohmann::json::parse(Read(Scratch() + "/" + name));
-}
-
-void WriteJson(const std::string& name, const nlohmann::json& j) {
-  std::ofstream(Scratch() + "/" + name) << j.dump(1);
+void Write(const std::string& name, const std::string& text) {
+  std::ofstream(Scratch() + "/" + name) << text;
 }
 
 // Only the binary's stdout (stderr discarded).
 Outcome StdoutOnly(const std::string& args) {
-  const std::string command =
-      "cd " + Scratch() + " && " + std::string(REPARTSIM_BINARY) + " " + args + " 2>/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  Outcome out;
-  if (pipe == nullptr) return out;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.output.append(buffer, n);
-  const int status = pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
+  return repartsim::testing::RunRepartsim(args, Scratch(), /*stderr_too=*/false);
 }
 
 TEST(SweepCliTest, MergeKeepsEveryProfileInAnyOrder) {
@@ -83,17 +67,17 @@ TEST(SweepCliTest, MergeKeepsEveryProfileInAnyOrder) {
   ASSERT_EQ(m.exit_code, 0) << m.output;
   EXPECT_TRUE(Has(m.output, "merged 2 reports (2 sweeps, every shard once): 6 runs")) << m.output;
   ASSERT_EQ(Cli("merge r.json g.json --json m2.json").exit_code, 0);
-  const nlohmann::json a = ReadJson("m1.json"), b = ReadJson("m2.json");
-  ASSERT_EQ(a["scenarios"].size(), 2u);
-  EXPECT_EQ(a["runs"].size(), 6u);
+  const SweepReport a = ReadReport("m1.json"), b = ReadReport("m2.json");
+  ASSERT_EQ(a.scenarios.size(), 2u);
+  EXPECT_EQ(a.runs.size(), 6u);
   std::set<std::string> profiles;
-  for (const auto& s : a["scenarios"]) profiles.insert(s["profile"].get<std::string>());
+  for (const auto& s : a.scenarios) profiles.insert(s.profile);
   EXPECT_EQ(profiles, (std::set<std::string>{"greptime", "reference"}));
-  EXPECT_EQ(b["runs"].size(), 6u);
-  EXPECT_EQ(a["sweep_id"], b["sweep_id"]);
+  EXPECT_EQ(b.runs.size(), 6u);
+  EXPECT_EQ(a.sweep_id, b.sweep_id);
   EXPECT_TRUE(Has(Read(Scratch() + "/m1.xml"), "tests=\"2\" failures=\"0\""));
-  EXPECT_TRUE(a["binary"]["id"].get<std::string>().rfind("0x", 0) == 0);
-  EXPECT_TRUE(a["scenarios"][0]["hash"].get<std::string>().rfind("0x", 0) == 0);
+  EXPECT_TRUE(a.binary_id.rfind("0x", 0) == 0);
+  EXPECT_TRUE(a.scenarios[0].hash.rfind("0x", 0) == 0);
 }
 
 TEST(SweepCliTest, AMixedProfileShardedRuleOverriddenSweepMergesTheSameInAnyOrder) {
@@ -111,28 +95,31 @@ TEST(SweepCliTest, AMixedProfileShardedRuleOverriddenSweepMergesTheSameInAnyOrde
   Outcome b = Cli("merge r1.json g0.json r0.json g1.json --json b.json --junit b.xml");
   EXPECT_EQ(a.exit_code, b.exit_code);
   EXPECT_EQ(a.exit_code, 1) << a.output;  // the defect fixture's INV-ACK is unexpected
-  nlohmann::json ja = ReadJson("a.json"), jb = ReadJson("b.json");
-  auto rows = [](const nlohmann::json& j) {
-    std::map<std::string, nlohmann::json> out;
-    for (nlohmann::json s : j["scenarios"]) {
-      out[s["path"].get<std::string>() + "|" + s["profile"].get<std::string>() + "|" +
-          s["rules"].get<std::string>()] = s;
+  const SweepReport ja = ReadReport("a.json"), jb = ReadReport("b.json");
+  // Each scenario row (path|profile|rules -> hash, expect, run count) and each run, in any order.
+  auto rows = [](const SweepReport& j) {
+    std::map<std::string, std::string> out;
+    for (const auto& s : j.scenarios) {
+      out[s.path + "|" + s.profile + "|" + s.rules] =
+          s.hash + " " + s.expect + " " + std::to_string(j.tallies.at(s.Key()).runs);
     }
     return out;
   };
-  auto runs = [](const nlohmann::json& j) {
+  auto runs = [](const SweepReport& j) {
     std::set<std::string> out;
-    for (const auto& r : j["runs"]) out.insert(r.dump());
+    for (const auto& r : j.runs) {
+      out.insert(r.Key() + " " + std::to_string(r.seed) + " " + r.outcome + " " + r.trace_hash);
+    }
     return out;
   };
   EXPECT_EQ(rows(ja), rows(jb));
   EXPECT_EQ(runs(ja), runs(jb));
-  EXPECT_EQ(ja["runs"].size(), 16u);  // 2 scenarios x 4 seeds x 2 profiles, every shard once
+  EXPECT_EQ(ja.runs.size(), 16u);  // 2 scenarios x 4 seeds x 2 profiles, every shard once
   ASSERT_EQ(rows(ja).size(), 4u);
-  EXPECT_EQ(rows(ja).at(kCrash + "|reference|fenced-reads=off")["runs"], 4);
-  EXPECT_EQ(rows(ja).at(kCrash + "|greptime|")["runs"], 4);
-  EXPECT_EQ(ja["groups"].size(), jb["groups"].size());
-  EXPECT_TRUE(ja["complete"].get<bool>());
+  EXPECT_EQ(ja.tallies.at(kCrash + "|reference|fenced-reads=off").runs, 4u);
+  EXPECT_EQ(ja.tallies.at(kCrash + "|greptime|").runs, 4u);
+  EXPECT_EQ(ja.groups.size(), jb.groups.size());
+  EXPECT_TRUE(ja.complete);
   const std::string xa = Read(Scratch() + "/a.xml"), xb = Read(Scratch() + "/b.xml");
   EXPECT_TRUE(Has(xa, "tests=\"4\"")) << xa;
   EXPECT_EQ(std::count(xa.begin(), xa.end(), '\n'), std::count(xb.begin(), xb.end(), '\n'));
@@ -154,9 +141,9 @@ TEST(SweepCliTest, MergeRefusesMissingRepeatedAndForeignShards) {
   o = Cli("merge s1.json s0.json");
   EXPECT_EQ(o.exit_code, 0) << o.output;
   EXPECT_TRUE(Has(o.output, "merged 2 reports (1 sweeps, every shard once): 4 runs")) << o.output;
-  nlohmann::json other = ReadJson("s1.json");
-  other["binary"]["id"] = "0x0000000000000001";
-  WriteJson("s1-other.json", other);
+  Write("s1-other.json", ReplaceFirst(Read(Scratch() + "/s1.json"),
+                                      "\"id\": \"" + ReadReport("s1.json").binary_id + "\"",
+                                      "\"id\": \"0x0000000000000001\""));
   o = Cli("merge s0.json s1-other.json");
   EXPECT_EQ(o.exit_code, 64);
   EXPECT_EQ(o.output.rfind("s1-other.json:", 0), 0u) << o.output;
@@ -165,9 +152,8 @@ TEST(SweepCliTest, MergeRefusesMissingRepeatedAndForeignShards) {
 
 TEST(SweepCliTest, MergeRefusesAMalformedReportWithALocatedErrorInsteadOfAborting) {
   ASSERT_EQ(Cli("sweep " + kCrash + " --seeds 0..1 -q --json ok.json").exit_code, 0);
-  nlohmann::json j = ReadJson("ok.json");
-  j["scenarios"][0]["expect"] = "flaky";
-  WriteJson("bad.json", j);
+  const std::string ok = Read(Scratch() + "/ok.json");
+  Write("bad.json", ReplaceFirst(ok, "\"expect\": \"pass\"", "\"expect\": \"flaky\""));
   Outcome o = Cli("merge bad.json");
   EXPECT_EQ(o.exit_code, 64) << o.output;
   EXPECT_EQ(o.output.rfind("bad.json:", 0), 0u) << o.output;
@@ -175,9 +161,7 @@ TEST(SweepCliTest, MergeRefusesAMalformedReportWithALocatedErrorInsteadOfAbortin
                   ": error: scenarios[0].expect: 'expect' must be 'pass' or "
                   "'violation: INV-...', got 'flaky'\n"))
       << o.output;
-  j = ReadJson("ok.json");
-  j["runs"][1]["seed"] = -1;
-  WriteJson("bad.json", j);
+  Write("bad.json", ReplaceFirst(ok, "\"seed\": 1,", "\"seed\": -1,"));  // runs[1]: seed 1
   o = Cli("merge bad.json");
   EXPECT_EQ(o.exit_code, 64);
   EXPECT_TRUE(Has(o.output, "runs[1].seed: 'seed' must be a non-negative integer, got -1"))
@@ -190,10 +174,12 @@ TEST(SweepCliTest, SweepRecordsRuleOverridesInRowsAndRepros) {
   EXPECT_TRUE(Has(o.output, "repartsim run " + kDefect +
                                 " --seed 12 --profile reference --rule fenced-reads=on"))
       << o.output;
-  const nlohmann::json j = ReadJson("d.json");
-  EXPECT_EQ(j["rules"], "fenced-reads=on");
-  EXPECT_EQ(j["scenarios"][0]["rules"], "fenced-reads=on");
-  EXPECT_EQ(j["runs"][0]["rules"], "fenced-reads=on");
+  const SweepReport j = ReadReport("d.json");
+  EXPECT_EQ(j.rules, "fenced-reads=on");
+  ASSERT_FALSE(j.scenarios.empty());
+  ASSERT_FALSE(j.runs.empty());
+  EXPECT_EQ(j.scenarios[0].rules, "fenced-reads=on");
+  EXPECT_EQ(j.runs[0].rules, "fenced-reads=on");
   EXPECT_TRUE(Has(Read(Scratch() + "/d.xml"), "--rule fenced-reads=on"));
   EXPECT_TRUE(Has(o.output, "UNEXPECTED INV-ACK")) << o.output;
 }
@@ -225,7 +211,9 @@ TEST(SweepCliTest, DashMeansStdoutAndTraceFormatNeedsTrace) {
   Outcome o = StdoutOnly("sweep " + kCrash + " --seeds 0..1 -q --json -");
   EXPECT_EQ(o.exit_code, 0);
   EXPECT_FALSE(std::filesystem::exists(Scratch() + "/-"));
-  EXPECT_EQ(nlohmann::json::parse(o.output)["runs"].size(), 2u);
+  repartsim::sim::Result<SweepReport> report = SweepReport::FromJson(o.output, "<stdout>");
+  ASSERT_TRUE(report.ok()) << o.output;  // only the report, no text
+  EXPECT_EQ(report.value().runs.size(), 2u);
   o = StdoutOnly("run " + kCrash + " --seed 1 --trace - --trace-format jsonl --choices t.choices");
   EXPECT_EQ(o.exit_code, 0);
   std::istringstream lines(o.output);
@@ -306,12 +294,12 @@ TEST(SweepCliTest, SweepOfADirectoryRecursesAndTagsFilter) {
   std::filesystem::copy_file(kRejected, dir + "/a/rejected.yaml",
                              std::filesystem::copy_options::overwrite_existing);
   Outcome o = Cli("sweep tree --seeds 0..0 -q --json tree.json");
-  EXPECT_EQ(ReadJson("tree.json")["scenarios"].size(), 2u) << o.output;
+  EXPECT_EQ(ReadReport("tree.json").scenarios.size(), 2u) << o.output;
   o = Cli("sweep tree --seeds 0..0 -q --tag smoke --json smoke.json");
   EXPECT_EQ(o.exit_code, 0) << o.output;
-  const nlohmann::json j = ReadJson("smoke.json");
-  ASSERT_EQ(j["scenarios"].size(), 1u);
-  EXPECT_EQ(j["scenarios"][0]["path"], "tree/a/b/crash.yaml");
+  const SweepReport j = ReadReport("smoke.json");
+  ASSERT_EQ(j.scenarios.size(), 1u);
+  EXPECT_EQ(j.scenarios[0].path, "tree/a/b/crash.yaml");
 }
 
 TEST(SweepCliTest, ARejectedScriptedDdlFailsTheRun) {
@@ -336,11 +324,11 @@ TEST(SweepCliTest, ADeadWorkerGivesUnrunRunsAndExit70NotNondeterminism) {
   EXPECT_TRUE(Has(o.output, "UNRUN 2 runs (the sweep was interrupted or a worker died)"))
       << o.output;
   EXPECT_TRUE(Has(o.output, "determinism re-check: 2 runs, 0 mismatches")) << o.output;
-  const nlohmann::json j = ReadJson("dead.json");
+  const SweepReport j = ReadReport("dead.json");
   size_t unrun = 0;
-  for (const auto& run : j["runs"]) {
-    unrun += run["outcome"] == "unrun";
-    EXPECT_EQ(run["path"], kCrash);
+  for (const auto& run : j.runs) {
+    unrun += run.outcome == "unrun";
+    EXPECT_EQ(run.path, kCrash);
   }
   EXPECT_EQ(unrun, 2u);
   EXPECT_TRUE(Has(Read(Scratch() + "/dead.xml"), "failures=\"1\""));
@@ -353,14 +341,15 @@ TEST(SweepCliTest, SigtermWritesTheFinishedRunsAndResumeContinues) {
   EXPECT_EQ(o.exit_code, 143) << o.output;
   EXPECT_TRUE(Has(o.output, "note: interrupted by Terminated after 2 of 6 runs")) << o.output;
   EXPECT_TRUE(Has(o.output, "; INTERRUPTED ==")) << o.output;
-  nlohmann::json j = ReadJson("part.json");
-  EXPECT_TRUE(j["interrupted"].get<bool>());
+  SweepReport j = ReadReport("part.json");
+  EXPECT_TRUE(j.interrupted);
   // Before: the interrupted report said complete, exit_code 0, its runs skipped, and merged
   // green. Its unfinished runs are unrun: the report and any merge of it fail (70).
-  EXPECT_FALSE(j["complete"].get<bool>());
-  EXPECT_EQ(j["exit_code"], 70);
+  EXPECT_FALSE(j.complete);
+  EXPECT_TRUE(Has(Read(Scratch() + "/part.json"), "\n \"exit_code\": 70,\n"));
+  EXPECT_EQ(j.ExitCode(), 70);
   size_t unrun = 0;
-  for (const auto& run : j["runs"]) unrun += run["outcome"] == "unrun";
+  for (const auto& run : j.runs) unrun += run.outcome == "unrun";
   EXPECT_EQ(unrun, 4u);
   o = Cli("merge part.json -q");
   EXPECT_EQ(o.exit_code, 70) << o.output;
@@ -370,9 +359,10 @@ TEST(SweepCliTest, SigtermWritesTheFinishedRunsAndResumeContinues) {
   EXPECT_EQ(o.exit_code, 0) << o.output;
   EXPECT_TRUE(Has(o.output, "note: resumed from part.json: 2 finished runs kept, 4 to run"))
       << o.output;
-  j = ReadJson("full.json");
-  EXPECT_FALSE(j["interrupted"].get<bool>());
-  for (const auto& run : j["runs"]) EXPECT_EQ(run["outcome"], "pass");
+  j = ReadReport("full.json");
+  EXPECT_FALSE(j.interrupted);
+  EXPECT_EQ(j.runs.size(), 6u);
+  for (const auto& run : j.runs) EXPECT_EQ(run.outcome, "pass");
   o = Cli("sweep " + kCrash + " --seeds 0..4 -q --resume part.json");
   EXPECT_EQ(o.exit_code, 64);
   EXPECT_TRUE(Has(o.output, "is a report of another sweep")) << o.output;

@@ -1,15 +1,10 @@
-// `repartsim rules`: the protocol rule switches (model::AllRules(), docs/rules.md), one
-// row each in Rule order: name, default in `greptime`, default in `reference`, the GreptimeDB
-// pull request that added a historical switch's protection ("-" for the others), description.
-// `--json` prints an array of {name, description, greptime, reference, fixed_by} (keys in that
-// order; fixed_by is null for a switch that is not historical).
-// Exit 0; 64 on bad flags.
+// `repartsim rules`: the protocol rule switches as campaign::RulesText() (or RulesJson() with
+// `--json`) prints them. Exit 0; 64 on bad flags.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include <string>
 
-#include "model/protocol.h"
-#include "model/rules.h"
+#include "model/campaign/rules_table.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
 
@@ -17,30 +12,9 @@ namespace repartsim::tools {
 
 namespace {
 
-const char* OnOff(bool on) { return on ? "on" : "off"; }
-
 int RunRules(bool json) {
-  if (json) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const model::RuleInfo& info : model::AllRules()) {
-      out.push_back(
-          {{"name", info.name},
-           {"description", info.description},
-           {"greptime", info.greptime},
-           {"reference", info.reference},
-           {"fixed_by", info.fixed_by == nullptr ? nlohmann::ordered_json(nullptr)
-                                                 : nlohmann::ordered_json(info.fixed_by)}});
-    }
-    std::printf("%s\n", out.dump(2).c_str());
-    return kExitPass;
-  }
-  std::printf("%-30s %-9s %-10s %-9s %s\n", "rule", "greptime", "reference", "fixed-by",
-              "description");
-  for (const model::RuleInfo& info : model::AllRules()) {
-    std::printf("%-30s %-9s %-10s %-9s %s\n", info.name, OnOff(info.greptime),
-                OnOff(info.reference), info.fixed_by == nullptr ? "-" : info.fixed_by,
-                info.description);
-  }
+  const std::string out = json ? campaign::RulesJson() : campaign::RulesText();
+  std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitPass;
 }
 

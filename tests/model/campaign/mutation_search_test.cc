@@ -2,7 +2,8 @@
 // library seed-major; the reference row of a small budget is clean; a mutant the budget guards
 // is killed by the scenario that documents it, with the exact invariant, seed and repro; a
 // mutant it does not guard survives after the whole budget; SearchAll gives the same rows from
-// forked processes, in order; a row survives its JSON round trip.
+// forked processes, in order; a row survives its JSON round trip; the JSON report holds the
+// budget, the reference row, every mutant row and the score.
 // Method: a budget of two bundled historical scenarios (one seed each, no explore).
 #include "model/campaign/mutation_search.h"
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/mutation_report.h"
 #include "model/scenario/loader.h"
 #include "tests/paths.h"
 
@@ -96,6 +98,48 @@ TEST(MutationSearchTest, SearchAllGivesTheSameRowsInOrderFromForkedProcesses) {
   EXPECT_EQ(rows[2].result, "survived");
   const MutantRow again = MutantRow::FromJson(nlohmann::json::parse(rows[1].ToJson().dump()));
   EXPECT_EQ(again.ToJson(), rows[1].ToJson());
+}
+
+TEST(MutationSearchTest, TheJsonReportHoldsTheBudgetTheRowsAndTheScore) {
+  const Budget b = SmallBudget();
+  const std::vector<MutantRow> rows = {Search(b, ""), Search(b, "staging-flush-expr"),
+                                       Search(b, "acked-invalidation")};
+  const nlohmann::ordered_json j = MutantsJson("0.1.0", "0x1", b, rows, std::nullopt, 0, 5);
+  EXPECT_EQ(j.at("version"), "0.1.0");
+  EXPECT_EQ(j.at("binary"), "0x1");
+  EXPECT_EQ(j.at("budget").at("runs"), 2);
+  EXPECT_EQ(j.at("budget").at("scenarios"),
+            nlohmann::ordered_json::array({b.scenarios[0].path, b.scenarios[1].path}));
+  EXPECT_EQ(j.at("budget").at("seeds"), "the first 1 seeds of each scenario's range");
+  EXPECT_EQ(j.at("budget").at("steps_max"), 10000);
+  EXPECT_EQ(j.at("budget").at("explore_states"), 0);
+  EXPECT_EQ(j.at("budget").at("text"), b.Describe());
+  EXPECT_EQ(j.at("reference").at("switch"), nullptr);
+  EXPECT_EQ(j.at("reference").at("result"), "clean");
+  EXPECT_EQ(j.at("reference").at("runs"), 2);
+  ASSERT_EQ(j.at("mutants").size(), 2u);
+  const nlohmann::ordered_json& killed = j.at("mutants")[0];
+  EXPECT_EQ(killed.at("switch"), "staging-flush-expr");
+  EXPECT_EQ(killed.at("result"), "killed");
+  EXPECT_EQ(killed.at("invariant"), "INV-ACK");
+  EXPECT_EQ(killed.at("stage"), "run");
+  EXPECT_EQ(killed.at("path"), b.scenarios[1].path);
+  EXPECT_EQ(killed.at("scenario"), b.scenarios[1].name);
+  EXPECT_EQ(killed.at("seed"), 0);
+  EXPECT_EQ(killed.at("runs"), 1);
+  EXPECT_EQ(killed.at("steps"), rows[1].steps);
+  EXPECT_EQ(killed.at("ms"), 0);  // no clock given to the budget
+  EXPECT_EQ(killed.at("repro"), rows[1].repro);
+  EXPECT_EQ(killed.at("expected_by_scenario"), "violation: INV-OWN (tolerates INV-ACK, INV-NODUP)");
+  EXPECT_EQ(killed.at("documented"), true);
+  EXPECT_EQ(j.at("mutants")[1].at("switch"), "acked-invalidation");
+  EXPECT_EQ(j.at("mutants")[1].at("result"), "survived");
+  EXPECT_FALSE(j.at("mutants")[1].contains("invariant"));
+  EXPECT_EQ(j.at("score"), (nlohmann::ordered_json{
+                               {"killed", 1}, {"total", 2}, {"percent", 50.0}, {"documented", 1}}));
+  EXPECT_EQ(j.at("min_score"), nullptr);
+  EXPECT_EQ(j.at("wall_ms"), 5);
+  EXPECT_EQ(j.at("exit_code"), 0);
 }
 
 }  // namespace mutation_search_test
