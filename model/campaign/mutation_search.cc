@@ -193,14 +193,6 @@ bool PlanItems(Budget& budget, const std::optional<std::pair<uint64_t, uint64_t>
   return true;
 }
 
-std::string RunReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
-                            const std::vector<std::pair<std::string, bool>>& rules) {
-  std::string out =
-      "repartsim run " + path + " --seed " + std::to_string(seed) + " --profile " + profile;
-  for (const auto& [name, on] : rules) out += " --rule " + name + (on ? "=on" : "=off");
-  return out;
-}
-
 namespace {
 
 // Fills `row` with the finding `v` of scenario `s`'s run `report`, and with the scenario's
@@ -279,9 +271,11 @@ void SearchExplore(const Budget& budget, const std::string& rule,
     row.stage = "explore";
     row.seed = s.seed_first;
     row.explore_runs = report.value().stats.runs;
-    row.repro = "repartsim explore " + s.path + " --seed " + std::to_string(s.seed_first) +
-                " --profile reference" + (rule.empty() ? "" : " --rule " + rule + "=off") +
-                " --max-states " + std::to_string(budget.explore_states);
+    std::vector<std::string> words = {
+        "explore", s.path, "--seed", std::to_string(s.seed_first), "--profile", "reference"};
+    if (!rule.empty()) words.insert(words.end(), {"--rule", rule + "=off"});
+    words.insert(words.end(), {"--max-states", std::to_string(budget.explore_states)});
+    row.repro = ShellCommand(words);
     return;
   }
 }

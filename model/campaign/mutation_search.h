@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/campaign/repro_command.h"
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 
@@ -108,9 +109,5 @@ MutantRow Search(const Budget& budget, const std::string& rule);
 std::vector<MutantRow> SearchAll(
     const Budget& budget, const std::vector<std::string>& rules, uint32_t jobs,
     const std::function<void(size_t done, size_t total, const MutantRow& row)>& progress);
-
-// The command that reproduces one run: `repartsim run PATH --seed N --profile P [--rule ..]`.
-std::string RunReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
-                            const std::vector<std::pair<std::string, bool>>& rules);
 
 }  // namespace repartsim::campaign

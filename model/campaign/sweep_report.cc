@@ -122,20 +122,6 @@ bool SweepScenario::Allows(const std::string& invariant) const {
   return e.Allows(invariant);
 }
 
-std::string ReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
-                         const std::string& rules) {
-  std::string out = "repartsim run " + path + " --seed " + std::to_string(seed);
-  if (!profile.empty()) out += " --profile " + profile;
-  size_t start = 0;
-  while (start < rules.size()) {
-    size_t comma = rules.find(',', start);
-    if (comma == std::string::npos) comma = rules.size();
-    out += " --rule " + rules.substr(start, comma - start);
-    start = comma + 1;
-  }
-  return out;
-}
-
 SweepRun ToSweepRun(const run::RunReport& r, const std::string& rules, int64_t wall_ms) {
   SweepRun run;
   run.path = r.path;

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/repro_command.h"
 #include "model/campaign/verdict.h"
 #include "model/run/runner.h"
 #include "sim/result.h"
@@ -96,10 +97,6 @@ struct ScenarioTally : campaign::RowCounts {
   bool met = true;
   std::string verdict;  // "ok", "UNEXPECTED INV-X", "NOT REPRODUCED INV-X", ...
 };
-
-// The command that reproduces one run: `repartsim run PATH --seed N --profile P [--rule ..]`.
-std::string ReproCommand(const std::string& path, uint64_t seed, const std::string& profile,
-                         const std::string& rules);
 
 struct SweepReport {
   std::string binary_version;  // REPARTSIM_VERSION

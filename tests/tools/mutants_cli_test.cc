@@ -60,8 +60,8 @@ TEST(MutantsCliTest, KillsAKnownSwitchWithItsInvariantAndKeepsTheReferenceClean)
   EXPECT_EQ(RowPrefix(lines[4]), Row("version-fence-unversioned", "survived", "-", "-", 4, 4194));
   EXPECT_EQ(lines[5],
             "  per-group-indices: published rule of table cpu is not complete and disjoint: "
-            "Checkpoint `a=5` is overlapped (repro: repartsim run " +
-                kTwoGroups +
+            "Checkpoint `a=5` is overlapped (repro: " +
+                std::string(REPARTSIM_BINARY) + " run " + kTwoGroups +
                 " --seed 0 --profile reference --rule per-group-indices=off); documented: "
                 "expect.with_rules says violation: INV-RULE");
   EXPECT_EQ(lines[6],

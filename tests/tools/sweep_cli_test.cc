@@ -257,7 +257,7 @@ TEST(SweepCliTest, OutputPathsAreCheckedBeforeAnyRunAndAFullDiskIsExit73) {
   EXPECT_EQ(o.exit_code, 73) << o.output;
   EXPECT_TRUE(Has(o.output, "violations: 0")) << o.output;
   EXPECT_TRUE(Has(o.output, "choices: t1.choices")) << o.output;
-  EXPECT_TRUE(Has(o.output, "repro: repartsim run ")) << o.output;
+  EXPECT_TRUE(Has(o.output, "repro: " + std::string(REPARTSIM_BINARY) + " run ")) << o.output;
   EXPECT_TRUE(Has(o.output, "/dev/full: error: cannot write the report: No space left on device"));
   // A failing run keeps its own exit code.
   o = Cli("run " + kDefect + " --seed 12 --json /dev/full --choices d.choices");

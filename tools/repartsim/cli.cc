@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/repro_command.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -46,6 +47,8 @@ int RunCli(int argc, char** argv) {
   AddMutantsVerb(app, &exit_code);
   RequireNonEmptyValues(app);
 
+  // Printed repro commands start the way this binary was started (a path, or a name on PATH).
+  if (argc > 0 && argv[0] != nullptr) campaign::SetCommandName(argv[0]);
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   try {
     app.parse(argc, argv);

@@ -13,6 +13,7 @@
 
 #include "model/campaign/counterexample.h"
 #include "model/campaign/explore_text.h"
+#include "model/campaign/repro_command.h"
 #include "model/run/explore.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
@@ -111,9 +112,10 @@ int WriteCounterexample(const ExploreArgs& a, const scenario::Scenario& s,
   const bool reproduced = check.ok() && !invariants.empty() &&
                           !DistinctInvariants(check.value()).empty() &&
                           DistinctInvariants(check.value()).front() == invariants.front();
-  std::printf("choices: %s (replay: repartsim replay %s --choices %s)\n", choices_path.c_str(),
-              a.scenario.c_str(), choices_path.c_str());
-  std::printf("scenario: %s (repro: repartsim run %s) %s\n", yaml_path.c_str(), yaml_path.c_str(),
+  std::printf("choices: %s (replay: %s)\n", choices_path.c_str(),
+              campaign::ShellCommand({"replay", a.scenario, "--choices", choices_path}).c_str());
+  std::printf("scenario: %s (repro: %s) %s\n", yaml_path.c_str(),
+              campaign::ShellCommand({"run", yaml_path}).c_str(),
               reproduced ? "verified: same invariant" : "NOT verified: run differs");
   j["violation"] = invariants.empty() ? "" : invariants.front();
   j["choices"] = choices_path;

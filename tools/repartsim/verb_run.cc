@@ -14,6 +14,7 @@
 
 #include "model/campaign/determinism.h"
 #include "model/campaign/html_timeline.h"
+#include "model/campaign/repro_command.h"
 #include "model/campaign/run_text.h"
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader.h"
@@ -99,8 +100,8 @@ std::variant<std::string, int> WriteChoices(const RunArgs& a, const Setup& setup
     std::fprintf(stderr, "warning: %s (the run's verdict stands; use --choices FILE)\n",
                  st.error().Format().c_str());
   } else {
-    std::fprintf(setup.report_out, "choices: %s (replay: repartsim replay %s --choices %s)\n",
-                 choices.c_str(), a.scenario.c_str(), choices.c_str());
+    std::fprintf(setup.report_out, "choices: %s (replay: %s)\n", choices.c_str(),
+                 campaign::ShellCommand({"replay", a.scenario, "--choices", choices}).c_str());
   }
   std::fprintf(
       setup.report_out, "repro: %s\n",

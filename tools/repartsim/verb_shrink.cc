@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "model/campaign/counterexample.h"
+#include "model/campaign/repro_command.h"
 #include "model/campaign/shrink.h"
 #include "model/check/violation.h"
 #include "model/scenario/loader.h"
@@ -56,7 +57,8 @@ bool Verified(const std::string& scenario, const std::string& out_path, uint64_t
   std::printf("after:  %s\n", SizeText(r.after).c_str());
   std::printf("candidates=%llu time=%.2fs\n", static_cast<unsigned long long>(r.candidates),
               seconds);
-  std::printf("scenario: %s (repro: repartsim run %s) %s\n", out_path.c_str(), out_path.c_str(),
+  std::printf("scenario: %s (repro: %s) %s\n", out_path.c_str(),
+              campaign::ShellCommand({"run", out_path}).c_str(),
               verified ? ("verified: " + check.value().SummaryLine()).c_str()
                        : "NOT verified: the run differs");
   return verified;
