@@ -76,6 +76,7 @@ sim::Status SweepPlan::Add(scenario::Scenario s, const std::string& file_hash,
                           (count > 1 ? " in shard " + shard_.Text() : "") +
                           "); use a smaller --seeds range or split it with --shard"};
   }
+  rows_.push_back(row);
   report.scenarios.push_back(std::move(row));
   for (uint64_t k = k0; k0 <= span && k <= span; k += count) {
     items_.push_back({scenarios_.size(), first + k});
@@ -83,6 +84,7 @@ sim::Status SweepPlan::Add(scenario::Scenario s, const std::string& file_hash,
   }
   position_ = (position_ + span % count + 1) % count;
   scenarios_.push_back(std::move(s));
+  REPARTSIM_ASSERT(rows_.size() == scenarios_.size());
   return sim::Ok{};
 }
 
@@ -152,6 +154,33 @@ SweepRun RunItem(const SweepPlan& plan, size_t item, const SweepHooks& hooks) {
   return ToSweepRun(report.value(), plan.rules(), hooks.now_ms() - t0);
 }
 
+// The items still to run, seed-major: the first remaining seed of every scenario, then the
+// second, and so on, so a time budget (or an interruption) leaves every scenario sampled, not
+// the first scenarios run in full and the last ones skipped. Items stay where they are in the
+// report; only the order they run in changes.
+std::vector<size_t> SeedMajor(const SweepPlan& plan) {
+  std::vector<std::vector<size_t>> by_scenario(plan.scenarios().size());
+  for (size_t i = 0; i < plan.items().size(); ++i) {
+    if (plan.done().empty() || !plan.done()[i]) {
+      by_scenario[plan.items()[i].scenario].push_back(i);
+    }
+  }
+  std::vector<size_t> order, active;  // active: scenarios with seeds left
+  for (size_t s = 0; s < by_scenario.size(); ++s) {
+    if (!by_scenario[s].empty()) active.push_back(s);
+  }
+  for (size_t round = 0; !active.empty(); ++round) {
+    size_t kept = 0;
+    for (const size_t s : active) {
+      order.push_back(by_scenario[s][round]);
+      if (round + 1 < by_scenario[s].size()) active[kept++] = s;
+    }
+    active.resize(kept);
+  }
+  REPARTSIM_ASSERT(order.size() <= plan.items().size());
+  return order;
+}
+
 }  // namespace
 
 SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, uint32_t jobs,
@@ -162,20 +191,18 @@ SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, u
   REPARTSIM_ASSERT(runs.size() == items);
   SweepExecution ex;
   ex.runs = std::move(runs);
-  std::vector<size_t> todo;
-  for (size_t i = 0; i < items; ++i) {
-    if (plan.done().empty() || !plan.done()[i]) todo.push_back(i);
-  }
+  const std::vector<size_t> todo = SeedMajor(plan);
   size_t finished = 0;
-  size_t failing = 0;
+  size_t unexpected = 0;
   PoolTasks tasks;
   tasks.count = todo.size();
   tasks.run = [&](size_t k, uint32_t) { return RunToJson(RunItem(plan, todo[k], hooks)).dump(); };
   tasks.on_result = [&](size_t k, std::string line) {
     SweepRun run = RunFromJson(nlohmann::json::parse(line));
-    failing += run.outcome != "pass" && run.outcome != "skipped";
+    const SweepScenario& row = plan.rows()[plan.items()[todo[k]].scenario];
+    unexpected += RunUnexpected(run, &row, plan.raw);
     ex.runs[todo[k]] = std::move(run);
-    if (hooks.progress) hooks.progress(++finished, todo.size(), failing);
+    if (hooks.progress) hooks.progress(++finished, todo.size(), unexpected);
   };
   tasks.should_stop = hooks.should_stop;
   tasks.in_child = hooks.in_child;

@@ -71,6 +71,8 @@ class SweepPlan {
   SweepRun Placeholder(size_t item, const char* outcome) const;
 
   const std::vector<scenario::Scenario>& scenarios() const { return scenarios_; }
+  // Each scenario's row (its expectation under the effective profile), as in the report.
+  const std::vector<SweepScenario>& rows() const { return rows_; }
   const std::vector<SweepItem>& items() const { return items_; }
   const std::vector<bool>& done() const { return done_; }
   const run::RunConfig& base() const { return base_; }
@@ -78,9 +80,12 @@ class SweepPlan {
 
   // Stop starting runs after this many ms of wall time (0: no budget); the rest are skipped.
   int64_t budget_ms = 0;
+  // --raw: the progress counts every violation as unexpected.
+  bool raw = false;
 
  private:
   std::vector<scenario::Scenario> scenarios_;
+  std::vector<SweepScenario> rows_;  // parallel to scenarios_
   std::vector<SweepItem> items_;
   std::vector<bool> done_;
   run::RunConfig base_;
@@ -97,8 +102,9 @@ struct SweepHooks {
   std::function<bool()> should_stop;
   // Called in each worker process after the fork. Optional.
   std::function<void()> in_child;
-  // Called in the parent after each finished run: runs finished, runs to do, failing so far.
-  std::function<void(size_t done, size_t total, size_t failing)> progress;
+  // Called in the parent after each finished run: runs finished, runs to do, and runs so far
+  // that fail their row (RunUnexpected: expected and tolerated violations are not counted).
+  std::function<void(size_t done, size_t total, size_t unexpected)> progress;
   // Called in a worker after it reported a run (test hooks). Optional.
   std::function<void(size_t index, uint32_t worker)> after_report;
 };

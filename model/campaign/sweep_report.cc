@@ -190,6 +190,16 @@ const SweepScenario* SweepReport::FindScenario(const std::string& key) const {
   return nullptr;
 }
 
+bool InvariantAllowed(const std::string& invariant, const SweepScenario* s, bool raw) {
+  return invariant == "READ-ANOMALY" || (!raw && s != nullptr && s->Allows(invariant));
+}
+
+bool RunUnexpected(const SweepRun& run, const SweepScenario* s, bool raw) {
+  if (run.outcome == "nondeterminism") return true;
+  return std::any_of(run.invariants.begin(), run.invariants.end(),
+                     [&](const std::string& inv) { return !InvariantAllowed(inv, s, raw); });
+}
+
 namespace {
 
 using GroupIndex = std::map<std::tuple<std::string, std::string, std::string>, size_t>;
@@ -207,8 +217,7 @@ void TallyRun(ScenarioTally& t, const SweepRun& run, const SweepScenario* s, boo
     live = live || IsLivenessName(inv);
     anomaly = anomaly || inv == "READ-ANOMALY";
     if (s && inv == s->ExpectedInvariant()) t.reproduced = true;
-    const bool allowed = inv == "READ-ANOMALY" || (!raw && s && s->Allows(inv));
-    if (!allowed) {
+    if (!InvariantAllowed(inv, s, raw)) {
       unexpected = true;
       if (std::find(t.unexpected_invariants.begin(), t.unexpected_invariants.end(), inv) ==
           t.unexpected_invariants.end()) {

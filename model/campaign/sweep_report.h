@@ -98,6 +98,12 @@ struct ScenarioTally : campaign::RowCounts {
   std::string verdict;  // "ok", "UNEXPECTED INV-X", "NOT REPRODUCED INV-X", ...
 };
 
+// Whether scenario row `s` (nullptr: unknown) allows `invariant` in a run: READ-ANOMALY always
+// (reported, never failing), else what the row's expectation allows, nothing when `raw`.
+bool InvariantAllowed(const std::string& invariant, const SweepScenario* s, bool raw);
+// A run that fails its row: nondeterminism, or an invariant the row does not allow.
+bool RunUnexpected(const SweepRun& run, const SweepScenario* s, bool raw);
+
 struct SweepReport {
   std::string binary_version;  // REPARTSIM_VERSION
   std::string binary_id;       // hash of the executable's bytes ("0x...")

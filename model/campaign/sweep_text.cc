@@ -129,14 +129,17 @@ std::string SweepTotalsText(const SweepReport& report) {
   return out;
 }
 
-std::string SweepSummaryText(const SweepReport& report) {
-  REPARTSIM_ASSERT(report.tallies.size() >= report.scenarios.size() || report.runs.empty());
-  std::string out;
+namespace {
+
+// The table of `rows` (a header and one line each).
+void AppendTable(const SweepReport& report, const std::vector<const SweepScenario*>& rows,
+                 std::string& out) {
+  REPARTSIM_ASSERT(!rows.empty());
   size_t name_w = 8, expect_w = 6, rules_w = 0;
-  for (const SweepScenario& s : report.scenarios) {
-    name_w = std::max(name_w, s.name.size());
-    expect_w = std::max(expect_w, s.expect.size() + (s.tolerate.empty() ? 0 : 1));
-    rules_w = std::max(rules_w, s.rules.size());
+  for (const SweepScenario* s : rows) {
+    name_w = std::max(name_w, s->name.size());
+    expect_w = std::max(expect_w, s->expect.size() + (s->tolerate.empty() ? 0 : 1));
+    rules_w = std::max(rules_w, s->rules.size());
   }
   const int nw = static_cast<int>(name_w), ew = static_cast<int>(expect_w);
   const int rw = rules_w == 0 ? 0 : static_cast<int>(std::max<size_t>(rules_w, 5));
@@ -144,25 +147,53 @@ std::string SweepSummaryText(const SweepReport& report) {
   if (rw > 0) Appendf(out, "%-*s ", rw, "rules");
   Appendf(out, "%-*s %5s %5s %6s %5s %5s %5s %5s  %s\n", ew, "expect", "runs", "pass", "safety",
           "live", "anom", "unexp", "skip", "result");
-  for (const SweepScenario& s : report.scenarios) {
-    const ScenarioTally& t = report.tallies.at(s.Key());
-    Appendf(out, "%-*s %-9s ", nw, s.name.c_str(), s.profile.c_str());
-    if (rw > 0) Appendf(out, "%-*s ", rw, s.rules.empty() ? "-" : s.rules.c_str());
-    const std::string expect = s.expect + (s.tolerate.empty() ? "" : "+");
+  bool tolerates = false;
+  for (const SweepScenario* s : rows) {
+    const ScenarioTally& t = report.tallies.at(s->Key());
+    Appendf(out, "%-*s %-9s ", nw, s->name.c_str(), s->profile.c_str());
+    if (rw > 0) Appendf(out, "%-*s ", rw, s->rules.empty() ? "-" : s->rules.c_str());
+    const std::string expect = s->expect + (s->tolerate.empty() ? "" : "+");
     Appendf(out, "%-*s %5llu %5llu %6llu %5llu %5llu %5llu %5llu  %s\n", ew, expect.c_str(),
             (unsigned long long)t.runs, (unsigned long long)t.pass, (unsigned long long)t.safety,
             (unsigned long long)t.liveness, (unsigned long long)t.anomalies,
             (unsigned long long)t.unexpected, (unsigned long long)(t.skipped + t.unrun),
             t.verdict.c_str());
+    tolerates = tolerates || !s->tolerate.empty();
   }
-  bool tolerates = false;
-  for (const SweepScenario& s : report.scenarios) tolerates = tolerates || !s.tolerate.empty();
   if (tolerates) Appendf(out, "(expect+: the scenario also tolerates the invariants it lists)\n");
-  if (!report.groups.empty()) Appendf(out, "\nfailure groups (fastest failing seed of each):\n");
+}
+
+bool Hidden(const SweepGroup& g) { return g.status == "expected" || g.status == "tolerated"; }
+
+}  // namespace
+
+std::string SweepSummaryText(const SweepReport& report, bool verbose) {
+  REPARTSIM_ASSERT(report.tallies.size() >= report.scenarios.size() || report.runs.empty());
+  std::string out;
+  std::vector<const SweepScenario*> rows;
+  size_t met = 0;
+  for (const SweepScenario& s : report.scenarios) {
+    const bool row_met = report.tallies.at(s.Key()).met;
+    met += row_met;
+    if (verbose || !row_met) rows.push_back(&s);
+  }
+  if (!rows.empty()) AppendTable(report, rows, out);
+  size_t expected = 0, tolerated = 0, listed = 0;
   for (const SweepGroup& g : report.groups) {
+    expected += g.status == "expected";
+    tolerated += g.status == "tolerated";
+    if (!verbose && Hidden(g)) continue;
+    if (listed++ == 0) Appendf(out, "\nfailure groups (fastest failing seed of each):\n");
     Appendf(out, "  [%s] %s %s x%llu: %s\n    %s\n", g.status.c_str(), g.name.c_str(),
             g.invariant.c_str(), (unsigned long long)g.count, g.message.c_str(),
             ReproCommand(g.path, g.fastest_seed, g.profile, g.rules).c_str());
+  }
+  if (!verbose) {
+    Appendf(out,
+            "%zu of %zu scenario rows met their expectations; %zu expected and %zu tolerated "
+            "failure groups%s\n",
+            met, report.scenarios.size(), expected, tolerated,
+            expected + tolerated + met > 0 ? " (--verbose lists every row and group)" : "");
   }
   Appendf(out, "determinism re-check: %llu runs, %zu mismatches\n",
           (unsigned long long)report.determinism_checked, report.determinism_mismatches.size());

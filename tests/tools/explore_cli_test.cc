@@ -1,7 +1,7 @@
 // Goal: `repartsim explore` end to end: exhausts the small split under reference (exit 0,
 // the report lines), and with version-fence-unversioned off exits 1 with INV-OWN and writes a
 // choice file that `replay` reproduces and a scenario that `run` reproduces (exit 1, INV-OWN,
-// no random draw left). Bad flags exit 64.
+// no random draw left); `--json -` puts only the JSON report on stdout. Bad flags exit 64.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -63,6 +63,23 @@ TEST(ExploreCliTest, FenceOffCounterexampleReplaysAndRuns) {
   EXPECT_NE(run.output.find("INV-OWN at step"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("expect (reference): violation: INV-OWN -> met"), std::string::npos)
       << run.output;
+}
+
+TEST(ExploreCliTest, JsonOnStdoutIsOnlyJson) {
+  // Before: the text report and the counterexample were printed on stdout before the JSON.
+  const std::string out = TempDir() + "/json";
+  const std::string args = "explore " + kScenario +
+                           " --crash-budget 0 --quiet --rule version-fence-unversioned=off --out " +
+                           out + " --json -";
+  const CliOutcome json = RunRepartsim(args, "", /*stderr_too=*/false);
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_EQ(json.output.rfind("{\n", 0), 0u) << json.output;
+  EXPECT_EQ(json.output.substr(json.output.size() - 2), "}\n") << json.output;
+  EXPECT_NE(json.output.find("\"violation\": \"INV-OWN\""), std::string::npos) << json.output;
+  EXPECT_EQ(json.output.find("result: violation"), std::string::npos) << json.output;
+  const CliOutcome text = RunShell(std::string(REPARTSIM_BINARY) + " " + args + " 2>&1 >/dev/null");
+  EXPECT_NE(text.output.find("result: violation"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("verified: same invariant"), std::string::npos) << text.output;
 }
 
 TEST(ExploreCliTest, BadFlagsExit64) {

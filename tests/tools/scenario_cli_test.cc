@@ -118,8 +118,8 @@ TEST(ScenarioCliTest, ReplayOfTamperedChoicesExitsThreeNamingTheDivergence) {
 TEST(ScenarioCliTest, SweepPassesWritesReportsAndMergesShards) {
   Outcome a = Cli("sweep " + kCrash + " --seeds 0..5 --shard 0/2 -q --json a.json");
   ASSERT_EQ(a.exit_code, 0) << a.output;
-  Outcome b =
-      Cli("sweep " + kCrash + " --seeds 0..5 --shard 1/2 --jobs 2 -q --json b.json --junit b.xml");
+  Outcome b = Cli("sweep " + kCrash +
+                  " --seeds 0..5 --shard 1/2 --jobs 2 -q -v --json b.json --junit b.xml");
   ASSERT_EQ(b.exit_code, 0) << b.output;
   EXPECT_NE(b.output.find("datanode-restart-writes reference pass"), std::string::npos);
   EXPECT_NE(Read(Scratch() + "/b.xml").find("<testcase classname=\"reference\""),

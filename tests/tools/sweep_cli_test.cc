@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -366,6 +367,38 @@ TEST(SweepCliTest, SigtermWritesTheFinishedRunsAndResumeContinues) {
   o = Cli("sweep " + kCrash + " --seeds 0..4 -q --resume part.json");
   EXPECT_EQ(o.exit_code, 64);
   EXPECT_TRUE(Has(o.output, "is a report of another sweep")) << o.output;
+}
+
+TEST(SweepCliTest, ATimeBudgetSamplesEveryScenarioSeedMajor) {
+  // Before: scenario after scenario, so with two scenarios and --time-budget 2s the first got
+  // 286 runs and the second none. Now the k-th seed of every scenario runs before any
+  // (k+1)-th: the two counts differ by at most one (one worker).
+  const std::string kSplit = kRoot + "/scenarios/split/split_with_writers.yaml";
+  Outcome o = Cli("sweep " + kCrash + " " + kSplit +
+                  " --seeds 0..5000 --time-budget 2s -q --json budget.json");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  const SweepReport j = ReadReport("budget.json");
+  uint64_t crash = 0, split = 0;
+  for (const auto& run : j.runs) {
+    if (run.outcome == "skipped") continue;
+    crash += run.path == kCrash;
+    split += run.path == kSplit;
+  }
+  EXPECT_GT(crash, 0u);
+  EXPECT_LE(std::max(crash, split) - std::min(crash, split), 1u) << crash << " " << split;
+}
+
+TEST(SweepCliTest, AStopDuringStartUpStillWritesTheIncompleteReport) {
+  Outcome o =
+      repartsim::testing::RunRepartsim("sweep " + kCrash + " --seeds 0..3 -q --json start.json",
+                                       Scratch() + " && export REPARTSIM_TEST_SIGNAL_AT_START=1");
+  EXPECT_EQ(o.exit_code, 143) << o.output;
+  const SweepReport j = ReadReport("start.json");
+  EXPECT_TRUE(j.interrupted);
+  EXPECT_FALSE(j.complete);
+  ASSERT_EQ(j.runs.size(), 4u);
+  for (const auto& run : j.runs) EXPECT_EQ(run.outcome, "unrun");
+  EXPECT_EQ(j.ExitCode(), 70);
 }
 
 TEST(SweepCliTest, RunExplainsItsViolationsDecisiveFirst) {

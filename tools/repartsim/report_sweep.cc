@@ -10,8 +10,8 @@ std::pair<std::string, std::string> BinaryIdentity() {
   return identity;
 }
 
-void PrintSweepSummary(const campaign::SweepReport& report, std::FILE* out) {
-  const std::string text = campaign::SweepSummaryText(report);
+void PrintSweepSummary(const campaign::SweepReport& report, bool verbose, std::FILE* out) {
+  const std::string text = campaign::SweepSummaryText(report, verbose);
   std::fwrite(text.data(), 1, text.size(), out);
 }
 

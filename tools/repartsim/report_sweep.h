@@ -12,9 +12,8 @@
 
 namespace repartsim::tools {
 
-// campaign::SweepSummaryText on `out`: the summary table, the failure groups with their repro
-// commands, the determinism re-check, the notes and the totals line.
-void PrintSweepSummary(const campaign::SweepReport& report, std::FILE* out);
+// campaign::SweepSummaryText on `out` (`verbose`: every row and failure group).
+void PrintSweepSummary(const campaign::SweepReport& report, bool verbose, std::FILE* out);
 // campaign::SweepTotalsText on `out`: the rows not met, the notes and the totals line.
 void PrintSweepTotals(const campaign::SweepReport& report, std::FILE* out);
 // The version and build id of this executable (the id hashes /proc/self/exe, once).

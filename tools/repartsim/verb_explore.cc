@@ -85,17 +85,18 @@ sim::Result<run::ExploreConfig> Configure(const ExploreArgs& a,
 }
 
 // Writes the counterexample as a choice file and a scenario YAML, checks the YAML reproduces
-// the first invariant, prints where they are and records them in `j`. Returns the exit code.
-int WriteCounterexample(const ExploreArgs& a, const scenario::Scenario& s,
+// the first invariant, prints where they are on `out` and records them in `j`. Returns the
+// exit code.
+int WriteCounterexample(std::FILE* out, const ExploreArgs& a, const scenario::Scenario& s,
                         const run::ExploreConfig& config, const std::string& profile,
                         const std::string& base, const run::ExploreReport& x, nlohmann::json& j) {
   const run::RunReport& r = *x.counterexample;
   int exit_code = ExitCodeFor(r.outcome);
   const std::vector<std::string> invariants = DistinctInvariants(r);
   const size_t decisions = campaign::NonDefaultDecisions(r.choices).size();
-  std::printf("\ncounterexample (%zu branching decisions, %zu non-default):\n",
-              x.stats.failing_prefix.size(), decisions);
-  PrintRunReport(stdout, s, r, 3);
+  std::fprintf(out, "\ncounterexample (%zu branching decisions, %zu non-default):\n",
+               x.stats.failing_prefix.size(), decisions);
+  PrintRunReport(out, s, r, 3);
   const std::string choices_path = base + ".choices";
   const std::string yaml_path = base + ".yaml";
   sim::Status st_choices = WriteChoicesFile(choices_path, r);
@@ -112,11 +113,11 @@ int WriteCounterexample(const ExploreArgs& a, const scenario::Scenario& s,
   const bool reproduced = check.ok() && !invariants.empty() &&
                           !DistinctInvariants(check.value()).empty() &&
                           DistinctInvariants(check.value()).front() == invariants.front();
-  std::printf("choices: %s (replay: %s)\n", choices_path.c_str(),
-              campaign::ShellCommand({"replay", a.scenario, "--choices", choices_path}).c_str());
-  std::printf("scenario: %s (repro: %s) %s\n", yaml_path.c_str(),
-              campaign::ShellCommand({"run", yaml_path}).c_str(),
-              reproduced ? "verified: same invariant" : "NOT verified: run differs");
+  std::fprintf(out, "choices: %s (replay: %s)\n", choices_path.c_str(),
+               campaign::ShellCommand({"replay", a.scenario, "--choices", choices_path}).c_str());
+  std::fprintf(out, "scenario: %s (repro: %s) %s\n", yaml_path.c_str(),
+               campaign::ShellCommand({"run", yaml_path}).c_str(),
+               reproduced ? "verified: same invariant" : "NOT verified: run differs");
   j["violation"] = invariants.empty() ? "" : invariants.front();
   j["choices"] = choices_path;
   j["counterexample"] = yaml_path;
@@ -153,12 +154,14 @@ int Explore(const ExploreArgs& a) {
   const run::ExploreReport& x = explored.value();
   const campaign::ExploreSummary summary{&s.value(), a.scenario, profile,
                                          &config,    &x,         clock.Seconds()};
-  std::fputs(campaign::ExploreText(summary).c_str(), stdout);
+  // A JSON report on stdout keeps stdout for itself: the text goes to stderr.
+  std::FILE* out = a.json == "-" ? stderr : stdout;
+  std::fputs(campaign::ExploreText(summary).c_str(), out);
   nlohmann::json j = campaign::ExploreJson(summary);
   int exit_code = kExitPass;
   if (x.stats.stop_reason.rfind("nondeterminism", 0) == 0) exit_code = kExitNondeterminism;
   if (x.counterexample) {
-    exit_code = WriteCounterexample(a, s.value(), config, profile, base, x, j);
+    exit_code = WriteCounterexample(out, a, s.value(), config, profile, base, x, j);
   }
   if (!a.json.empty()) {
     sim::Status w = WriteTextFile(a.json, j.dump(2) + "\n");
@@ -198,7 +201,8 @@ void AddExploreVerb(CLI::App& app, int* exit_code) {
                   "A numeric choice (delay length, ...) explores this many spread values "
                   "(default 3; 0 = all)")
       ->check(IntegerIn(0, 1000));
-  sub->add_option("--json", a->json, "Write the JSON report to FILE");
+  sub->add_option("--json", a->json,
+                  "Write the JSON report to FILE ('-' = stdout; the text then goes to stderr)");
   sub->add_option("--out", a->out,
                   "Counterexample file prefix (default repartsim-<name>-<profile>-explore)");
   sub->add_flag("--quiet", a->quiet, "No progress line");

@@ -23,6 +23,7 @@ struct MergeArgs {
   std::string json;
   std::string junit;
   bool quiet = false;
+  bool verbose = false;
 };
 
 sim::Result<campaign::MergePart> LoadReport(const std::string& path) {
@@ -59,7 +60,7 @@ int Merge(const MergeArgs& a) {
   if (a.quiet) {
     PrintSweepTotals(merged, out);
   } else {
-    PrintSweepSummary(merged, out);
+    PrintSweepSummary(merged, a.verbose, out);
   }
   const int verdict = merged.ExitCode();
   if (!a.json.empty()) {
@@ -83,6 +84,8 @@ void AddMergeVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--json", a->json, "Write the merged JSON report to FILE ('-' = stdout)");
   sub->add_option("--junit", a->junit, "Write a JUnit XML report to FILE ('-' = stdout)");
   sub->add_flag("--quiet,-q", a->quiet, "Print only the unmet rows and the totals line");
+  sub->add_flag("--verbose,-v", a->verbose,
+                "List every scenario row and failure group (expected and tolerated ones too)");
   sub->footer(
       "Refuses (exit 64, located error) reports of different binaries, a missing or repeated\n"
       "shard, a scenario changed between reports, a run in two reports, a malformed report.\n"

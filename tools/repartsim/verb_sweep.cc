@@ -50,11 +50,12 @@ struct SweepArgs {
   std::vector<std::string> tags;
   bool raw = false;
   bool quiet = false;
+  bool verbose = false;
   uint32_t recheck = 2;
   bool check_determinism = false;
 };
 
-void Progress(bool quiet, size_t done, size_t total, size_t failing, const Stopwatch& clock) {
+void Progress(bool quiet, size_t done, size_t total, size_t unexpected, const Stopwatch& clock) {
   if (quiet) return;
   // Not a terminal (CI logs): one line per tenth of the sweep instead of a live bar.
   if (!isatty(2) && done != total && (total < 10 || done % (total / 10) != 0)) return;
@@ -62,33 +63,34 @@ void Progress(bool quiet, size_t done, size_t total, size_t failing, const Stopw
   const int filled = total == 0 ? width : static_cast<int>(done * width / total);
   const int64_t ms = std::max<int64_t>(1, clock.Ms());
   if (isatty(2)) std::fputc('\r', stderr);
-  std::fprintf(stderr, "[%.*s%*s] %zu/%zu runs, %zu failing, %.1f runs/s ", filled,
-               "##############################", width - filled, "", done, total, failing,
+  std::fprintf(stderr, "[%.*s%*s] %zu/%zu runs, %zu unexpected, %.1f runs/s ", filled,
+               "##############################", width - filled, "", done, total, unexpected,
                static_cast<double>(done) * 1000.0 / static_cast<double>(ms));
   if (done == total || !isatty(2)) std::fprintf(stderr, "\n");
 }
 
 // Test hooks (tests/tools/sweep_cli_test.cc), read once per sweep:
 //   REPARTSIM_TEST_KILL_WORKER=W     worker W (1-based) kills itself (SIGKILL) after one run;
-//   REPARTSIM_TEST_SIGNAL_AFTER=N    the sweep sends itself SIGTERM after N finished runs.
+//   REPARTSIM_TEST_SIGNAL_AFTER=N    the sweep sends itself SIGTERM after N finished runs;
+//   REPARTSIM_TEST_SIGNAL_AT_START=1 the sweep sends itself SIGTERM before it loads anything.
 uint64_t TestHook(const char* name) {
   const char* value = std::getenv(name);
   return value == nullptr ? 0 : std::strtoull(value, nullptr, 10);
 }
 
 // Runs the plan's remaining items: progress on stderr, SIGINT/SIGTERM stop it, and the test
-// hooks above.
+// hooks above. `clock` started with the verb: the time budget includes the start-up.
 campaign::SweepExecution Execute(const campaign::SweepPlan& plan,
-                                 std::vector<campaign::SweepRun> runs, uint32_t jobs, bool quiet) {
-  const Stopwatch clock;
+                                 std::vector<campaign::SweepRun> runs, uint32_t jobs, bool quiet,
+                                 const Stopwatch& clock) {
   const uint64_t kill_worker = TestHook("REPARTSIM_TEST_KILL_WORKER");
   const uint64_t signal_after = TestHook("REPARTSIM_TEST_SIGNAL_AFTER");
   campaign::SweepHooks hooks;
   hooks.now_ms = [&clock] { return clock.Ms(); };
   hooks.should_stop = [] { return campaign::StopSignals::Received() != 0; };
   hooks.in_child = [] { campaign::StopSignals::ResetInChild(); };
-  hooks.progress = [&](size_t done, size_t total, size_t failing) {
-    Progress(quiet, done, total, failing, clock);
+  hooks.progress = [&](size_t done, size_t total, size_t unexpected) {
+    Progress(quiet, done, total, unexpected, clock);
     if (signal_after != 0 && done == signal_after) raise(SIGTERM);
   };
   if (kill_worker != 0) {
@@ -226,6 +228,7 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
   Prepared p;
   p.plan = std::make_unique<campaign::SweepPlan>(base, shard.value(), range);
   p.plan->budget_ms = budget_ms;
+  p.plan->raw = a.raw;
   campaign::SweepReport& report = p.report;
   std::tie(report.binary_version, report.binary_id) = BinaryIdentity();
   report.seeds = range ? a.seeds : "per-scenario";
@@ -257,12 +260,16 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
 int Sweep(const SweepArgs& a) {
   const Stopwatch clock;
   const std::vector<std::string> args = CommandLineArgs();
+  // From before the start-up until the reports are written: a stop during the loading still
+  // writes the (incomplete) report, every planned run unrun.
+  campaign::StopSignals signals;
+  if (TestHook("REPARTSIM_TEST_SIGNAL_AT_START") != 0) raise(SIGTERM);
   auto prepared = Prepare(a, args);
   if (!prepared.ok()) return ReportInputError(prepared.error());
   const campaign::SweepPlan& plan = *prepared.value().plan;
   campaign::SweepReport& report = prepared.value().report;
-  campaign::StopSignals signals;  // until the reports are written
-  campaign::SweepExecution ex = Execute(plan, std::move(prepared.value().runs), a.jobs, a.quiet);
+  campaign::SweepExecution ex =
+      Execute(plan, std::move(prepared.value().runs), a.jobs, a.quiet, clock);
   const int stop_signal = campaign::StopSignals::Received();
   report.runs = std::move(ex.runs);
   report.notes.insert(report.notes.end(), ex.notes.begin(), ex.notes.end());
@@ -278,7 +285,7 @@ int Sweep(const SweepArgs& a) {
   report.wall_ms = clock.Ms();
   // A report on stdout keeps stdout for itself: the table goes to stderr.
   const bool report_on_stdout = a.json == "-" || a.junit == "-";
-  PrintSweepSummary(report, report_on_stdout ? stderr : stdout);
+  PrintSweepSummary(report, a.verbose, report_on_stdout ? stderr : stdout);
   int verdict = report.ExitCode();
   // Its unfinished runs are unrun (70 in the report); the process says why it stopped.
   if ((verdict == kExitPass || verdict == kExitInternal) && report.interrupted) {
@@ -306,7 +313,8 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
                   "Run shard I of N of the (scenario, seed) list: I/N, or env "
                   "(JOB_COMPLETION_INDEX / REPARTSIM_SHARD_COUNT)");
   sub->add_option("--time-budget", a->time_budget,
-                  "Stop starting runs after this wall time (e.g. 90s, 5m); the rest are skipped");
+                  "Stop starting runs after this wall time from the start (e.g. 90s, 5m); runs go "
+                  "seed-major, so every scenario is sampled; the rest are skipped");
   sub->add_option("--junit", a->junit, "Write a JUnit XML report to FILE ('-' = stdout)");
   sub->add_option("--json", a->json,
                   "Write the JSON sweep report (mergeable) to FILE ('-' = stdout)");
@@ -325,6 +333,8 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
       ->check(IntegerIn(0, UINT32_MAX));
   sub->add_flag("--raw", a->raw, "Ignore expectations: any violation fails the sweep");
   sub->add_flag("--quiet,-q", a->quiet, "No progress bar");
+  sub->add_flag("--verbose,-v", a->verbose,
+                "List every scenario row and failure group (expected and tolerated ones too)");
   sub->footer(
       "A scenario meets its expectation when no run reports an invariant it does not allow\n"
       "(its `violation:`, its `tolerate:` list, READ-ANOMALY) and, for `violation: X`, some run\n"

@@ -54,7 +54,7 @@ SweepReport Report(std::vector<SweepScenario> rows, std::vector<SweepRun> runs) 
   return r;
 }
 
-std::string Summary(const SweepReport& r) { return SweepSummaryText(r); }
+std::string Summary(const SweepReport& r) { return SweepSummaryText(r, /*verbose=*/true); }
 
 TEST(ReportSweepTest, UnexpectedInvariantFailsARowThatReproducedItsExpectation) {
   // Before: 'ok (reproduced INV-ACK)' and exit 0 although INV-NOOMIT was never expected.
@@ -175,6 +175,59 @@ TEST(ReportSweepTest, SummaryFitsLongNamesAndEndsWithTotals) {
                          "unexpected invariants, 0 skipped, 0 unrun; 2.5 s =="),
             std::string::npos)
       << summary;
+}
+
+TEST(ReportSweepTest, AGreenSummaryCountsExpectedGroupsInsteadOfListingThem) {
+  // Before: every met row and every expected or tolerated group was printed (about 310 lines
+  // for the bundled library on a green run).
+  SweepScenario pass_row = Row("pass", {}, "greptime");
+  pass_row.path = "p.yaml";
+  pass_row.name = "scenario-p";
+  SweepRun pass_run = MakeRun(0, "pass", {});
+  pass_run.path = "p.yaml";
+  SweepReport green =
+      Report({Row("violation: INV-ACK", {"INV-NODUP"}), pass_row},
+             {MakeRun(0, "safety", {"INV-ACK", "INV-NODUP"}), MakeRun(1, "pass", {}), pass_run});
+  ASSERT_EQ(green.ExitCode(), 0);
+  ASSERT_EQ(green.groups.size(), 2u);
+  const std::string quiet = SweepSummaryText(green, /*verbose=*/false);
+  EXPECT_EQ(quiet.find("scenario-a"), std::string::npos) << quiet;
+  EXPECT_EQ(quiet.find("[expected]"), std::string::npos) << quiet;
+  EXPECT_EQ(
+      quiet.rfind("2 of 2 scenario rows met their expectations; 1 expected and 1 tolerated failure "
+                  "groups (--verbose lists every row and group)\n"
+                  "determinism re-check: 0 runs, 0 mismatches\n",
+                  0),
+      0u)
+      << quiet;
+  const std::string verbose = SweepSummaryText(green, /*verbose=*/true);
+  EXPECT_NE(verbose.find("[expected] scenario-a INV-ACK x1"), std::string::npos) << verbose;
+  EXPECT_NE(verbose.find("[tolerated] scenario-a INV-NODUP x1"), std::string::npos) << verbose;
+  EXPECT_NE(verbose.find("\nscenario-p "), std::string::npos) << verbose;
+
+  // A row not met is listed with its table header, and its unexpected group, also when quiet.
+  SweepReport red = Report({Row("pass"), pass_row}, {MakeRun(0, "safety", {"INV-OWN"}), pass_run});
+  const std::string failing = SweepSummaryText(red, /*verbose=*/false);
+  EXPECT_EQ(failing.rfind("scenario   profile ", 0), 0u) << failing;
+  EXPECT_NE(failing.find("\nscenario-a greptime "), std::string::npos) << failing;
+  EXPECT_EQ(failing.find("scenario-p"), std::string::npos) << failing;
+  EXPECT_NE(failing.find("  [UNEXPECTED] scenario-a INV-OWN x1: INV-OWN msg\n"), std::string::npos)
+      << failing;
+  EXPECT_NE(failing.find("1 of 2 scenario rows met their expectations; 0 expected and 0 "
+                         "tolerated failure groups"),
+            std::string::npos)
+      << failing;
+}
+
+TEST(ReportSweepTest, RunUnexpectedFollowsTheRowsExpectation) {
+  const SweepScenario row = Row("violation: INV-ACK", {"INV-NODUP"});
+  EXPECT_FALSE(RunUnexpected(MakeRun(0, "safety", {"INV-ACK", "INV-NODUP"}), &row, false));
+  EXPECT_FALSE(RunUnexpected(MakeRun(0, "safety", {"READ-ANOMALY"}), &row, false));
+  EXPECT_TRUE(RunUnexpected(MakeRun(0, "safety", {"INV-ACK", "INV-OWN"}), &row, false));
+  EXPECT_TRUE(RunUnexpected(MakeRun(0, "safety", {"INV-ACK"}), &row, /*raw=*/true));
+  EXPECT_TRUE(RunUnexpected(MakeRun(0, "nondeterminism", {}), &row, false));
+  EXPECT_TRUE(RunUnexpected(MakeRun(0, "safety", {"INV-ACK"}), nullptr, false));
+  EXPECT_FALSE(RunUnexpected(MakeRun(0, "pass", {}), nullptr, false));
 }
 
 TEST(ReportSweepTest, SignatureFoldsCountsPluralsAndQueryText) {
