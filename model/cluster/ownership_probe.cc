@@ -9,10 +9,12 @@
 
 namespace repartsim::model {
 
-void OwnershipProbe::OnAccepted(const Region& region, const RegionWrite& write, NodeContext& ctx) {
+void OwnershipProbe::OnAccepted(const Region& region, const RegionWrite& write, uint64_t write_id,
+                                NodeContext& ctx) {
   REPARTSIM_ASSERT(region.id() == write.region);
   // Every acceptance, for reports: the last region that accepted a row holds it.
-  history_.acceptances.push_back(Acceptance{ctx.step.step, ctx.self, write.region, write.rows});
+  history_.acceptances.push_back(
+      Acceptance{ctx.step.step, ctx.self, write.region, write.rows, write_id});
   const std::optional<PartitionExpr>& current = region.version().partition_expr;
   if (!current.has_value()) return;  // an unpartitioned region owns every row
   const PartitionExpr* staging = nullptr;

@@ -22,7 +22,8 @@ class OwnershipProbe final : public AcceptedWriteObserver {
   // Appends one OwnershipBreach (step, time, node, region, expressions, the rows outside)
   // when some row of `write` is outside `region`'s expressions; nothing otherwise.
   // REQUIRES: region.id() == write.region.
-  void OnAccepted(const Region& region, const RegionWrite& write, NodeContext& ctx) override;
+  void OnAccepted(const Region& region, const RegionWrite& write, uint64_t write_id,
+                  NodeContext& ctx) override;
 
  private:
   History& history_;

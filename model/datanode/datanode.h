@@ -75,7 +75,9 @@ class AcceptedWriteObserver {
  public:
   virtual ~AcceptedWriteObserver() = default;
   // `region` is the open region that accepted `write`, as it is right after the write.
-  virtual void OnAccepted(const Region& region, const RegionWrite& write, NodeContext& ctx) = 0;
+  // `write_id`: the client write the request carried (WriteRequest::write_id, reports only).
+  virtual void OnAccepted(const Region& region, const RegionWrite& write, uint64_t write_id,
+                          NodeContext& ctx) = 0;
 };
 
 class Datanode {

@@ -58,7 +58,7 @@ void Datanode::OnWriteRequest(NodeId from, const WriteRequest& request, NodeCont
     if (result.ok() && observer != nullptr) {
       const Region* region = FindRegion(write.region);
       REPARTSIM_ASSERT(region != nullptr);
-      observer->OnAccepted(*region, write, ctx);
+      observer->OnAccepted(*region, write, request.write_id, ctx);
     }
     reply.results.push_back(RegionWriteResult{write.region, result.code, result.message});
   }

@@ -77,7 +77,7 @@ void Frontend::DispatchInsert(FrontendStatement& statement, const CachedTable& t
 void Frontend::SendWrite(FrontendStatement& statement, NodeId node, std::vector<RegionWrite> writes,
                          NodeContext& ctx) {
   const uint64_t corr = NextCorr();
-  ctx.Send(node, WriteRequest{corr, writes});
+  ctx.Send(node, WriteRequest{corr, writes, statement.id});
   statements_.Track(statement, corr, SubRequest{node, std::move(writes), RegionId{}});
 }
 

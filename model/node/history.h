@@ -116,6 +116,7 @@ struct Acceptance {
   NodeId node;
   RegionId region;
   std::vector<Row> rows;
+  uint64_t write_id = 0;  // the WriteRecord whose request carried the rows
 };
 
 struct History {

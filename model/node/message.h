@@ -92,6 +92,10 @@ struct RegionWrite {
 struct WriteRequest {
   uint64_t corr = 0;
   std::vector<RegionWrite> writes;
+  // The client write (History::writes id) the request carries, so a report names the write
+  // a region accepted by identity rather than by equal row values. For reports only: no
+  // handler reads it and it is not hashed (a real request has no such id; corr is its own).
+  uint64_t write_id = 0;
 };
 struct RegionWriteResult {
   RegionId region;

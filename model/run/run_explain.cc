@@ -7,6 +7,7 @@
 #include "model/check/probe_rows.h"
 #include "model/check/row_text.h"
 #include "model/meta/table_metadata.h"
+#include "sim/assert.h"
 
 namespace repartsim::run {
 
@@ -25,6 +26,24 @@ std::map<std::string, const model::Acceptance*> LastHolders(const CheckInput& in
     if (a.region.table_id() != in.scenario->table_id()) continue;
     for (const model::Row& row : a.rows) {
       if (row.size() == schema.columns.size()) out[check::RenderRow(schema, row)] = &a;
+    }
+  }
+  return out;
+}
+
+// The last acceptance of each (write, rendered row): the region that accepted that write's
+// row, found by the write's identity (Acceptance::write_id), never by equal values (another
+// write of the same values is another event).
+std::map<std::pair<uint64_t, std::string>, const model::Acceptance*> WriteHolders(
+    const CheckInput& in) {
+  std::map<std::pair<uint64_t, std::string>, const model::Acceptance*> out;
+  const model::TableSchema& schema = in.scenario->table.schema;
+  for (const model::Acceptance& a : in.cluster->history().acceptances) {
+    if (a.write_id == 0 || a.region.table_id() != in.scenario->table_id()) continue;
+    for (const model::Row& row : a.rows) {
+      if (row.size() == schema.columns.size()) {
+        out[{a.write_id, check::RenderRow(schema, row)}] = &a;
+      }
     }
   }
   return out;
@@ -88,6 +107,7 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
     }
   }
   const std::map<std::string, const model::Acceptance*> last_holders = LastHolders(in, UINT64_MAX);
+  const auto write_holders = WriteHolders(in);
   for (Violation& v : out) {
     if (v.rows.empty() || v.invariant == check::Invariant::kOwn) continue;
     const bool ack = v.invariant == check::Invariant::kAck;
@@ -124,8 +144,9 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
       const model::WriteRecord& rec = *w.write;
       std::string status = model::WriteStatusName(rec.status);
       std::string into;
-      const auto holder = last_holders.find(w.text);
-      if (holder != last_holders.end()) {
+      const auto holder = write_holders.find({rec.id, w.text});
+      if (holder != write_holders.end()) {
+        REPARTSIM_ASSERT(holder->second->write_id == rec.id);
         into = " into region " + holder->second->region.ToString() + " on " +
                in.cluster->NodeName(holder->second->node) + " (accepted at step " +
                std::to_string(holder->second->step) + ")";

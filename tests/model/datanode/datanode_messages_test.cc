@@ -21,12 +21,15 @@ using namespace testing;  // NOLINT
 
 class Recorder final : public AcceptedWriteObserver {
  public:
-  void OnAccepted(const Region& region, const RegionWrite& write, NodeContext& ctx) override {
+  void OnAccepted(const Region& region, const RegionWrite& write, uint64_t write_id,
+                  NodeContext& ctx) override {
     EXPECT_EQ(region.id(), write.region);
     seen.push_back(write.region);
+    write_ids.push_back(write_id);
     ctx.Log("test.accepted", write.region.ToString());
   }
   std::vector<RegionId> seen;
+  std::vector<uint64_t> write_ids;
 };
 
 constexpr NodeId kDn{1};
@@ -69,9 +72,11 @@ TEST(DatanodeMessagesTest, WriteRequestAnswersEveryRegionWriteAndTellsTheObserve
   Recorder recorder;
   WriteRequest request{
       9,
-      {RegionWrite{kR0, {R(1, 1, 1)}, std::nullopt}, RegionWrite{kR3, {R(2, 2, 2)}, std::nullopt}}};
+      {RegionWrite{kR0, {R(1, 1, 1)}, std::nullopt}, RegionWrite{kR3, {R(2, 2, 2)}, std::nullopt}},
+      /*write_id=*/42};
   dn.OnMessage(kFe, Message{request}, store, f.ctx(), &recorder);
-  EXPECT_EQ(recorder.seen, std::vector<RegionId>{kR0});  // R3 is not here: not accepted
+  EXPECT_EQ(recorder.seen, std::vector<RegionId>{kR0});      // R3 is not here: not accepted
+  EXPECT_EQ(recorder.write_ids, std::vector<uint64_t>{42});  // the request's write, by identity
   ASSERT_EQ(f.ctx().outbox.size(), 1u);
   EXPECT_EQ(f.ctx().outbox[0].to, kFe);
   const auto& reply = std::get<WriteReply>(f.ctx().outbox[0].message.body);

@@ -8,6 +8,7 @@
 // kept so violations can be matched against the trace lines that logged them.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,36 @@ uint64_t LeadingNumber(const std::string& line) {
 // Under greptime a lease expiry after EnterStaging loses the staged rows unless
 // durable-staging keeps them; the two runs log the same events. Before the run.data line the
 // two trace hashes were equal, so a determinism check could not tell the runs apart.
+// The numbers after `label` in `text` (0 when absent).
+uint64_t NumberAfter(const std::string& text, const std::string& label) {
+  const size_t at = text.find(label);
+  if (at == std::string::npos) return 0;
+  return std::strtoull(text.c_str() + at + label.size(), nullptr, 10);
+}
+
+TEST(RunCheckTest, AWriteNoteNamesTheAcceptanceOfThatWriteNotOfEqualValues) {
+  // Before: the region and step a note named were the last acceptance of equal row values,
+  // so a write acked at step 314 was said to be accepted at step 1028 (another write of the
+  // same values). A write is accepted between its issue and its acknowledgement.
+  const RunReport r = RunSeed("greptime/adopted_files_outrank_staging_writes.yaml", "greptime", 0);
+  size_t checked = 0;
+  for (const check::Violation& v : r.violations) {
+    for (const std::string& note : v.notes) {
+      if (note.rfind("write ", 0) != 0 || note.find(", acked at step ") == std::string::npos ||
+          note.find("(accepted at step ") == std::string::npos) {
+        continue;
+      }
+      const uint64_t issued = NumberAfter(note, "(issued at step ");
+      const uint64_t acked = NumberAfter(note, ", acked at step ");
+      const uint64_t accepted = NumberAfter(note, "(accepted at step ");
+      EXPECT_LE(issued, accepted) << note;
+      EXPECT_LE(accepted, acked) << note;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 123u);  // every acked write note of the run (before: 10 outside)
+}
+
 TEST(RunCheckTest, TraceHashCoversTheDataOutcome) {
   const char* file = "crash/lease_expiry_after_enter_staging.yaml";
   RunReport off = RunSeed(file, "greptime", 0, {{"durable-staging", false}});
