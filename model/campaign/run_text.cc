@@ -36,6 +36,19 @@ std::string RestByInvariant(const std::vector<check::Violation>& violations, siz
 
 }  // namespace
 
+std::string StoriesText(const run::RunReport& r) {
+  std::string text;
+  for (size_t i = 0; i < r.stories.size(); ++i) {
+    const run::Story& story = r.stories[i];
+    REPARTSIM_ASSERT(!story.violations.empty());
+    text += "story " + std::to_string(i + 1) + " of " + std::to_string(r.stories.size()) + " (" +
+            story.invariants + "): " + story.cause + "\n";
+    for (const std::string& line : story.details) text += "  " + line + "\n";
+  }
+  if (!text.empty()) text += "\n";
+  return text;
+}
+
 std::string RunReportText(const scenario::Scenario& s, const run::RunReport& r,
                           size_t violations_max) {
   REPARTSIM_ASSERT(!r.profile.empty());
@@ -77,6 +90,7 @@ std::string RunReportText(const scenario::Scenario& s, const run::RunReport& r,
             (r.Meets(*e) ? "met" : "NOT met") + why + "\n";
   }
   if (!r.nondeterminism.empty()) text += "nondeterminism: " + r.nondeterminism + "\n";
+  text += StoriesText(r);
   // Decisive violations come first (RunReport::violations is sorted so); the rest are counted.
   // Each violation's context shows only the related lines no earlier violation showed; the
   // others are referred to by count.

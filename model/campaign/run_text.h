@@ -38,6 +38,12 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
 nlohmann::json RunReportJson(const scenario::Scenario& scenario, const run::RunReport& report,
                              const std::string& choices, const std::string& repro);
 
+// The run's stories (run_story.h), one paragraph each: "story I of N (INV-X xK, ...): cause"
+// and its detail lines; "" when the run kept no trace or reported nothing.
+std::string StoriesText(const run::RunReport& report);
+
+// The run report a person reads: the scenario, the summary, the expectation, the stories, then
+// the first `violations_max` violations.
 std::string RunReportText(const scenario::Scenario& scenario, const run::RunReport& report,
                           size_t violations_max);
 

@@ -57,6 +57,13 @@ nlohmann::json RunReport::ToJson() const {
   const std::string hash = sim::Hex64(summary.trace_hash);
   nlohmann::json violations_json = nlohmann::json::array();
   for (const check::Violation& v : violations) violations_json.push_back(v.ToJson());
+  nlohmann::json stories_json = nlohmann::json::array();
+  for (const Story& story : stories) {
+    stories_json.push_back({{"cause", story.cause},
+                            {"invariants", story.invariants},
+                            {"violations", story.violations},
+                            {"details", story.details}});
+  }
   nlohmann::json crash = nlohmann::json::object();
   for (const auto& [site, counts] : crash_points) {
     crash[site] = {{"hits", counts.hits}, {"crashes", counts.crashes}};
@@ -78,6 +85,7 @@ nlohmann::json RunReport::ToJson() const {
       {"quiescent", quiescent},
       {"end_reason", end_reason},
       {"nondeterminism", nondeterminism},
+      {"stories", stories_json},
       {"violations", violations_json},
       {"crash_points", crash},
       {"probe_write_first", probe_write_first},

@@ -5,9 +5,11 @@
 #include <set>
 
 #include "model/cluster/cluster.h"
+#include "model/meta/table_metadata.h"
 #include "model/protocol.h"
 #include "model/run/phase_chooser.h"
 #include "model/run/run_check.h"
+#include "model/run/run_story.h"
 #include "model/run/script.h"
 #include "model/run/workload.h"
 #include "model/scenario/crash_sites.h"
@@ -349,6 +351,17 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
   check::Report verdict;
   verdict.Add(report.violations);
   report.violations = verdict.Sorted();  // the decisive violation first
+  if (config.keep_trace && !report.violations.empty()) {
+    StoryContext story;
+    for (uint32_t n = 0; n < cluster.node_count(); ++n) {
+      story.node_names.push_back(cluster.NodeName(model::NodeId{n}));
+    }
+    if (auto route = model::ReadTableRoute(cluster.metasrv().kv(), s.table_id())) {
+      story.final_route_version = route->version;
+      story.final_region_count = route->region_routes.size();
+    }
+    report.stories = BuildStories(report.violations, trace.lines(), story);
+  }
   if (!report.nondeterminism.empty()) {
     report.outcome = Outcome::kNondeterminism;
   } else if (verdict.HasSafetyViolation()) {

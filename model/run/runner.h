@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "model/check/violation.h"
+#include "model/run/run_story.h"
 #include "model/scenario/scenario.h"
 #include "sim/choice_list.h"
 #include "sim/crash_points.h"
@@ -108,6 +109,8 @@ struct RunReport {
   uint64_t probe_write_first = 0;        // History write ids >= this are probes (0: none)
   sim::ChoiceList choices;               // recorded (random runs) for replay
   std::vector<std::string> trace_lines;  // when RunConfig::keep_trace
+  // The violations grouped by cause, told (run_story.h); when RunConfig::keep_trace.
+  std::vector<Story> stories;
 
   // "seed=.. steps=.. prng_draws=.. trace_hash=0x.. outcome=.."
   std::string SummaryLine() const;
