@@ -5,6 +5,9 @@ namespace repartsim::campaign::html {
 const char kTimelineCss[] = R"css(body{font:13px sans-serif;margin:8px;color:#222;background:#fff}
 h1{font-size:18px;margin:4px 0}h2{font-size:15px;margin:10px 0 4px}h3{font-size:13px;margin:6px 0}
 .meta{margin:2px 0;color:#444;font-family:monospace}
+#stories{margin:6px 0;padding:4px 8px;background:#fff6f6;border-left:3px solid #c33}
+#stories ol{margin:2px 0;padding-left:20px}#stories ul{margin:2px 0 6px;padding-left:16px}
+.story{margin:2px 0}
 #bar{margin:6px 0}#bar button{margin-right:4px}.hint{color:#666;margin-left:10px}
 #legend span{display:inline-block;margin:2px 10px 2px 0;white-space:nowrap}
 #legend svg{vertical-align:middle;margin-right:3px}

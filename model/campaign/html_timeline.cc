@@ -88,7 +88,21 @@ class Page {
            Escape(run_.summary_line) + "</p>\n";
     if (!run_.end.empty()) out += "<p class=\"meta\">end: " + Escape(run_.end) + "</p>\n";
     if (!run_.expect.empty()) out += "<p class=\"meta\">expect: " + Escape(run_.expect) + "</p>\n";
+    Stories(out);
     out += "</header>\n";
+  }
+
+  // The run's stories (run_story.h): what happened, before the drawing that shows it.
+  void Stories(std::string& out) const {
+    if (run_.stories.empty()) return;
+    out += "<section id=\"stories\"><h2>What happened</h2>\n<ol>\n";
+    for (const run::Story& story : run_.stories) {
+      out += "<li><p class=\"story\"><b>" + Escape(story.invariants) +
+             "</b>: " + Escape(story.cause) + "</p>\n<ul class=\"meta\">\n";
+      for (const std::string& line : story.details) out += "<li>" + Escape(line) + "</li>\n";
+      out += "</ul></li>\n";
+    }
+    out += "</ol></section>\n";
   }
 
   // A row's background and label; returns its top.
@@ -265,6 +279,7 @@ TimelineRun MakeTimelineRun(const scenario::Scenario& s, const run::RunReport& r
   run.node_names = TimelineNodeNames(s.datanode_count, s.frontend_count);
   run.trace_lines = r.trace_lines;
   run.violations = r.violations;
+  run.stories = r.stories;
   return run;
 }
 

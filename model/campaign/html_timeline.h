@@ -6,7 +6,8 @@
 // lane with crashes, restarts, pauses, lease expiries and other events, the messages as
 // arrows between lanes with every fault, each region's role per datanode, each frontend's
 // cached route version, plots of acknowledged rows and of writes in flight or unknown, and
-// the violations at their steps with their rows linked to the writes that acknowledged them.
+// the violations at their steps with their rows linked to the writes that acknowledged them;
+// above the drawing, the run's stories (what happened and why, model/run/run_story.h).
 // The page's `#selftest` fragment runs a self-check and writes its result into the page
 // (tests/tools/browser_timeline_test.py).
 #pragma once
@@ -33,6 +34,7 @@ struct TimelineRun {
   std::vector<std::string> node_names;  // by node id: metasrv, dn1.., fe1..
   std::vector<std::string> trace_lines;
   std::vector<check::Violation> violations;
+  std::vector<run::Story> stories;  // shown above the drawing
 };
 
 // {"metasrv", "dn1", .., "dn<D>", "fe1", .., "fe<F>"}: node n<k> is element k.

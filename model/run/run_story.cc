@@ -246,6 +246,10 @@ std::optional<std::pair<std::string, std::string>> Teller::QueryCause(
 std::string Teller::Action(const Line& event) const {
   const std::string node = Name(event.node);
   if (event.event == "crash") return node + " crashed";
+  if (event.event == "dn.close_region") return node + " closed region " + std::string(event.rest);
+  if (event.event == "dn.lease_expired") {
+    return "the lease of region " + std::string(event.rest) + " on " + node + " expired";
+  }
   if (event.event == "dn.region_op") {
     // "<Op> <region> <code>"
     const std::string_view rest = event.rest;

@@ -11,6 +11,8 @@ self-test measures its own drawing, clicks the first lost row and writes what it
 chromium's console log (--enable-logging=stderr) for errors, and checks that the file holds no
 http(s):// address. Without chromium the test FAILS, unless REPARTSIM_SKIP_BROWSER=1 says to
 skip it (exit 77, a CTest skip).
+--stories: the pages of a stale-frontend split and of a merge failure (greptime) show every
+story of their run above the drawing (screenshots in --screenshot-dir).
 Also: --screenshot PNG writes a screenshot of the page (README); --measure PAGE prints a
 page's load time and size; --size-check SCENARIO [--seed N] requires a run of at least
 10,000 trace lines to give a page under 5 MB whose script is done within 2 s
@@ -77,12 +79,13 @@ def console_errors(stderr):
     return bad
 
 
-def run_repartsim(binary, scenario, out_dir):
+def run_repartsim(binary, scenario, out_dir, extra=()):
     page = os.path.join(out_dir, "timeline.html")
     report = os.path.join(out_dir, "run.json")
     trace = os.path.join(out_dir, "run.trace")
     done = subprocess.run([binary, "run", scenario, "--seed", "0", "--html", page, "--json",
-                           report, "--trace", trace], capture_output=True, text=True)
+                           report, "--trace", trace] + list(extra), capture_output=True,
+                          text=True)
     if done.returncode not in (1, 2):
         fail("repartsim run %s exited %d (a failing scenario was expected):\n%s" %
              (scenario, done.returncode, done.stdout + done.stderr))
@@ -177,6 +180,55 @@ def check(args):
     return 0
 
 
+# The failures whose stories the page must tell: a stale frontend after a split, and a merge.
+STORY_SCENARIOS = ["scenarios/stale_cache/stale_frontend_during_split.yaml",
+                   "scenarios/merge/dropped_region_recreated_by_late_create.yaml"]
+
+
+def stories(args):
+    """Each STORY_SCENARIOS page under greptime, seed 0, shows every story of its run (the
+    cause and each detail line, as `run --json` reports them) above the drawing; a screenshot
+    of each goes to --screenshot-dir (default: a temporary directory)."""
+    chromium = find_chromium()
+    if chromium is None:
+        if os.environ.get("REPARTSIM_SKIP_BROWSER") == "1":
+            print("SKIP: chromium is not installed and REPARTSIM_SKIP_BROWSER=1")
+            return SKIP
+        fail("chromium is not installed: run `bash tools/setup.sh` (Debian package chromium), or "
+             "set REPARTSIM_SKIP_BROWSER=1 to skip this test explicitly")
+    with tempfile.TemporaryDirectory(prefix="repartsim-stories-") as tmp:
+        shots = args.screenshot_dir or tmp
+        for index, name in enumerate(STORY_SCENARIOS):
+            out = os.path.join(tmp, str(index))
+            os.makedirs(out)
+            page, report, _ = run_repartsim(args.binary, os.path.join(args.source_dir, name), out,
+                                            ["--profile", "greptime"])
+            if not report.get("stories"):
+                fail("%s: the run reported no story" % name)
+            _, dom, stderr, _ = dump_dom(chromium, page, os.path.join(out, "profile"))
+            errors = console_errors(stderr)
+            if errors:
+                fail("%s: console errors:\n%s" % (name, "\n".join(errors)))
+            section = re.search(r'<section id="stories">(.*?)</section>', dom, re.S)
+            if not section:
+                fail("%s: the page has no stories section" % name)
+            shown = html.unescape(re.sub(r"<[^>]+>", "", section.group(1)))
+            for story in report["stories"]:
+                for text in [story["cause"]] + story["details"]:
+                    if text not in shown:
+                        fail("%s: the page does not show %r" % (name, text))
+            shot = os.path.join(shots, "stories-%d.png" % index)
+            done = subprocess.run(chromium_args(chromium, os.path.join(out, "profile2")) +
+                                  ["--screenshot=" + shot, "file://" + page],
+                                  capture_output=True, text=True, timeout=120)
+            if done.returncode != 0 or not os.path.getsize(shot):
+                fail("%s: screenshot failed:\n%s" % (name, done.stderr[-2000:]))
+            print("ok: %s: %d stories shown, the first: %s (screenshot %s, %d bytes)" %
+                  (name, len(report["stories"]), report["stories"][0]["cause"], shot,
+                   os.path.getsize(shot)))
+    return 0
+
+
 def measure(args):
     """Load time and size of an existing page (--measure PAGE)."""
     chromium = find_chromium()
@@ -239,9 +291,13 @@ def main():
     parser.add_argument("--measure")
     parser.add_argument("--size-check")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--stories", action="store_true")
+    parser.add_argument("--screenshot-dir")
     args = parser.parse_args()
     if args.measure:
         return measure(args)
+    if args.stories:
+        return stories(args)
     return size_check(args) if args.size_check else check(args)
 
 
