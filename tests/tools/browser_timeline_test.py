@@ -46,6 +46,19 @@ def find_chromium():
     return None
 
 
+def require_chromium():
+    """chromium's path; None (print SKIP) when it is missing and REPARTSIM_SKIP_BROWSER=1 asks
+    to skip; else the test fails."""
+    chromium = find_chromium()
+    if chromium is None:
+        if os.environ.get("REPARTSIM_SKIP_BROWSER") == "1":
+            print("SKIP: chromium is not installed and REPARTSIM_SKIP_BROWSER=1")
+            return None
+        fail("chromium is not installed: run `bash tools/setup.sh` (Debian package chromium), or "
+             "set REPARTSIM_SKIP_BROWSER=1 to skip this test explicitly")
+    return chromium
+
+
 def chromium_args(chromium, profile_dir):
     return [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
             "--disable-extensions", "--disable-sync", "--disable-background-networking",
@@ -115,13 +128,9 @@ def row_tuple(row):
 
 def check(args):
     scenario = os.path.join(args.source_dir, args.scenario)
-    chromium = find_chromium()
+    chromium = require_chromium()
     if chromium is None:
-        if os.environ.get("REPARTSIM_SKIP_BROWSER") == "1":
-            print("SKIP: chromium is not installed and REPARTSIM_SKIP_BROWSER=1")
-            return SKIP
-        fail("chromium is not installed: run `bash tools/setup.sh` (Debian package chromium), or "
-             "set REPARTSIM_SKIP_BROWSER=1 to skip this test explicitly")
+        return SKIP
     with tempfile.TemporaryDirectory(prefix="repartsim-browser-") as tmp:
         page, report, trace = run_repartsim(args.binary, scenario, tmp)
         with open(page) as f:
@@ -189,13 +198,9 @@ def stories(args):
     """Each STORY_SCENARIOS page under greptime, seed 0, shows every story of its run (the
     cause and each detail line, as `run --json` reports them) above the drawing; a screenshot
     of each goes to --screenshot-dir (default: a temporary directory)."""
-    chromium = find_chromium()
+    chromium = require_chromium()
     if chromium is None:
-        if os.environ.get("REPARTSIM_SKIP_BROWSER") == "1":
-            print("SKIP: chromium is not installed and REPARTSIM_SKIP_BROWSER=1")
-            return SKIP
-        fail("chromium is not installed: run `bash tools/setup.sh` (Debian package chromium), or "
-             "set REPARTSIM_SKIP_BROWSER=1 to skip this test explicitly")
+        return SKIP
     with tempfile.TemporaryDirectory(prefix="repartsim-stories-") as tmp:
         shots = args.screenshot_dir or tmp
         for index, name in enumerate(STORY_SCENARIOS):
