@@ -1,6 +1,7 @@
 #include "model/protocol.h"
 
 #include "model/rules.h"
+#include "sim/suggest.h"
 
 namespace repartsim::model {
 
@@ -242,13 +243,11 @@ sim::Status Protocol::SetByName(std::string_view name, bool on) {
       return sim::Ok{};
     }
   }
-  std::string known;
-  for (const RuleInfo& info : AllRules()) {
-    if (!known.empty()) known += ", ";
-    known += info.name;
-  }
-  return sim::MakeError({},
-                        "unknown rule '" + std::string(name) + "' (known rules: " + known + ")");
+  std::vector<std::string> known;
+  for (const RuleInfo& info : AllRules()) known.push_back(info.name);
+  return sim::MakeError({}, "unknown rule '" + std::string(name) + "'" +
+                                sim::DidYouMean(name, known) +
+                                "; `repartsim rules` lists every rule");
 }
 
 sim::Status Protocol::ApplyOverride(std::string_view assignment) {

@@ -2,6 +2,7 @@
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader_internal.h"
 #include "model/scenario/scenario_limits.h"
+#include "sim/suggest.h"
 
 namespace repartsim::scenario {
 
@@ -152,8 +153,8 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   auto site_ok = [&](const YAML::Node& n, const std::string& site, const std::string& path) {
     if (ctx.failed() || IsKnownCrashSite(site)) return !ctx.failed();
     ctx.Fail(n, path,
-             "unknown crash site '" + site +
-                 "'; `repartsim run --list-crash-sites` prints the known ones");
+             "unknown crash site '" + site + "'" + sim::DidYouMean(site, KnownCrashSites()) +
+                 "; `repartsim run --list-crash-sites` prints the known ones");
     return false;
   };
   if (f.Has("crash_sites")) {

@@ -7,6 +7,7 @@
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader_internal.h"
 #include "model/scenario/scenario_limits.h"
+#include "sim/suggest.h"
 
 namespace repartsim::scenario {
 
@@ -188,7 +189,9 @@ std::string ReadProcedureState(const YAML::Node& node, LoadContext& ctx, const s
   if (ctx.failed() || IsKnownProcedureState(state)) return state;
   std::string known;
   for (const std::string& k : KnownProcedureStates()) known += (known.empty() ? "" : ", ") + k;
-  ctx.Fail(node, path, "unknown procedure state '" + state + "'; states are " + known);
+  ctx.Fail(node, path,
+           "unknown procedure state '" + state + "'" +
+               sim::DidYouMean(state, KnownProcedureStates()) + "; states are " + known);
   return state;
 }
 

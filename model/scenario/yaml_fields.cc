@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "sim/suggest.h"
+
 namespace repartsim::scenario {
 
 namespace {
@@ -135,7 +137,9 @@ void Fields::Finish(const std::vector<std::string>& allowed) {
     if (std::find(consumed_.begin(), consumed_.end(), key) != consumed_.end()) continue;
     std::string list;
     for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    ctx_.Fail(item.first, PathOf(key), "unknown key '" + key + "'; expected one of: " + list);
+    ctx_.Fail(
+        item.first, PathOf(key),
+        "unknown key '" + key + "'" + sim::DidYouMean(key, allowed) + "; expected one of: " + list);
     return;
   }
 }

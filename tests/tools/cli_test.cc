@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "model/campaign/sweep_report.h"
 #include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 
@@ -14,10 +15,30 @@ namespace cli_test {
 using Outcome = repartsim::testing::CliOutcome;
 using repartsim::testing::RunRepartsim;
 
-TEST(CliTest, VersionPrintsNameAndVersion) {
+TEST(CliTest, VersionPrintsNameVersionAndTheBuildIdReportsRecord) {
   Outcome outcome = RunRepartsim("--version");
   EXPECT_EQ(outcome.exit_code, 0);
-  EXPECT_EQ(outcome.output, std::string("repartsim ") + REPARTSIM_VERSION + "\n");
+  EXPECT_EQ(outcome.output, std::string("repartsim ") + REPARTSIM_VERSION + " (build " +
+                                repartsim::campaign::FileHash(REPARTSIM_BINARY) + ")\n");
+}
+
+TEST(CliTest, AMistypedVerbFlagOrRuleGetsASuggestion) {
+  EXPECT_EQ(RunRepartsim("swep x").output,
+            "<command line>:1:1: error: The following arguments were not expected: x swep (did "
+            "you mean 'sweep'?) (see 'repartsim --help')\n");
+  EXPECT_EQ(RunRepartsim("run x.yaml --sed 3").output,
+            "<command line>:1:12: error: The following arguments were not expected: 3 --sed "
+            "(did you mean '--seed'?) (see 'repartsim run --help')\n");
+  EXPECT_EQ(RunRepartsim("rules --jsn").output,
+            "<command line>:1:7: error: The following argument was not expected: --jsn (did you "
+            "mean '--json'?) (see 'repartsim rules --help')\n");
+  const Outcome rule = RunRepartsim(
+      "run scenarios/split/split_with_writers.yaml --rule fenced-read=off", REPARTSIM_SOURCE_DIR);
+  EXPECT_EQ(rule.exit_code, 64);
+  EXPECT_NE(rule.output.find("error: unknown rule 'fenced-read' (did you mean 'fenced-reads'?); "
+                             "`repartsim rules` lists every rule"),
+            std::string::npos)
+      << rule.output;
 }
 
 TEST(CliTest, HelpListsEveryVerb) {

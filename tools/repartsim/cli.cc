@@ -1,12 +1,16 @@
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "model/campaign/repro_command.h"
+#include "sim/suggest.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
+#include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
@@ -20,13 +24,50 @@ void AddUnbuiltVerb(CLI::App& app, const char* name, const char* description, in
   });
 }
 
+namespace {
+
+// " (did you mean ...?)" for the first argument that is neither a verb (when no verb was
+// given) nor a flag of `verb` (or of the top level), else "".
+std::string Suggestion(const CLI::App& app, const CLI::App* verb,
+                       const std::vector<std::string>& args) {
+  std::vector<std::string> verbs, flags;
+  for (const CLI::App* sub : app.get_subcommands({})) verbs.push_back(sub->get_name());
+  for (const CLI::App* scope : {&app, verb}) {
+    if (scope == nullptr) continue;
+    for (const CLI::Option* option : scope->get_options()) {
+      for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+      for (const std::string& name : option->get_snames()) flags.push_back("-" + name);
+    }
+  }
+  for (const std::string& arg : args) {
+    const std::string name = arg.substr(0, arg.find('='));
+    if (verb == nullptr && !arg.empty() && arg[0] != '-' &&
+        std::find(verbs.begin(), verbs.end(), arg) == verbs.end()) {
+      return sim::DidYouMean(arg, verbs);
+    }
+    const size_t letter = name.rfind("--", 0) == 0 ? 2 : 1;  // a value such as -5 is no flag
+    if (name.size() > letter && name[0] == '-' &&
+        std::isalpha(static_cast<unsigned char>(name[letter])) &&
+        std::find(flags.begin(), flags.end(), name) == flags.end()) {
+      return sim::DidYouMean(name, flags);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 int RunCli(int argc, char** argv) {
   CLI::App app{
       "repartsim: a deterministic simulator and model checker for table repartition\n"
       "(region split/merge) in a GreptimeDB-style distributed database.\n" +
           campaign::ExitCodeSummary(),
       "repartsim"};
-  app.set_version_flag("--version", std::string("repartsim ") + REPARTSIM_VERSION);
+  // The build id is the one every report records (a hash of this executable's bytes).
+  app.set_version_flag("--version", std::function<std::string()>([] {
+                         return "repartsim " + BinaryIdentity().first + " (build " +
+                                BinaryIdentity().second + ")";
+                       }));
   // A missing verb is checked after parsing, so an unknown flag is reported as such first.
   app.require_subcommand(0, 1);
   app.fallthrough(false);
@@ -62,9 +103,10 @@ int RunCli(int argc, char** argv) {
     std::printf("%s\n", e.what());
     return kExitPass;
   } catch (const CLI::ParseError& e) {
-    std::string message = e.what();
-    if (!app.get_subcommands().empty()) {
-      message += " (see 'repartsim " + app.get_subcommands().front()->get_name() + " --help')";
+    const CLI::App* verb = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
+    std::string message = e.what() + Suggestion(app, verb, args);
+    if (verb != nullptr) {
+      message += " (see 'repartsim " + verb->get_name() + " --help')";
     } else {
       message += " (see 'repartsim --help')";
     }
