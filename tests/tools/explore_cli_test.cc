@@ -88,8 +88,9 @@ TEST(ExploreCliTest, BadFlagsExit64) {
   EXPECT_EQ(RunRepartsim("explore " + kScenario + " --profile nope").exit_code, 64);
   // Before: -5 and 1e20 states searched without a bound, nan and -1 seconds were accepted,
   // and an unwritable --out was found only after the search had found its counterexample.
-  for (const char* flags : {"--max-states -5", "--max-states 1e20", "--max-seconds -1",
-                            "--max-seconds nan", "--values 1.5", "--out /nonexistent/x"}) {
+  for (const char* flags :
+       {"--max-states -5", "--max-states 1e20", "--max-seconds -1", "--max-seconds nan",
+        "--values 1.5", "--out /nonexistent/x", "--time-budget -3s", "--time-budget 2y"}) {
     CliOutcome o = RunRepartsim("explore " + kScenario + " " + flags);
     EXPECT_EQ(o.exit_code, 64) << flags;
     EXPECT_EQ(o.output.find("explore:"), std::string::npos) << o.output;  // no search ran
@@ -97,6 +98,18 @@ TEST(ExploreCliTest, BadFlagsExit64) {
   EXPECT_EQ(RunRepartsim("explore " + kScenario + " --max-states -5").output,
             "<command line>:1:44: error: --max-states: must be an integer in "
             "1..18446744073709551615, got '-5' (see 'repartsim explore --help')\n");
+}
+
+TEST(ExploreCliTest, TimeBudgetAndQuietSpeakAsSweepDoes) {
+  // The flag vocabulary (README "Flags"): a duration for --time-budget, -q for --quiet.
+  const CliOutcome r =
+      RunRepartsim("explore " + kScenario + " --crash-budget 0 -q --time-budget 10m");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("result: exhausted\n"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("explore: "), std::string::npos) << r.output;  // no progress line
+  EXPECT_EQ(RunRepartsim("explore " + kScenario + " --time-budget soon").output,
+            "<command line>:1:44: error: --time-budget: must be a duration such as 90s, 5m or "
+            "500ms, at most a year, got 'soon' (see 'repartsim explore --help')\n");
 }
 
 }  // namespace explore_cli_test

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "model/sql/parser.h"
 #include "sim/parse_u64.h"
 
 namespace repartsim::tools {
@@ -34,6 +35,19 @@ CLI::Validator SecondsUpTo(double max) {
         return "must be " + range + ", got '" + text + "'";
       },
       "SECONDS", "seconds range");
+}
+
+CLI::Validator DurationAsSeconds(double max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        auto ms = model::sql::ParseDurationMs(text);
+        if (!ms.ok() || ms.value() < 0 || static_cast<double>(ms.value()) / 1000.0 > max) {
+          return "must be a duration such as 90s, 5m or 500ms, at most a year, got '" + text + "'";
+        }
+        text = std::to_string(static_cast<double>(ms.value()) / 1000.0);
+        return "";
+      },
+      "DURATION", "duration");
 }
 
 void RequireNonEmptyValues(CLI::App& app) {

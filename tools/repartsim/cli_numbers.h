@@ -17,6 +17,9 @@ inline constexpr double kSecondsFlagMax = 365.0 * 24 * 3600;
 CLI::Validator IntegerIn(uint64_t min, uint64_t max);
 // A finite, non-negative decimal number of seconds at most `max` ("90", "2.5").
 CLI::Validator SecondsUpTo(double max);
+// A duration ("90s", "5m", "500ms", the unit `--time-budget` takes) of at most `max` seconds,
+// turned into its number of seconds for the flag's variable.
+CLI::Validator DurationAsSeconds(double max);
 // Adds a non-empty check to every option that takes a value, in `app` and its subcommands.
 void RequireNonEmptyValues(CLI::App& app);
 

@@ -191,6 +191,9 @@ void AddExploreVerb(CLI::App& app, int* exit_code) {
       ->check(IntegerIn(1, uint64_t{1} << 24));
   sub->add_option("--max-seconds", a->seconds_max, "Stop after this much wall time (seconds)")
       ->check(SecondsUpTo(kSecondsFlagMax));
+  sub->add_option("--time-budget", a->seconds_max,
+                  "The same as a duration, as sweep takes it (e.g. 20s, 5m)")
+      ->transform(DurationAsSeconds(kSecondsFlagMax));
   sub->add_option("--crash-budget", a->crash_budget,
                   "Crash points that may fire per path (default 1)")
       ->check(IntegerIn(0, 1000));
@@ -205,7 +208,7 @@ void AddExploreVerb(CLI::App& app, int* exit_code) {
                   "Write the JSON report to FILE ('-' = stdout; the text then goes to stderr)");
   sub->add_option("--out", a->out,
                   "Counterexample file prefix (default repartsim-<name>-<profile>-explore)");
-  sub->add_flag("--quiet", a->quiet, "No progress line");
+  sub->add_flag("--quiet,-q", a->quiet, "No progress line");
   sub->add_flag("--no-subsumption", a->no_subsumption,
                 "Cut only exact repeats (same state, same budgets spent), not states reached "
                 "before with fewer crashes and faults spent");

@@ -32,6 +32,7 @@ struct ShrinkArgs {
   std::vector<std::string> rules;
   std::string out;
   double seconds_max = 0;
+  bool quiet = false;
 };
 
 std::string SizeText(const campaign::ShrinkSize& z) {
@@ -112,7 +113,7 @@ int RunShrink(const ShrinkArgs& a) {
 
   Stopwatch clock;
   config.progress = [&](uint64_t candidates) {
-    if (clock.EverySecond()) {
+    if (!a.quiet && clock.EverySecond()) {
       std::fprintf(stderr, "shrink: %llu candidate runs\n",
                    static_cast<unsigned long long>(candidates));
     }
@@ -150,6 +151,10 @@ void AddShrinkVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--max-seconds", a->seconds_max,
                   "Stop shrinking after this much wall time (seconds)")
       ->check(SecondsUpTo(kSecondsFlagMax));
+  sub->add_option("--time-budget", a->seconds_max,
+                  "The same as a duration, as sweep takes it (e.g. 20s, 5m)")
+      ->transform(DurationAsSeconds(kSecondsFlagMax));
+  sub->add_flag("--quiet,-q", a->quiet, "No progress line");
   sub->footer(
       "Exit codes: 0 shrunk and verified, 64 bad input or a run that passes, 70 the\n"
       "written scenario did not reproduce the invariant.");
