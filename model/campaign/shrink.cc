@@ -27,6 +27,7 @@ struct Unit {
   std::vector<std::string> rows;  // INSERT value tuples "(...)"; empty: not a shrinkable insert
   std::string insert_head;        // "INSERT INTO t VALUES "
   bool statement = false;
+  std::optional<int64_t> at_ms;  // the step's time, when it has one (not `after`)
 };
 
 std::string InsertSql(const Unit& u) {
@@ -178,6 +179,7 @@ Unit UnitOf(const YAML::Node& node) {
   text << YAML::Flow << node;
   u.node = text.c_str();
   u.statement = bool(node["sql"]);
+  if (node["at_ms"]) u.at_ms = node["at_ms"].as<int64_t>();
   if (u.statement) {
     const std::string sql = node["sql"].as<std::string>();
     std::string head;
@@ -243,14 +245,10 @@ void Minimize(Shrinker& shrinker, std::vector<Unit>& units,
   }
   // In time order, as a person writes steps, when every step has a time and the run in that
   // order still fails (equal times keep their order).
-  const bool timed = std::all_of(units.begin(), units.end(), [](const Unit& u) {
-    return YAML::Load(u.node)["at_ms"].IsDefined();
-  });
-  if (!timed) return;
+  if (!std::all_of(units.begin(), units.end(), [](const Unit& u) { return u.at_ms; })) return;
   std::vector<Unit> sorted = units;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const Unit& a, const Unit& b) {
-    return YAML::Load(a.node)["at_ms"].as<int64_t>() < YAML::Load(b.node)["at_ms"].as<int64_t>();
-  });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Unit& a, const Unit& b) { return *a.at_ms < *b.at_ms; });
   if (shrinker.Fails(sorted, decisions)) units = std::move(sorted);
 }
 

@@ -37,10 +37,7 @@ std::string DigitsAfter(const std::string& text, const std::string& prefix) {
 class CiTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path().string() + "/repartsim_ci_" +
-           std::to_string(::getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(dir_);
+    dir_ = repartsim::testing::FreshTestDir("ci");
     std::filesystem::create_directories(dir_ + "/lib/crash");
     std::filesystem::create_directories(dir_ + "/lib/merge");
     std::filesystem::copy_file(kRoot + "/scenarios/crash/datanode_restart_writes.yaml",

@@ -9,8 +9,10 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -47,6 +49,16 @@ inline CliOutcome RunRepartsim(const std::string& args, const std::string& dir =
   if (!dir.empty()) command = "cd " + dir + " && ";
   command += std::string(REPARTSIM_BINARY) + " " + args + (stderr_too ? " 2>&1" : " 2>/dev/null");
   return RunShell(command);
+}
+
+// An empty scratch directory for the running test: <tmp>/repartsim_<prefix>_<pid>_<test name>.
+inline std::string FreshTestDir(const std::string& prefix) {
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/repartsim_" + prefix +
+                          "_" + std::to_string(::getpid()) + "_" +
+                          ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 inline std::string ReadText(const std::string& path) {

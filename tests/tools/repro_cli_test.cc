@@ -26,10 +26,7 @@ const std::string kName = "bin/repartsim ";
 class ReproCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path().string() + "/repartsim_repro_" +
-           std::to_string(::getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(dir_);
+    dir_ = repartsim::testing::FreshTestDir("repro");
     std::filesystem::create_directories(dir_ + "/bin");
     std::filesystem::create_symlink(REPARTSIM_BINARY, dir_ + "/bin/repartsim");
     std::filesystem::copy_file(kRoot + "/tests/data/scenarios/unsafe_reference.yaml",
