@@ -192,6 +192,34 @@ TEST(SweepPlanTest, ExecuteRunsSkipsOnBudgetAndStops) {
   EXPECT_EQ(stopped.runs[0].path, plan.scenarios()[0].path);
 }
 
+TEST(SweepPlanTest, ABudgetLeavesEveryScenarioSampledSeedMajor) {
+  // The k-th seed of every scenario runs before any (k+1)-th, so a budget that ends the sweep
+  // after five runs leaves both scenarios sampled (3 and 2 runs), not the first one alone.
+  // The clock is a counter that ticks at every reading: a run reads it three times (budget,
+  // start, end), so the budget check before the sixth run reads 16 > 15.
+  SweepPlan plan({}, Shard{}, std::nullopt);
+  SweepReport report;
+  ASSERT_TRUE(plan.Add(Load(kA, 0, 9), "0x1", report).ok());
+  ASSERT_TRUE(plan.Add(Load(kB, 0, 9), "0x2", report).ok());
+  plan.budget_ms = 15;
+  int64_t clock = 0;
+  SweepHooks hooks;
+  hooks.now_ms = [&clock] { return ++clock; };
+  const SweepExecution ex = ExecuteSweep(plan, {}, 1, hooks);
+  ASSERT_EQ(ex.runs.size(), 20u);
+  std::vector<std::string> ran;
+  for (const SweepRun& run : ex.runs) {
+    if (run.outcome == "skipped") continue;
+    ran.push_back(run.path.substr(run.path.rfind('/') + 1) + ":" + std::to_string(run.seed));
+  }
+  EXPECT_EQ(ran, (std::vector<std::string>{
+                     "raced_route_fill_kept.yaml:0", "raced_route_fill_kept.yaml:1",
+                     "raced_route_fill_kept.yaml:2", "staged_file_claims_old_range.yaml:0",
+                     "staged_file_claims_old_range.yaml:1"}));
+  EXPECT_EQ(FinishedRuns(ex.runs), 5u);
+  EXPECT_FALSE(ex.stopped);
+}
+
 TEST(SweepPlanTest, RecheckSamplesPerScenarioAndNamesATamperedHash) {
   SweepPlan plan({}, Shard{}, std::nullopt);
   SweepReport report;
