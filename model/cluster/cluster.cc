@@ -40,7 +40,8 @@ Cluster::Cluster(ClusterConfig config, Protocol protocol)
 
 // ---- sim::Model -----------------------------------------------------------------------------
 
-void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
+template <class Emit>
+void Cluster::ForEachEnabled(bool every_op, Emit&& emit) const {
   // Nothing runs in the past: a deadline that already passed fires now.
   auto at = [&](sim::SimTime t) { return sim::Max(t, now_); };
   // A paused node runs nothing before its pause ends.
@@ -55,100 +56,55 @@ void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
         IsDatanode(NodeId{e.from}) && SessionBusy(NodeId{e.from})) {
       return;
     }
-    out.push_back({at_node(entry.at, e.to), entry.seq, e.to, kDeliver, i});
-  });
-  if (metasrv_.is_up()) {
-    metasrv_.procedures().ForEachRunnable([&](ProcedureId id, sim::SimTime wake) {
-      out.push_back({at(wake), 0, 0, kProcedure, id.value});
-    });
-    if (std::optional<sim::SimTime> t = metasrv_.NextTimer()) {
-      out.push_back({at(*t), 0, 0, kMetasrvTimer, 0});
-    }
-  }
-  for (uint32_t i = 0; i < datanodes_.size(); ++i) {
-    const Datanode& dn = datanodes_[i];
-    if (!dn.is_up()) continue;
-    out.push_back({at_node(next_heartbeat_[i], dn.id().value), 0, dn.id().value, kHeartbeat, i});
-    if (std::optional<sim::SimTime> t = dn.NextLeaseDeadline()) {
-      out.push_back({at_node(*t, dn.id().value), 0, dn.id().value, kLeaseExpiry, i});
-    }
-  }
-  for (uint32_t i = 0; i < frontends_.size(); ++i) {
-    const Frontend& fe = frontends_[i];
-    if (!fe.is_up()) continue;
-    if (std::optional<sim::SimTime> t = fe.NextTimer()) {
-      out.push_back({at(*t), 0, fe.id().value, kFrontendTimer, i});
-    }
-  }
-  for (size_t i = 0; i < ops_.size(); ++i) {
-    out.push_back({at(ops_.At(i).at), 0, sim::kNoNode, kScheduledOp, i});
-  }
-  for (size_t i = 0; i < armed_.size(); ++i) {
-    if (armed_[i].due) out.push_back({at(*armed_[i].due), 0, sim::kNoNode, kArmedOp, i});
-  }
-  for (size_t i = 0; i < held_.size(); ++i) {
-    if (held_[i].release_at) {
-      out.push_back({at(*held_[i].release_at), 0, held_[i].from.value, kHeldRelease, i});
-    }
-  }
-}
-
-bool Cluster::Earliest(sim::EnabledEvent& best) const {
-  // The same sources in the same order as Enabled(), keeping the first event with the
-  // smallest (at, seq) (sim::EarliestEvent's pick), without building the list.
-  bool found = false;
-  auto offer = [&](sim::SimTime t, uint64_t seq, uint32_t node, uint32_t kind, uint64_t ref) {
-    if (!found || t < best.at || (t == best.at && seq < best.seq)) {
-      best = sim::EnabledEvent{t, seq, node, kind, ref};
-      found = true;
-    }
-  };
-  auto at = [&](sim::SimTime t) { return sim::Max(t, now_); };
-  auto at_node = [&](sim::SimTime t, uint32_t node) {
-    return at(sim::Max(t, paused_until_[node]));
-  };
-  // Pending messages are in (at, seq) order and a delivery never runs before its own `at`:
-  // once a message's `at` lies after the best time, no later message can win.
-  network_.ForEachDeliverable([&](size_t i, const auto& entry) {
-    if (found && entry.at > best.at) return;
-    const auto& e = entry.payload;
-    if (e.channel == sim::Channel::kStream && e.to == metasrv_id().value &&
-        IsDatanode(NodeId{e.from}) && SessionBusy(NodeId{e.from})) {
-      return;
-    }
-    offer(at_node(entry.at, e.to), entry.seq, e.to, kDeliver, i);
+    emit(at_node(entry.at, e.to), entry.seq, e.to, kDeliver, i);
   });
   if (metasrv_.is_up()) {
     metasrv_.procedures().ForEachRunnable(
-        [&](ProcedureId id, sim::SimTime wake) { offer(at(wake), 0, 0, kProcedure, id.value); });
-    if (std::optional<sim::SimTime> t = metasrv_.NextTimer()) offer(at(*t), 0, 0, kMetasrvTimer, 0);
+        [&](ProcedureId id, sim::SimTime wake) { emit(at(wake), 0, 0, kProcedure, id.value); });
+    if (std::optional<sim::SimTime> t = metasrv_.NextTimer()) emit(at(*t), 0, 0, kMetasrvTimer, 0);
   }
   for (uint32_t i = 0; i < datanodes_.size(); ++i) {
     const Datanode& dn = datanodes_[i];
     if (!dn.is_up()) continue;
-    offer(at_node(next_heartbeat_[i], dn.id().value), 0, dn.id().value, kHeartbeat, i);
+    emit(at_node(next_heartbeat_[i], dn.id().value), 0, dn.id().value, kHeartbeat, i);
     if (std::optional<sim::SimTime> t = dn.NextLeaseDeadline()) {
-      offer(at_node(*t, dn.id().value), 0, dn.id().value, kLeaseExpiry, i);
+      emit(at_node(*t, dn.id().value), 0, dn.id().value, kLeaseExpiry, i);
     }
   }
   for (uint32_t i = 0; i < frontends_.size(); ++i) {
     const Frontend& fe = frontends_[i];
     if (!fe.is_up()) continue;
     if (std::optional<sim::SimTime> t = fe.NextTimer()) {
-      offer(at(*t), 0, fe.id().value, kFrontendTimer, i);
+      emit(at(*t), 0, fe.id().value, kFrontendTimer, i);
     }
   }
-  // The op queue is in (at, seq) order and its events all carry seq 0: its head wins over
-  // every other op.
-  if (!ops_.empty()) offer(at(ops_.At(0).at), 0, sim::kNoNode, kScheduledOp, 0);
-  for (size_t i = 0; i < armed_.size(); ++i) {
-    if (armed_[i].due) offer(at(*armed_[i].due), 0, sim::kNoNode, kArmedOp, i);
-  }
-  for (size_t i = 0; i < held_.size(); ++i) {
-    if (held_[i].release_at) {
-      offer(at(*held_[i].release_at), 0, held_[i].from.value, kHeldRelease, i);
-    }
-  }
+  const size_t ops = every_op ? ops_.size() : std::min<size_t>(ops_.size(), 1);
+  for (size_t i = 0; i < ops; ++i) emit(at(ops_.At(i).at), 0, sim::kNoNode, kScheduledOp, i);
+  script_.ForEachDue(
+      [&](size_t i, sim::SimTime due) { emit(at(due), 0, sim::kNoNode, kArmedOp, i); });
+  held_.ForEachRelease([&](size_t i, sim::SimTime release_at, NodeId from) {
+    emit(at(release_at), 0, from.value, kHeldRelease, i);
+  });
+}
+
+void Cluster::Enabled(std::vector<sim::EnabledEvent>& out) const {
+  ForEachEnabled(true,
+                 [&](sim::SimTime t, uint64_t seq, uint32_t node, uint32_t kind, uint64_t ref) {
+                   out.push_back({t, seq, node, kind, ref});
+                 });
+}
+
+bool Cluster::Earliest(sim::EnabledEvent& best) const {
+  // The first event with the smallest (at, seq) in Enabled()'s order (sim::EarliestEvent's
+  // pick), found without building the list.
+  bool found = false;
+  ForEachEnabled(false,
+                 [&](sim::SimTime t, uint64_t seq, uint32_t node, uint32_t kind, uint64_t ref) {
+                   if (!found || t < best.at || (t == best.at && seq < best.seq)) {
+                     best = sim::EnabledEvent{t, seq, node, kind, ref};
+                     found = true;
+                   }
+                 });
   return found;
 }
 
@@ -173,7 +129,7 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
       metasrv_.RunProcedure(id, ctx);
       Flush(ctx, step);
       TraceProcedureState(id, before, status_before, step);
-      if (track_states_ && !before.empty()) NoteProcedureStep(id, before, step);
+      if (script_.tracks_states() && !before.empty()) NoteProcedureStep(id, before, step);
       return;
     }
     case kMetasrvTimer: {
@@ -206,9 +162,11 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
     case kScheduledOp:
       RunScheduledOp(event.ref, step);
       return;
-    case kArmedOp:
-      RunArmedOp(event.ref, step);
+    case kArmedOp: {
+      ScheduledOp op = script_.TakeDue(event.ref);
+      ExecuteOp(op, step);
       return;
+    }
     case kHeldRelease:
       ReleaseHeld(event.ref, step);
       return;
@@ -250,7 +208,7 @@ void Cluster::Flush(NodeContext& ctx, sim::StepContext& step) {
     sim::Detail d;
     d.Add("id", out.id).Add("msg", MessageKindName(out.message)).Add("to", NodeName(out.to));
     step.Log(ctx.self.value, "send", d.view());
-    if (!message_rules_.empty() && InterceptMessage(ctx.self, out, step)) continue;
+    if (script_.has_rules() && InterceptMessage(ctx.self, out, step)) continue;
     if (MaybeLeaseGap(ctx.self, out, step)) continue;
     Transmit(ctx.self, std::move(out), sim::Duration{0}, step);
   }
@@ -293,7 +251,7 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
   network_.RestoreNode(node.value);
   if (node == metasrv_id()) {
     // Leader start: heartbeats are served at once, procedures are recovered after the window.
-    const sim::Duration window = ChooseLeaderStartWindow(step);
+    const sim::Duration window = ChooseLeaderStartWindow(config_.node_faults, step.chooser);
     sim::Status status = metasrv_.Restart(step.now, window);
     REPARTSIM_ASSERT_MSG(status.ok(), "metasrv recovery failed on its own records");
     if (window.ms > 0) {
@@ -317,7 +275,7 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
 
 bool Cluster::Idle() const {
   return !metasrv_.procedures().HasActive() && ops_.empty() && network_.Pending().empty() &&
-         held_.empty() && armed_.empty() && waiting_create_.empty();
+         held_.empty() && script_.armed_empty() && waiting_create_.empty();
 }
 
 uint64_t Cluster::Fingerprint() const {
@@ -332,7 +290,10 @@ uint64_t Cluster::Fingerprint() const {
   for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
   for (sim::SimTime t : paused_until_) h.Add(t.ms);
   history_.Hash(h);
-  HashScriptedFaults(h);
+  // The scripted-fault state: rules, held messages, armed steps, states passed.
+  script_.HashRules(h);
+  held_.Hash(h);
+  script_.HashArmed(h);
   h.Add(static_cast<uint64_t>(script_seqs_.size()));
   for (uint64_t seq : script_seqs_) h.Add(seq);
   h.Add(static_cast<uint64_t>(waiting_create_.size()));

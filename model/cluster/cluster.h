@@ -7,10 +7,13 @@
 // message and fault decisions go through the step's Chooser; rule switches come from
 // `protocol`. Fingerprint() covers every piece of state that affects future behaviour.
 // The cluster only wires: each node answers its own messages (Metasrv, Datanode, Frontend
-// ::OnMessage). Files: cluster.cc (event selection, delivery, crash and restart, fingerprint),
+// ::OnMessage), and the rooms below it own their state and decisions: held_messages.h (what
+// the cluster keeps back and when it goes), fault_script.h (scripted message rules, ops armed
+// on procedure states), ownership_probe.h (INV-OWN at acceptance, handed to the datanodes).
+// Files: cluster.cc (event selection, delivery, crash and restart, fingerprint),
 // cluster_ops.cc (the op queue and client statements), cluster_nodes.cc (node ids and names),
-// cluster_transport.cc (channels, streams, held messages), cluster_faults.cc (scripted and
-// random node faults), ownership_probe.h (INV-OWN at acceptance, handed to the datanodes).
+// cluster_transport.cc (channels, streams, sending held messages), cluster_faults.cc (acting
+// on scripted and random node faults).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "model/cluster/fault_script.h"
+#include "model/cluster/held_messages.h"
+#include "model/cluster/node_faults.h"
 #include "model/cluster/scheduled_op.h"
 #include "model/datanode/datanode.h"
 #include "model/datanode/object_store.h"
@@ -34,25 +40,6 @@
 #include "sim/simulation.h"
 
 namespace repartsim::model {
-
-// Faults of nodes rather than links; every decision is a Chooser choice (labels "net.*", so the
-// liveness phase answers them no).
-struct NodeFaults {
-  // At a heartbeat tick a datanode pauses (GC pause, stalled runtime) with this ratio for
-  // 1 + Choose("net.pause_ms", max) ms: it handles no message and fires no timer meanwhile.
-  sim::Ratio pause = sim::Ratio::Never();
-  sim::Duration pause_ms_max{0};
-  // The metasrv's heartbeat handler chain computes a lease reply from the route, then runs
-  // more handlers before it pushes the reply (RegionLeaseHandler, then the remaining handlers,
-  // then tx.send): with this ratio the push comes 1 + Choose("net.lease_gap_ms", max) ms
-  // later. Instructions pushed meanwhile go first on the stream; the session handles no
-  // further message of that datanode until the reply is pushed.
-  sim::Ratio lease_gap = sim::Ratio::Never();
-  sim::Duration lease_gap_ms_max{0};
-  // After a metasrv restart, heartbeats are served Choose("net.leader_start_ms", max + 1) ms
-  // before procedures are recovered (the leader-start window).
-  sim::Duration leader_start_ms_max{0};
-};
 
 struct ClusterConfig {
   uint32_t datanode_count = 3;
@@ -146,6 +133,11 @@ class Cluster final : public StreamLinks {
   std::string NodeName(NodeId node) const;
 
  private:
+  // Calls emit(at, seq, node, kind, ref) for every enabled event, in the order Enabled()
+  // lists them; with `every_op` false only the head of the op queue (Earliest's fast path:
+  // the queue is in (at, seq) order and its events all carry seq 0).
+  template <class Emit>
+  void ForEachEnabled(bool every_op, Emit&& emit) const;
   void DeliverMessage(size_t index, sim::StepContext& step);
   // ---- transport ----------------------------------------------------------------------------
   // Sends `out` from `from` on its channel (ChannelOf): a stream message queues behind a
@@ -161,7 +153,7 @@ class Cluster final : public StreamLinks {
   // True iff a HeartbeatReply for datanode `dn` is computed but not pushed yet: its heartbeat
   // session handles nothing else meanwhile (HeartbeatSession runs the handler chain, then
   // tx.send, before it reads the next request).
-  bool SessionBusy(NodeId dn) const;
+  bool SessionBusy(NodeId dn) const { return held_.ReplyHeld(metasrv_id(), dn); }
   // StreamLinks: the stream between `a` and `b` is open and both are up (the metasrv has a
   // pusher for the datanode).
   bool StreamConnected(NodeId a, NodeId b) const override;
@@ -177,7 +169,7 @@ class Cluster final : public StreamLinks {
   // is now; nothing when neither changed.
   void TraceProcedureState(ProcedureId id, const std::string& before, int status_before,
                            sim::StepContext& step);
-  // Sends held messages [first, ...) of `indices` in order and erases them from held_.
+  // Takes the held messages at `indices` out and sends them in held order.
   void SendHeld(std::vector<size_t> indices, const std::string& why, sim::StepContext& step);
   sim::SimTime PausedUntil(NodeId node) const { return paused_until_[node.value]; }
   // ---- the op queue and client statements (cluster_ops.cc) -----------------------------------
@@ -203,14 +195,9 @@ class Cluster final : public StreamLinks {
   // A random pause of datanode `node` at its heartbeat tick (NodeFaults::pause): true iff it
   // paused now (paused_until_ set, `net.pause` logged).
   bool MaybePause(NodeId node, sim::StepContext& step);
-  // The leader-start window of a metasrv restart (NodeFaults::leader_start_ms_max): 0 when off.
-  sim::Duration ChooseLeaderStartWindow(sim::StepContext& step);
-  // Hashes the scripted-fault state (rules, held messages, armed steps, states passed).
-  void HashScriptedFaults(sim::Hasher& h) const;
   // Applies the first active message rule matching `out`; true iff the rule took the message
   // over (dropped, held, or sent itself with its delay/duplicate/reorder).
   bool InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& step);
-  void SendWith(NodeId from, Outgoing out, sim::Duration extra, sim::StepContext& step);
   // "Type.State" of procedure `id`, or "" when it is gone.
   std::string ProcedureStateName(ProcedureId id) const;
   // A step of procedure `id` that began in `before` ran: fires armed ops and releases held
@@ -219,7 +206,6 @@ class Cluster final : public StreamLinks {
   // The end of the safety phase: rules stop, held messages are sent, armed steps (due or not)
   // are dropped, so no scripted fault outlives the phase.
   void EndScriptedFaults(sim::StepContext& step);
-  void RunArmedOp(size_t index, sim::StepContext& step);
   void ExpireLeasesNow(NodeId node, sim::StepContext& step);
   void DropHeldMessages(NodeId node, sim::StepContext& step);
   void RestartNode(NodeId node, sim::StepContext& step);
@@ -238,36 +224,8 @@ class Cluster final : public StreamLinks {
   History history_;
   sim::SimTime now_;  // time of the last fired event
 
-  // Scripted faults. Rules stay in place when spent (indices are stable) until the safety
-  // phase ends.
-  struct ActiveRule {
-    MessageRule rule;
-    uint32_t matched = 0;
-    bool spent() const { return rule.count != 0 && matched >= rule.count; }
-  };
-  struct HeldMessage {
-    NodeId from;
-    Outgoing out;
-    std::string until_state;         // kHold until it passed; empty for a reorder or a due release
-    size_t rule = 0;                 // index into message_rules_ (kNoRule: a random lease gap)
-    sim::Duration release_delay{0};  // kHold: released this long after the state
-    std::optional<sim::SimTime> release_at;  // set: released at this time
-    // Head of line: a stream message held in the network; later messages of its directed
-    // stream are held behind it (false: kept back by the sender, e.g. a lease reply in the
-    // handler chain, so later messages pass it).
-    bool head_of_line = false;
-  };
-  static constexpr size_t kNoRule = SIZE_MAX;
-  struct ArmedOp {
-    std::string state;
-    uint32_t occurrence = 1;
-    sim::Duration delay{0};
-    ScheduledOp op;
-    std::optional<sim::SimTime> due;  // set once the state passed (delay > 0)
-  };
-  std::vector<ActiveRule> message_rules_;
-  std::vector<HeldMessage> held_;
-  std::vector<ArmedOp> armed_;
+  FaultScript script_;  // scripted message rules, ops armed on procedure states
+  HeldMessages held_;   // messages kept back (holds, reorders, lease gaps, lines behind them)
   std::set<uint64_t> script_seqs_;           // op-queue seqs of the script's statements
   std::vector<ScheduledOp> waiting_create_;  // script statements held for CREATE TABLE
   std::map<std::string, uint32_t> passed_;   // procedure state -> times passed

@@ -10,41 +10,22 @@
 
 namespace repartsim::model {
 
-namespace {
-
-bool Matches(const MessageRule& rule, NodeId from, const Outgoing& out) {
-  if (rule.from && *rule.from != from) return false;
-  if (rule.to && *rule.to != out.to) return false;
-  if (rule.kind == MessageKindName(out.message)) return true;
-  const auto* request = std::get_if<RegionRequest>(&out.message.body);
-  return request != nullptr && rule.kind == RegionOpName(request->op());
-}
-
-}  // namespace
-
 void Cluster::ScheduleAfterState(std::string state, uint32_t occurrence, sim::Duration delay,
                                  ScheduledOp op) {
-  REPARTSIM_ASSERT(occurrence >= 1);
-  track_states_ = true;
-  armed_.push_back(ArmedOp{std::move(state), occurrence, delay, std::move(op), std::nullopt});
-}
-
-void Cluster::SendWith(NodeId from, Outgoing out, sim::Duration extra, sim::StepContext& step) {
-  Transmit(from, std::move(out), extra, step);
+  script_.Arm(std::move(state), occurrence, delay, std::move(op));
 }
 
 bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& step) {
-  for (size_t i = 0; i < message_rules_.size(); ++i) {
-    ActiveRule& active = message_rules_[i];
-    if (active.spent() || !Matches(active.rule, from, out)) continue;
-    const MessageRule& rule = active.rule;
+  if (const std::optional<size_t> match = script_.Match(from, out)) {
+    const size_t i = *match;
+    const MessageRule& rule = script_.rule(i);
     const std::string what = std::string(MessageActionName(rule.action)) + " " +
                              MessageKindName(out.message) + " " + NodeName(from) + "->" +
                              NodeName(out.to);
     const std::string id = " id=" + std::to_string(out.id);
     switch (rule.action) {
       case MessageAction::kDrop:
-        ++active.matched;
+        script_.Count(i);
         if (ChannelOf(out.message) == sim::Channel::kStream) {
           // A stream loses a message only by breaking: everything in flight on it is lost.
           step.Log(from.value, "net.rule", what + " (stream reset)" + id);
@@ -55,12 +36,12 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
         step.Log(from.value, "net.rule", what + id);
         return true;
       case MessageAction::kDelay:
-        ++active.matched;
+        script_.Count(i);
         step.Log(from.value, "net.rule", what + " +" + std::to_string(rule.delay.ms) + "ms" + id);
-        SendWith(from, std::move(out), rule.delay, step);
+        Transmit(from, std::move(out), rule.delay, step);
         return true;
       case MessageAction::kDuplicate: {
-        ++active.matched;
+        script_.Count(i);
         step.Log(
             from.value, "net.rule",
             what + (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "") + id);
@@ -71,12 +52,12 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
           NodeContext ctx(from, step, protocol_, history_);
           mutable_frontend(from).NoteResent(write->corr, ctx);
         }
-        SendWith(from, out, sim::Duration{0}, step);
-        SendWith(from, std::move(out), rule.delay, step);
+        Transmit(from, out, sim::Duration{0}, step);
+        Transmit(from, std::move(out), rule.delay, step);
         return true;
       }
       case MessageAction::kHold: {
-        ++active.matched;
+        script_.Count(i);
         // A lease reply waits in the metasrv's handler chain (later pushes pass it); any other
         // stream message holds its stream's line; a call waits alone.
         const bool head_of_line = ChannelOf(out.message) == sim::Channel::kStream &&
@@ -84,26 +65,22 @@ bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& ste
         step.Log(from.value, "net.rule",
                  what + " until " + rule.until_state +
                      (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "") + id);
-        held_.push_back(HeldMessage{from, std::move(out), rule.until_state, i, rule.delay,
-                                    std::nullopt, head_of_line});
+        held_.Add(HeldMessage{from, std::move(out), rule.until_state, i, rule.delay, std::nullopt,
+                              head_of_line});
         return true;
       }
       case MessageAction::kReorder: {
-        auto held = std::find_if(held_.begin(), held_.end(), [&](const HeldMessage& m) {
-          return m.until_state.empty() && !m.release_at && m.rule == i;
-        });
-        if (held == held_.end()) {
+        std::optional<HeldMessage> first = held_.TakeReorderPartner(i);
+        if (!first) {
           step.Log(from.value, "net.rule", what + " (held for the next one)" + id);
-          held_.push_back(HeldMessage{from, std::move(out), std::string(), i, sim::Duration{0},
-                                      std::nullopt, false});
+          held_.Add(HeldMessage{from, std::move(out), std::string(), i, sim::Duration{0},
+                                std::nullopt, false});
           return true;
         }
-        ++active.matched;
-        HeldMessage first = std::move(*held);
-        held_.erase(held);
+        script_.Count(i);
         step.Log(from.value, "net.rule", what + " (sent before the held one)" + id);
-        SendWith(from, std::move(out), sim::Duration{0}, step);
-        SendWith(first.from, std::move(first.out), sim::Ms(1), step);
+        Transmit(from, std::move(out), sim::Duration{0}, step);
+        Transmit(first->from, std::move(first->out), sim::Ms(1), step);
         return true;
       }
     }
@@ -152,56 +129,24 @@ void Cluster::NoteProcedureStep(ProcedureId id, const std::string& before, sim::
   const auto* slot = metasrv_.procedures().Find(id);
   const bool ended = slot == nullptr || !MetaProcedureManager::IsActive(slot->status);
   if (!ended && ProcedureStateName(id) == before) return;
-  const uint32_t times = ++passed_[before];
+  std::vector<ScheduledOp> now_ops;
+  const uint32_t times = script_.PassState(before, step.now, &now_ops);
   step.Log(metasrv_id().value, "ms.state_passed",
            before + " procedure=" + std::to_string(id.value) + " times=" + std::to_string(times));
-  std::vector<ScheduledOp> now_ops;
-  for (size_t i = 0; i < armed_.size();) {
-    ArmedOp& armed = armed_[i];
-    if (armed.due || armed.state != before || armed.occurrence != times) {
-      ++i;
-    } else if (armed.delay.ms > 0) {
-      armed.due = step.now + armed.delay;
-      ++i;
-    } else {
-      now_ops.push_back(std::move(armed.op));
-      armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(i));
-    }
-  }
-  std::vector<size_t> release;
-  for (size_t i = 0; i < held_.size(); ++i) {
-    HeldMessage& m = held_[i];
-    if (m.until_state.empty() || m.until_state != before) continue;
-    m.until_state.clear();
-    if (m.release_delay.ms > 0) {
-      m.release_at = step.now + m.release_delay;  // released by a kHeldRelease event
-    } else {
-      release.push_back(i);
-    }
-  }
+  std::vector<size_t> release = held_.PassState(before, step.now);
   if (!release.empty()) SendHeld(std::move(release), std::string(), step);
   for (ScheduledOp& op : now_ops) ExecuteOp(op, step);
 }
 
 void Cluster::EndScriptedFaults(sim::StepContext& step) {
-  std::vector<size_t> all(held_.size());
-  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  message_rules_.clear();
-  SendHeld(std::move(all), " (safety phase ended)", step);
-  for (const ArmedOp& a : armed_) {
+  script_.ClearRules();
+  SendHeld(held_.All(), " (safety phase ended)", step);
+  for (const ArmedOp& a : script_.TakeAllArmed()) {
     step.Log(sim::kNoNode, "op.disarmed",
              std::string(ScheduledOpName(a.op)) + " after " + a.state + " #" +
                  std::to_string(a.occurrence) +
                  (a.due ? ": due after the safety phase" : ": the state never passed"));
   }
-  armed_.clear();
-}
-
-void Cluster::RunArmedOp(size_t index, sim::StepContext& step) {
-  REPARTSIM_ASSERT(index < armed_.size() && armed_[index].due.has_value());
-  ScheduledOp op = std::move(armed_[index].op);
-  armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(index));
-  ExecuteOp(op, step);
 }
 
 void Cluster::ExpireLeasesNow(NodeId node, sim::StepContext& step) {
@@ -213,11 +158,10 @@ void Cluster::ExpireLeasesNow(NodeId node, sim::StepContext& step) {
 }
 
 void Cluster::DropHeldMessages(NodeId node, sim::StepContext& step) {
-  std::erase_if(held_, [&](const HeldMessage& m) {
-    const bool lost = m.from == node || m.out.to == node;
-    if (lost) TraceLostHeld(m.from, m.out, "crash", step);
-    return lost;
-  });
+  for (const HeldMessage& m :
+       held_.TakeIf([&](const HeldMessage& m) { return m.from == node || m.out.to == node; })) {
+    TraceLostHeld(m.from, m.out, "crash", step);
+  }
 }
 
 void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
@@ -245,8 +189,7 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
     return;
   }
   if (auto* rule = std::get_if<MessageRuleOp>(&op)) {
-    if (!rule->rule.until_state.empty()) track_states_ = true;
-    message_rules_.push_back(ActiveRule{std::move(rule->rule), 0});
+    script_.AddRule(std::move(rule->rule));
     return;
   }
   if (auto* expire = std::get_if<ExpireLeaseOp>(&op)) return ExpireLeasesNow(expire->node, step);
@@ -258,51 +201,16 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
   REPARTSIM_UNREACHABLE();
 }
 
-void Cluster::HashScriptedFaults(sim::Hasher& h) const {
-  h.Add(static_cast<uint64_t>(message_rules_.size()));
-  for (const ActiveRule& r : message_rules_) {
-    HashMessageRule(h, r.rule);
-    h.Add(r.matched);
-  }
-  h.Add(static_cast<uint64_t>(held_.size()));
-  for (const HeldMessage& m : held_) {
-    h.Add(m.from.value).Add(m.out.to.value).Add(m.until_state).Add(static_cast<uint64_t>(m.rule));
-    h.Add(m.release_delay.ms).Add(m.release_at ? m.release_at->ms : int64_t{-1});
-    h.Add(m.head_of_line);
-    HashMessage(h, m.out.message);
-  }
-  h.Add(static_cast<uint64_t>(armed_.size()));
-  for (const ArmedOp& a : armed_) {
-    h.Add(a.state).Add(a.occurrence).Add(a.delay.ms).Add(a.due ? a.due->ms : int64_t{-1});
-    HashScheduledOp(h, a.op);
-  }
-  for (const auto& [state, times] : passed_) h.Add(state).Add(times);
-  h.Add(track_states_);
-}
-
 bool Cluster::MaybePause(NodeId node, sim::StepContext& step) {
-  const NodeFaults& faults = config_.node_faults;
-  if (step.now <= paused_until_[node.value] || faults.pause_ms_max.ms <= 0 ||
-      !step.chooser.Chance("net.pause", faults.pause)) {
-    return false;
-  }
-  REPARTSIM_ASSERT(faults.pause_ms_max.ms <= int64_t{0xffffffff});
-  const uint32_t extra =
-      step.chooser.Choose("net.pause_ms", static_cast<uint32_t>(faults.pause_ms_max.ms));
-  paused_until_[node.value] = step.now + sim::Ms(1 + int64_t{extra});
+  if (step.now <= paused_until_[node.value]) return false;
+  const std::optional<sim::Duration> pause = ChoosePause(config_.node_faults, step.chooser);
+  if (!pause) return false;
+  paused_until_[node.value] = step.now + *pause;
   sim::Detail d;
-  d.Add("node", NodeName(node)).Add("pause_ms", 1 + int64_t{extra});
+  d.Add("node", NodeName(node)).Add("pause_ms", pause->ms);
   d.Add("until", paused_until_[node.value].ms);
   step.Log(node.value, "net.pause", d.view());
   return true;
-}
-
-sim::Duration Cluster::ChooseLeaderStartWindow(sim::StepContext& step) {
-  const sim::Duration window_max = config_.node_faults.leader_start_ms_max;
-  if (window_max.ms <= 0) return sim::Duration{0};
-  REPARTSIM_ASSERT(window_max.ms < int64_t{0xffffffff});
-  return sim::Ms(
-      step.chooser.Choose("net.leader_start_ms", static_cast<uint32_t>(window_max.ms) + 1));
 }
 
 }  // namespace repartsim::model

@@ -17,10 +17,7 @@ void Cluster::Transmit(NodeId from, Outgoing out, sim::Duration extra, sim::Step
   if (channel == sim::Channel::kStream) {
     if (behind_held) {
       // A held stream message holds its line: later ones wait behind it, released with it.
-      auto head = std::find_if(held_.rbegin(), held_.rend(), [&](const HeldMessage& m) {
-        return m.head_of_line && m.from == from && m.out.to == to;
-      });
-      if (head != held_.rend()) {
+      if (const HeldMessage* head = held_.LineHead(from, to)) {
         HeldMessage behind = *head;
         behind.out = std::move(out);
         behind.release_delay = sim::Duration{0};
@@ -28,7 +25,7 @@ void Cluster::Transmit(NodeId from, Outgoing out, sim::Duration extra, sim::Step
         step.Log(from.value, "net.behind_held",
                  std::string(MessageKindName(behind.out.message)) + " " + NodeName(from) + "->" +
                      NodeName(to) + " id=" + std::to_string(behind.out.id));
-        held_.push_back(std::move(behind));
+        held_.Add(std::move(behind));
         return;
       }
     }
@@ -96,12 +93,12 @@ void Cluster::OnStreamReset(NodeId a, NodeId b, sim::StepContext& step) {
   TraceLost("reset", step);
   // What the stream's ends kept back for it (a reply in the handler chain, a line held in the
   // network) is lost with it.
-  std::erase_if(held_, [&](const HeldMessage& m) {
-    const bool lost = ChannelOf(m.out.message) == sim::Channel::kStream &&
-                      ((m.from == a && m.out.to == b) || (m.from == b && m.out.to == a));
-    if (lost) TraceLostHeld(m.from, m.out, "reset", step);
-    return lost;
-  });
+  for (const HeldMessage& m : held_.TakeIf([&](const HeldMessage& m) {
+         return ChannelOf(m.out.message) == sim::Channel::kStream &&
+                ((m.from == a && m.out.to == b) || (m.from == b && m.out.to == a));
+       })) {
+    TraceLostHeld(m.from, m.out, "reset", step);
+  }
   const bool reachable = !network_.IsCut(a.value, b.value) && !network_.IsCut(b.value, a.value);
   if (IsDatanode(client)) {
     // The datanode sees the break, reconnects and sends a heartbeat at once; while the link
@@ -116,26 +113,15 @@ bool Cluster::MaybeLeaseGap(NodeId from, Outgoing& out, sim::StepContext& step) 
   if (from != metasrv_id() || !std::holds_alternative<HeartbeatReply>(out.message.body)) {
     return false;
   }
-  const NodeFaults& faults = config_.node_faults;
-  if (faults.lease_gap_ms_max.ms <= 0 || !step.chooser.Chance("net.lease_gap", faults.lease_gap)) {
-    return false;
-  }
-  REPARTSIM_ASSERT(faults.lease_gap_ms_max.ms <= int64_t{0xffffffff});
-  const uint32_t extra =
-      step.chooser.Choose("net.lease_gap_ms", static_cast<uint32_t>(faults.lease_gap_ms_max.ms));
-  const sim::SimTime push_at = step.now + sim::Ms(1 + int64_t{extra});
+  const std::optional<sim::Duration> gap = ChooseLeaseGap(config_.node_faults, step.chooser);
+  if (!gap) return false;
+  const sim::SimTime push_at = step.now + *gap;
   sim::Detail d;
   d.Add("id", out.id).Add("msg", "HeartbeatReply").Add("to", NodeName(out.to));
-  d.Add("gap_ms", 1 + int64_t{extra}).Add("push_at", push_at.ms);
+  d.Add("gap_ms", gap->ms).Add("push_at", push_at.ms);
   step.Log(from.value, "net.lease_gap", d.view());
-  HeldMessage held{from,
-                   std::move(out),
-                   std::string(),
-                   kNoRule,
-                   sim::Duration{0},
-                   push_at,
-                   /*head_of_line=*/false};
-  held_.push_back(std::move(held));
+  held_.Add(HeldMessage{from, std::move(out), std::string(), HeldMessage::kNoRule, sim::Duration{0},
+                        push_at, /*head_of_line=*/false});
   return true;
 }
 
@@ -144,39 +130,13 @@ bool Cluster::StreamConnected(NodeId a, NodeId b) const {
          network_.IsStreamOpen(a.value, b.value);
 }
 
-bool Cluster::SessionBusy(NodeId dn) const {
-  return std::any_of(held_.begin(), held_.end(), [&](const HeldMessage& m) {
-    return m.from == metasrv_id() && m.out.to == dn &&
-           std::holds_alternative<HeartbeatReply>(m.out.message.body);
-  });
-}
-
 void Cluster::ReleaseHeld(size_t index, sim::StepContext& step) {
-  REPARTSIM_ASSERT(index < held_.size() && held_[index].release_at.has_value());
-  const HeldMessage& first = held_[index];
-  std::vector<size_t> batch = {index};
-  if (first.head_of_line) {
-    // The line behind a held stream message moves with it.
-    for (size_t i = index + 1; i < held_.size(); ++i) {
-      const HeldMessage& m = held_[i];
-      if (m.head_of_line && m.from == first.from && m.out.to == first.out.to &&
-          m.release_at == first.release_at) {
-        batch.push_back(i);
-      }
-    }
-  }
-  SendHeld(std::move(batch), std::string(), step);
+  SendHeld(held_.ReleaseBatch(index), std::string(), step);
 }
 
 void Cluster::SendHeld(std::vector<size_t> indices, const std::string& why,
                        sim::StepContext& step) {
-  std::sort(indices.begin(), indices.end());
-  std::vector<HeldMessage> batch;
-  for (size_t i : indices) batch.push_back(std::move(held_[i]));
-  for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
-    held_.erase(held_.begin() + static_cast<std::ptrdiff_t>(*it));
-  }
-  for (HeldMessage& m : batch) {
+  for (HeldMessage& m : held_.Take(std::move(indices))) {
     step.Log(m.from.value, "net.release",
              std::string(MessageKindName(m.out.message)) + " " + NodeName(m.from) + "->" +
                  NodeName(m.out.to) + why + " id=" + std::to_string(m.out.id));

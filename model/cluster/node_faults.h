@@ -1,0 +1,42 @@
+// NodeFaults: random faults of nodes rather than links, and the choices that decide them. Every
+// decision is a Chooser choice labelled "net.*", so the liveness phase (which answers every
+// "net.*" choice no) has none of them. The cluster acts on what these functions decide
+// (cluster_faults.cc, cluster_transport.cc).
+#pragma once
+
+#include <optional>
+
+#include "sim/chooser.h"
+#include "sim/ratio.h"
+#include "sim/time.h"
+
+namespace repartsim::model {
+
+struct NodeFaults {
+  // At a heartbeat tick a datanode pauses (GC pause, stalled runtime) with this ratio for
+  // 1 + Choose("net.pause_ms", max) ms: it handles no message and fires no timer meanwhile.
+  sim::Ratio pause = sim::Ratio::Never();
+  sim::Duration pause_ms_max{0};
+  // The metasrv's heartbeat handler chain computes a lease reply from the route, then runs
+  // more handlers before it pushes the reply (RegionLeaseHandler, then the remaining handlers,
+  // then tx.send): with this ratio the push comes 1 + Choose("net.lease_gap_ms", max) ms
+  // later. Instructions pushed meanwhile go first on the stream; the session handles no
+  // further message of that datanode until the reply is pushed.
+  sim::Ratio lease_gap = sim::Ratio::Never();
+  sim::Duration lease_gap_ms_max{0};
+  // After a metasrv restart, heartbeats are served Choose("net.leader_start_ms", max + 1) ms
+  // before procedures are recovered (the leader-start window).
+  sim::Duration leader_start_ms_max{0};
+};
+
+// How long a datanode at its heartbeat tick pauses (at least 1 ms), or nullopt: it does not.
+// Draws nothing when pauses are off.
+std::optional<sim::Duration> ChoosePause(const NodeFaults& faults, sim::Chooser& chooser);
+// How long the metasrv's handler chain keeps a lease reply before the push (at least 1 ms),
+// or nullopt: it pushes at once. Draws nothing when lease gaps are off.
+std::optional<sim::Duration> ChooseLeaseGap(const NodeFaults& faults, sim::Chooser& chooser);
+// The leader-start window of a metasrv restart, in [0, leader_start_ms_max]; 0 without a draw
+// when the window is off.
+sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser);
+
+}  // namespace repartsim::model
