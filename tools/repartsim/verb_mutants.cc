@@ -35,7 +35,7 @@ struct MutantsArgs {
   std::vector<std::string> scenarios;
   uint64_t seeds_per_scenario = 10;
   std::string seeds;
-  uint64_t explore_states = 20000;
+  uint64_t explore_states = scenario::kFoundByExploreStates;
   uint64_t steps_max = 10000;
   std::vector<std::string> only;
   std::string min_score;
@@ -174,7 +174,8 @@ void AddMutantsVerb(CLI::App& app, int* exit_code) {
       ->check(IntegerIn(1, campaign::kMutantRunsMax));
   sub->add_option("--seeds", a->seeds, "Seed range A..B for every scenario instead");
   sub->add_option("--explore-states", a->explore_states,
-                  "States explored per scenario tagged explore (default 20000; 0: no explore)")
+                  "States explored per scenario tagged explore (default " +
+                      std::to_string(scenario::kFoundByExploreStates) + "; 0: no explore)")
       ->check(IntegerIn(0, UINT64_MAX));
   sub->add_option("--steps-max", a->steps_max, "Caps each run's limits.steps_max (default 10000)")
       ->check(IntegerIn(1, scenario::kRunStepsMax));

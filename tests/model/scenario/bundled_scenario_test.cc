@@ -74,12 +74,13 @@ std::string ExploreMissOf(const Scenario& s, const RuleExpectation& r) {
   config.seed = s.seed_first;
   config.profile = r.profile;
   config.rules = r.rules;
-  config.states_max = 20000;
+  config.states_max = kFoundByExploreStates;
   auto report = run::ExploreScenario(s, config);
   const std::string what = "explore under " + r.profile + " with " + r.overrides;
   if (!report.ok()) return what + ": " + report.error().Format();
   const auto& counterexample = report.value().counterexample;
-  if (!counterexample) return what + ": no counterexample in 20000 states";
+  if (!counterexample)
+    return what + ": no counterexample in " + std::to_string(kFoundByExploreStates) + " states";
   if (!counterexample->Meets(r.expectation)) {
     return what + ": the counterexample (" + counterexample->SummaryLine() + ") does not meet " +
            r.expectation.ToString();
