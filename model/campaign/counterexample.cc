@@ -2,7 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "model/campaign/choice_file.h"
+#include "model/campaign/output_files.h"
 #include "model/scenario/loader.h"
+#include "sim/assert.h"
 
 namespace repartsim::campaign {
 
@@ -84,6 +87,48 @@ sim::Result<run::RunReport> RunScenarioFile(const std::string& path, uint64_t se
   config.seed = seed;
   config.keep_trace = true;
   return run::RunScenario(s.value(), config);
+}
+
+std::vector<std::string> InvariantsDecisiveFirst(const run::RunReport& report) {
+  std::vector<std::string> out;
+  for (const check::Violation& v : report.violations) {
+    const std::string name(check::InvariantName(v.invariant));
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+SavedCounterexample SaveCounterexample(CounterexampleSpec spec, const run::RunReport& report,
+                                       const std::string& base) {
+  REPARTSIM_ASSERT(!base.empty());
+  SavedCounterexample saved;
+  saved.choices_path = base + ".choices";
+  saved.yaml_path = base + ".yaml";
+  saved.invariants = InvariantsDecisiveFirst(report);
+  const std::vector<sim::ScriptedDecision> decisions = NonDefaultDecisions(report.choices);
+  saved.decisions = decisions.size();
+  sim::Status written = WriteTextFile(saved.choices_path, ChoicesText(report));
+  if (!written.ok()) {
+    saved.write_error = written.error();
+    return saved;
+  }
+  spec.invariants = saved.invariants;
+  auto yaml = CounterexampleYaml(spec, decisions);
+  if (!yaml.ok()) {
+    saved.input_error = yaml.error();
+    return saved;
+  }
+  written = WriteTextFile(saved.yaml_path, yaml.value());
+  if (!written.ok()) {
+    saved.write_error = written.error();
+    return saved;
+  }
+  auto check = RunScenarioFile(saved.yaml_path, spec.seed);
+  if (!check.ok()) return saved;
+  const std::vector<std::string> again = InvariantsDecisiveFirst(check.value());
+  saved.reproduced =
+      !saved.invariants.empty() && !again.empty() && again.front() == saved.invariants.front();
+  return saved;
 }
 
 }  // namespace repartsim::campaign

@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,29 @@ sim::Result<std::string> CounterexampleYaml(const CounterexampleSpec& spec,
 // Loads `path`, runs it (seed, the file's own profile) and returns its report; the caller
 // compares the invariants.
 sim::Result<run::RunReport> RunScenarioFile(const std::string& path, uint64_t seed);
+
+// The invariants `report` names, in report order (the decisive one first), each once.
+std::vector<std::string> InvariantsDecisiveFirst(const run::RunReport& report);
+
+// What SaveCounterexample wrote and found.
+struct SavedCounterexample {
+  std::string choices_path;             // `base`.choices: `repartsim replay` reproduces the run
+  std::string yaml_path;                // `base`.yaml: `repartsim run` reproduces it
+  std::vector<std::string> invariants;  // the run's, decisive first
+  size_t decisions = 0;                 // non-default decisions pinned in the YAML
+  // Running the YAML on its own (the spec's seed) reports the run's decisive invariant first
+  // (false when the run reported none, e.g. nondeterminism).
+  bool reproduced = false;
+  // The first failure, if any; nothing after it was done. input_error: the original scenario
+  // could not be read again (exit 64); write_error: a file could not be written (exit 73).
+  std::optional<sim::Error> input_error;
+  std::optional<sim::Error> write_error;
+};
+
+// Writes the failing run `report` (of spec.scenario_path under spec's seed, profile and rules;
+// spec.invariants is filled here) as a choice file and a counterexample scenario next to
+// `base`, then runs the scenario to check that it reproduces.
+SavedCounterexample SaveCounterexample(CounterexampleSpec spec, const run::RunReport& report,
+                                       const std::string& base);
 
 }  // namespace repartsim::campaign

@@ -5,6 +5,7 @@
 #include "model/campaign/html_assets.h"
 #include "model/campaign/html_text.h"
 #include "model/campaign/html_timeline.h"
+#include "model/campaign/output_files.h"
 #include "sim/assert.h"
 
 namespace repartsim::campaign {
@@ -97,6 +98,21 @@ std::vector<std::optional<std::string>> GroupTimelineHtml(const SweepPlan& plan,
   }
   REPARTSIM_ASSERT(pages.size() == report.groups.size());
   return pages;
+}
+
+sim::Status WriteSweepHtml(const std::string& html_path, const SweepPlan& plan,
+                           const SweepReport& report) {
+  REPARTSIM_ASSERT(!html_path.empty());
+  const std::vector<std::optional<std::string>> pages = GroupTimelineHtml(plan, report);
+  REPARTSIM_ASSERT(pages.size() == report.groups.size());
+  std::vector<std::string> timelines(pages.size());
+  for (size_t i = 0; i < pages.size(); ++i) {
+    if (!pages[i]) continue;
+    timelines[i] = SweepTimelinePath(html_path, i);
+    sim::Status st = WriteTextFile(timelines[i], *pages[i]);
+    if (!st.ok()) return st;
+  }
+  return WriteTextFile(html_path, RenderSweepHtml(report, timelines));
 }
 
 }  // namespace repartsim::campaign

@@ -25,4 +25,10 @@ std::string RenderSweepHtml(const SweepReport& report, const std::vector<std::st
 std::vector<std::optional<std::string>> GroupTimelineHtml(const SweepPlan& plan,
                                                           const SweepReport& report);
 
+// Writes the summary page to `html_path` and, next to it (SweepTimelinePath), the timeline
+// of each failure group's fastest failing seed (GroupTimelineHtml), each atomically; the first
+// write error stops it.
+sim::Status WriteSweepHtml(const std::string& html_path, const SweepPlan& plan,
+                           const SweepReport& report);
+
 }  // namespace repartsim::campaign

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "model/campaign/determinism.h"
+#include "model/campaign/exit_code.h"
+#include "model/campaign/stop_signals.h"
 #include "model/campaign/worker_pool.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
@@ -267,6 +270,36 @@ void RecheckDeterminism(const SweepPlan& plan, SweepReport& report, uint32_t per
         s.path + " seed " + std::to_string(first.seed) + ": trace_hash " + first.trace_hash +
         " then " + hash + "; " + DivergenceReport(a.value().trace_lines, b.value().trace_lines));
   }
+}
+
+int FinishSweep(const SweepPlan& plan, SweepExecution ex, uint32_t recheck, SweepReport& report) {
+  REPARTSIM_ASSERT(ex.runs.size() == plan.items().size());
+  const int stop_signal = StopSignals::Received();
+  report.runs = std::move(ex.runs);
+  if (ex.stopped) {
+    ex.notes.push_back(std::string("interrupted by ") +
+                       (stop_signal != 0 ? strsignal(stop_signal) : "a stop request") + " after " +
+                       std::to_string(FinishedRuns(report.runs)) + " of " +
+                       std::to_string(report.runs.size()) +
+                       " runs; the report holds the finished runs, the rest are unrun "
+                       "(continue with --resume)");
+  }
+  report.notes.insert(report.notes.end(), ex.notes.begin(), ex.notes.end());
+  report.interrupted = ex.stopped;
+  // An interrupted report is a part of its sweep, as one shard is: not complete.
+  report.complete = report.complete && !ex.stopped;
+  report.Aggregate();
+  if (!report.interrupted) {
+    RecheckDeterminism(plan, report, recheck, [] { return StopSignals::Received() != 0; });
+  }
+  report.interrupted = report.interrupted || StopSignals::Received() != 0;
+  int verdict = report.ExitCode();
+  // Its unfinished runs are unrun (70 in the report); the process says why it stopped.
+  const int signal = stop_signal != 0 ? stop_signal : StopSignals::Received();
+  if ((verdict == kExitPass || verdict == kExitInternal) && report.interrupted && signal != 0) {
+    verdict = 128 + signal;
+  }
+  return verdict;
 }
 
 }  // namespace repartsim::campaign

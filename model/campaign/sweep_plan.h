@@ -130,4 +130,12 @@ size_t FinishedRuns(const std::vector<SweepRun>& runs);
 void RecheckDeterminism(const SweepPlan& plan, SweepReport& report, uint32_t per_scenario,
                         const std::function<bool()>& should_stop);
 
+// Completes `report` (its header from the plan) with the execution `ex`: its runs and notes;
+// interrupted when it stopped or a stop signal (StopSignals) came, and then not complete, with
+// a note naming the signal; the aggregate; and, unless interrupted, the determinism re-check
+// of `recheck` seeds per scenario (stopped by a signal). Returns the sweep's exit code:
+// report.ExitCode(), except 128 + the signal for a sweep a signal interrupted that found
+// nothing worse than its unrun runs.
+int FinishSweep(const SweepPlan& plan, SweepExecution ex, uint32_t recheck, SweepReport& report);
+
 }  // namespace repartsim::campaign

@@ -202,4 +202,16 @@ std::string SweepSummaryText(const SweepReport& report, bool verbose) {
   return out;
 }
 
+std::string SweepProgressLine(size_t done, size_t total, size_t unexpected, int64_t ms) {
+  REPARTSIM_ASSERT(done <= total);
+  constexpr size_t kWidth = 30;
+  const size_t filled = total == 0 ? kWidth : done * kWidth / total;
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.1f",
+                static_cast<double>(done) * 1000.0 / static_cast<double>(std::max<int64_t>(1, ms)));
+  return "[" + std::string(filled, '#') + std::string(kWidth - filled, ' ') + "] " +
+         std::to_string(done) + "/" + std::to_string(total) + " runs, " +
+         std::to_string(unexpected) + " unexpected, " + rate + " runs/s ";
+}
+
 }  // namespace repartsim::campaign

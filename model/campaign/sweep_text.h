@@ -18,4 +18,8 @@ std::string SweepJunit(const SweepReport& report);
 std::string SweepSummaryText(const SweepReport& report, bool verbose);
 std::string SweepTotalsText(const SweepReport& report);
 
+// The sweep's progress: "[#####     ] 12/40 runs, 1 unexpected, 8.5 runs/s " (a 30-column
+// bar; `ms` since the start, at least 1 is assumed).
+std::string SweepProgressLine(size_t done, size_t total, size_t unexpected, int64_t ms);
+
 }  // namespace repartsim::campaign

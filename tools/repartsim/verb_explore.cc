@@ -48,15 +48,6 @@ struct ExploreArgs {
   bool liveness_dedup = false;
 };
 
-std::vector<std::string> DistinctInvariants(const run::RunReport& r) {
-  std::vector<std::string> out;
-  for (const check::Violation& v : r.violations) {
-    const std::string name(check::InvariantName(v.invariant));
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-  }
-  return out;
-}
-
 // The search configuration from the flags (located errors for bad flags).
 sim::Result<run::ExploreConfig> Configure(const ExploreArgs& a,
                                           const std::vector<std::string>& args) {
@@ -85,45 +76,34 @@ sim::Result<run::ExploreConfig> Configure(const ExploreArgs& a,
 }
 
 // Writes the counterexample as a choice file and a scenario YAML, checks the YAML reproduces
-// the first invariant, prints where they are on `out` and records them in `j`. Returns the
+// the decisive invariant, prints where they are on `out` and records them in `j`. Returns the
 // exit code.
 int WriteCounterexample(std::FILE* out, const ExploreArgs& a, const scenario::Scenario& s,
                         const run::ExploreConfig& config, const std::string& profile,
                         const std::string& base, const run::ExploreReport& x, nlohmann::json& j) {
   const run::RunReport& r = *x.counterexample;
-  int exit_code = ExitCodeFor(r.outcome);
-  const std::vector<std::string> invariants = DistinctInvariants(r);
+  const int exit_code = ExitCodeFor(r.outcome);
   const size_t decisions = campaign::NonDefaultDecisions(r.choices).size();
   std::fprintf(out, "\ncounterexample (%zu branching decisions, %zu non-default):\n",
                x.stats.failing_prefix.size(), decisions);
   PrintRunReport(out, s, r, 3);
-  const std::string choices_path = base + ".choices";
-  const std::string yaml_path = base + ".yaml";
-  sim::Status st_choices = WriteChoicesFile(choices_path, r);
-  if (!st_choices.ok()) return ReportWriteError(st_choices.error(), exit_code);
-  campaign::CounterexampleSpec spec{
-      a.scenario,   std::string("explore (") + sim::explore::OrderName(config.order) + ")",
-      config.seed,  profile,
-      config.rules, invariants};
-  auto yaml = campaign::CounterexampleYaml(spec, campaign::NonDefaultDecisions(r.choices));
-  if (!yaml.ok()) return ReportInputError(yaml.error());
-  sim::Status st_yaml = WriteTextFile(yaml_path, yaml.value());
-  if (!st_yaml.ok()) return ReportWriteError(st_yaml.error(), exit_code);
-  auto check = campaign::RunScenarioFile(yaml_path, config.seed);
-  const bool reproduced = check.ok() && !invariants.empty() &&
-                          !DistinctInvariants(check.value()).empty() &&
-                          DistinctInvariants(check.value()).front() == invariants.front();
-  std::fprintf(out, "choices: %s (replay: %s)\n", choices_path.c_str(),
-               campaign::ShellCommand({"replay", a.scenario, "--choices", choices_path}).c_str());
-  std::fprintf(out, "scenario: %s (repro: %s) %s\n", yaml_path.c_str(),
-               campaign::ShellCommand({"run", yaml_path}).c_str(),
-               reproduced ? "verified: same invariant" : "NOT verified: run differs");
-  j["violation"] = invariants.empty() ? "" : invariants.front();
-  j["choices"] = choices_path;
-  j["counterexample"] = yaml_path;
-  j["verified"] = reproduced;
+  const std::string origin = std::string("explore (") + sim::explore::OrderName(config.order) + ")";
+  const campaign::SavedCounterexample saved = campaign::SaveCounterexample(
+      {a.scenario, origin, config.seed, profile, config.rules, {}}, r, base);
+  if (saved.write_error) return ReportWriteError(*saved.write_error, exit_code);
+  if (saved.input_error) return ReportInputError(*saved.input_error);
+  std::fprintf(
+      out, "choices: %s (replay: %s)\n", saved.choices_path.c_str(),
+      campaign::ShellCommand({"replay", a.scenario, "--choices", saved.choices_path}).c_str());
+  std::fprintf(out, "scenario: %s (repro: %s) %s\n", saved.yaml_path.c_str(),
+               campaign::ShellCommand({"run", saved.yaml_path}).c_str(),
+               saved.reproduced ? "verified: same invariant" : "NOT verified: run differs");
+  j["violation"] = saved.invariants.empty() ? "" : saved.invariants.front();
+  j["choices"] = saved.choices_path;
+  j["counterexample"] = saved.yaml_path;
+  j["verified"] = saved.reproduced;
   j["decisions"] = decisions;
-  return reproduced ? exit_code : kExitInternal;
+  return saved.reproduced ? exit_code : kExitInternal;
 }
 
 int Explore(const ExploreArgs& a) {

@@ -19,6 +19,7 @@
 #include "model/campaign/html_sweep.h"
 #include "model/campaign/stop_signals.h"
 #include "model/campaign/sweep_plan.h"
+#include "model/campaign/sweep_text.h"
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
@@ -59,13 +60,8 @@ void Progress(bool quiet, size_t done, size_t total, size_t unexpected, const St
   if (quiet) return;
   // Not a terminal (CI logs): one line per tenth of the sweep instead of a live bar.
   if (!isatty(2) && done != total && (total < 10 || done % (total / 10) != 0)) return;
-  const int width = 30;
-  const int filled = total == 0 ? width : static_cast<int>(done * width / total);
-  const int64_t ms = std::max<int64_t>(1, clock.Ms());
   if (isatty(2)) std::fputc('\r', stderr);
-  std::fprintf(stderr, "[%.*s%*s] %zu/%zu runs, %zu unexpected, %.1f runs/s ", filled,
-               "##############################", width - filled, "", done, total, unexpected,
-               static_cast<double>(done) * 1000.0 / static_cast<double>(ms));
+  std::fputs(campaign::SweepProgressLine(done, total, unexpected, clock.Ms()).c_str(), stderr);
   if (done == total || !isatty(2)) std::fprintf(stderr, "\n");
 }
 
@@ -98,15 +94,7 @@ campaign::SweepExecution Execute(const campaign::SweepPlan& plan,
       if (kill_worker == worker + 1) raise(SIGKILL);
     };
   }
-  campaign::SweepExecution ex = campaign::ExecuteSweep(plan, std::move(runs), jobs, hooks);
-  if (ex.stopped) {
-    ex.notes.push_back(
-        std::string("interrupted by ") + strsignal(campaign::StopSignals::Received()) + " after " +
-        std::to_string(campaign::FinishedRuns(ex.runs)) + " of " + std::to_string(ex.runs.size()) +
-        " runs; the report holds the finished runs, the rest are unrun "
-        "(continue with --resume)");
-  }
-  return ex;
+  return campaign::ExecuteSweep(plan, std::move(runs), jobs, hooks);
 }
 
 // --shard "I/N", or "env": I from JOB_COMPLETION_INDEX, N from REPARTSIM_SHARD_COUNT.
@@ -134,22 +122,6 @@ sim::Result<campaign::SweepReport> LoadResume(const std::string& path,
   if (report.ok() || report.error().location.line != 0) return report;
   return sim::Error{{"<command line>", 1, ArgumentColumn(args, path)},
                     "--resume: " + path + ": " + report.error().message};
-}
-
-// The --html summary and, next to it, the timeline of each failure group's fastest failing
-// seed.
-sim::Status WriteHtml(const SweepArgs& a, const campaign::SweepPlan& plan,
-                      const campaign::SweepReport& report) {
-  std::vector<std::string> timelines;
-  const std::vector<std::optional<std::string>> pages = campaign::GroupTimelineHtml(plan, report);
-  for (size_t i = 0; i < pages.size(); ++i) {
-    timelines.emplace_back();
-    if (!pages[i]) continue;
-    timelines.back() = campaign::SweepTimelinePath(a.html, i);
-    sim::Status st = WriteTextFile(timelines.back(), *pages[i]);
-    if (!st.ok()) return st;
-  }
-  return WriteTextFile(a.html, campaign::RenderSweepHtml(report, timelines));
 }
 
 int WriteReports(const SweepArgs& a, const campaign::SweepReport& report, int verdict) {
@@ -268,31 +240,15 @@ int Sweep(const SweepArgs& a) {
   if (!prepared.ok()) return ReportInputError(prepared.error());
   const campaign::SweepPlan& plan = *prepared.value().plan;
   campaign::SweepReport& report = prepared.value().report;
-  campaign::SweepExecution ex =
-      Execute(plan, std::move(prepared.value().runs), a.jobs, a.quiet, clock);
-  const int stop_signal = campaign::StopSignals::Received();
-  report.runs = std::move(ex.runs);
-  report.notes.insert(report.notes.end(), ex.notes.begin(), ex.notes.end());
-  report.interrupted = ex.stopped;
-  // An interrupted report is a part of its sweep, as one shard is: not complete.
-  report.complete = report.complete && !ex.stopped;
-  report.Aggregate();
-  if (!report.interrupted) {
-    campaign::RecheckDeterminism(plan, report, a.check_determinism ? UINT32_MAX : a.recheck,
-                                 [] { return campaign::StopSignals::Received() != 0; });
-  }
-  report.interrupted = report.interrupted || campaign::StopSignals::Received() != 0;
+  int verdict = campaign::FinishSweep(
+      plan, Execute(plan, std::move(prepared.value().runs), a.jobs, a.quiet, clock),
+      a.check_determinism ? UINT32_MAX : a.recheck, report);
   report.wall_ms = clock.Ms();
   // A report on stdout keeps stdout for itself: the table goes to stderr.
   const bool report_on_stdout = a.json == "-" || a.junit == "-";
   PrintSweepSummary(report, a.verbose, report_on_stdout ? stderr : stdout);
-  int verdict = report.ExitCode();
-  // Its unfinished runs are unrun (70 in the report); the process says why it stopped.
-  if ((verdict == kExitPass || verdict == kExitInternal) && report.interrupted) {
-    verdict = 128 + (stop_signal != 0 ? stop_signal : campaign::StopSignals::Received());
-  }
   if (!a.html.empty()) {
-    sim::Status st = WriteHtml(a, plan, report);
+    sim::Status st = campaign::WriteSweepHtml(a.html, plan, report);
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return WriteReports(a, report, verdict);

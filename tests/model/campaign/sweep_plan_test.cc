@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "model/campaign/sweep_text.h"
 #include "model/scenario/loader.h"
 #include "tests/paths.h"
 
@@ -218,6 +219,41 @@ TEST(SweepPlanTest, ABudgetLeavesEveryScenarioSampledSeedMajor) {
                      "staged_file_claims_old_range.yaml:1"}));
   EXPECT_EQ(FinishedRuns(ex.runs), 5u);
   EXPECT_FALSE(ex.stopped);
+}
+
+TEST(SweepPlanTest, FinishSweepMarksAStoppedSweepIncompleteAndSaysWhy) {
+  SweepPlan plan({}, Shard{}, std::nullopt);
+  SweepReport report;
+  ASSERT_TRUE(plan.Add(Load(kA, 0, 1), "0x1", report).ok());
+  report.complete = true;
+  SweepHooks hooks;
+  hooks.now_ms = [] { return int64_t{0}; };
+  hooks.should_stop = [] { return true; };  // a stop request, no signal
+  const int verdict = FinishSweep(plan, ExecuteSweep(plan, {}, 1, hooks), 2, report);
+  EXPECT_EQ(verdict, 70);  // unrun runs; no signal to exit 128 + N with
+  EXPECT_TRUE(report.interrupted);
+  EXPECT_FALSE(report.complete);
+  EXPECT_EQ(report.notes, (std::vector<std::string>{
+                              "interrupted by a stop request after 0 of 2 runs; the report holds "
+                              "the finished runs, the rest are unrun (continue with --resume)"}));
+
+  SweepPlan again({}, Shard{}, std::nullopt);
+  SweepReport whole;
+  ASSERT_TRUE(again.Add(Load(kA, 0, 1), "0x1", whole).ok());
+  whole.complete = true;
+  hooks.should_stop = nullptr;
+  EXPECT_EQ(FinishSweep(again, ExecuteSweep(again, {}, 1, hooks), 2, whole), 0);
+  EXPECT_FALSE(whole.interrupted);
+  EXPECT_TRUE(whole.complete);
+  EXPECT_TRUE(whole.notes.empty());
+  EXPECT_EQ(FinishedRuns(whole.runs), 2u);
+}
+
+TEST(SweepPlanTest, TheProgressLineDrawsAThirtyColumnBar) {
+  EXPECT_EQ(SweepProgressLine(10, 40, 1, 2000),
+            "[#######                       ] 10/40 runs, 1 unexpected, 5.0 runs/s ");
+  EXPECT_EQ(SweepProgressLine(0, 0, 0, 0),
+            "[##############################] 0/0 runs, 0 unexpected, 0.0 runs/s ");
 }
 
 TEST(SweepPlanTest, RecheckSamplesPerScenarioAndNamesATamperedHash) {
