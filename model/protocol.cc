@@ -189,6 +189,14 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "expression change reached memory, so a split target read none of the rows it took over "
      "and a source none it flushed while staging, until the region was reopened",
      true, true, "#6962"},
+    {Rule::kFailClosedReplay, "fail-closed-replay",
+     "[inferred from GreptimeDB issue #8809 and its open PR #8925] a WAL entry that cannot be "
+     "applied to the memtable while a region opens fails the open: the region stays closed, "
+     "its WAL intact, and is opened again later (modelled: at the datanode's next heartbeat, "
+     "standing in for failover or an operator). Off at the modelled commit: replay discards "
+     "the apply result, so the region opens without that entry's acknowledged rows, and the "
+     "next flush truncates them from the WAL for good",
+     false, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -52,6 +52,7 @@ enum class Rule : uint8_t {
   kStagingFlushExpr,            // a staging flush records the staging expression (#7461)
   kStagingFlushDropsMemtable,   // a staging flush removes the memtable it flushed (#6962)
   kExitStagingAppliesEdits,     // a staging exit applies its edits in memory too (#6962)
+  kFailClosedReplay,            // a WAL entry that fails to apply fails the region open (#8809)
   kCount,
 };
 

@@ -159,16 +159,23 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
         "dn.lease_expired" + r,
         node.empty() ? std::string() : " crash " + node,
     };
+    // A crash keeps the WAL: when the reopen after it skipped an entry of the region it could
+    // not apply (dn.replay_skip, before any other such event), that skip lost the data.
+    const std::string skipped = " dn.replay_skip region=" + region + " ";
+    const std::string* crash = nullptr;
     for (const std::string& line : trace_lines) {
       std::optional<uint64_t> step = LeadingStep(line);
       if (!step || *step <= after_step) continue;
       if (*step > violation.step) break;
+      if (crash != nullptr && line.find(skipped) != std::string::npos) return &line;
       for (const std::string& event : events) {
         if (event.empty() || line.size() < event.size()) continue;
-        if (line.compare(line.size() - event.size(), event.size(), event) == 0) return &line;
+        if (line.compare(line.size() - event.size(), event.size(), event) != 0) continue;
+        if (&event != &events[4]) return crash != nullptr ? crash : &line;
+        if (crash == nullptr) crash = &line;
       }
     }
-    return nullptr;
+    return crash;
   };
   auto add_needle = [&](const std::string& line) {
     if (std::find(violation.context_needles.begin(), violation.context_needles.end(), line) ==

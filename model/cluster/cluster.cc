@@ -141,6 +141,7 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
     case kHeartbeat: {
       Datanode& dn = datanodes_[event.ref];
       if (MaybePause(dn.id(), step)) return;  // the heartbeat goes out when the pause ends
+      if (!dn.failed_opens().empty()) OpenRegionsOf(dn, 0, /*retry=*/true, step);
       NodeContext ctx(dn.id(), step, protocol_, history_);
       ctx.Send(metasrv_id(), dn.MakeHeartbeat(step.now));
       next_heartbeat_[event.ref] = step.now + config_.heartbeat_interval;
@@ -245,7 +246,8 @@ void Cluster::CrashNode(NodeId node, sim::StepContext& step) {
   }
 }
 
-void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
+void Cluster::RestartNode(const RestartNodeOp& op, sim::StepContext& step) {
+  const NodeId node = op.node;
   step.Log(node.value, "restart", NodeName(node));
   if (!network_.IsDown(node.value)) return;
   network_.RestoreNode(node.value);
@@ -264,13 +266,33 @@ void Cluster::RestartNode(NodeId node, sim::StepContext& step) {
       if (fe.is_up()) network_.OpenStream(node.value, fe.id().value);
     }
   } else if (IsDatanode(node)) {
-    Datanode& dn = mutable_datanode(node);
-    dn.Reopen(object_store_, protocol_);
+    OpenRegionsOf(mutable_datanode(node), op.replay_failures, /*retry=*/false, step);
     next_heartbeat_[DatanodeIndex(node)] = step.now;
   } else {
     mutable_frontend(node).Restart();
     if (metasrv_.is_up()) network_.OpenStream(metasrv_id().value, node.value);
   }
+}
+
+void Cluster::OpenRegionsOf(Datanode& dn, uint32_t scripted, bool retry, sim::StepContext& step) {
+  ReplayFaults faults;
+  faults.entry_fails = [&] {
+    if (scripted == 0) return ChooseReplayFailure(config_.node_faults, step.chooser);
+    --scripted;
+    return true;
+  };
+  std::vector<RegionId> opened;
+  if (retry) {
+    opened = dn.RetryFailedOpens(object_store_, protocol_, &faults);
+  } else {
+    dn.Reopen(object_store_, protocol_, &faults);
+  }
+  for (const ReplayFaults::Failure& f : faults.failures) {
+    sim::Detail d;
+    d.Add("region", f.region.ToString()).Add("entry", f.entry_id).Add("rows", uint64_t{f.rows});
+    step.Log(dn.id().value, f.open_failed ? "dn.open_failed" : "dn.replay_skip", d.view());
+  }
+  for (RegionId region : opened) step.Log(dn.id().value, "dn.reopen", region.ToString());
 }
 
 bool Cluster::Idle() const {

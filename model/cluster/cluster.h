@@ -208,7 +208,12 @@ class Cluster final : public StreamLinks {
   void EndScriptedFaults(sim::StepContext& step);
   void ExpireLeasesNow(NodeId node, sim::StepContext& step);
   void DropHeldMessages(NodeId node, sim::StepContext& step);
-  void RestartNode(NodeId node, sim::StepContext& step);
+  void RestartNode(const RestartNodeOp& op, sim::StepContext& step);
+  // Opens datanode `dn`'s regions after its restart (`retry` false), or again those whose open
+  // failed in WAL replay (true). The first `scripted` entries replayed fail to apply, then
+  // NodeFaults::replay_fail decides; each failed entry is logged (`dn.replay_skip`, or
+  // `dn.open_failed` under fail-closed-replay), and each region a retry opened (`dn.reopen`).
+  void OpenRegionsOf(Datanode& dn, uint32_t scripted, bool retry, sim::StepContext& step);
   size_t DatanodeIndex(NodeId node) const;
 
   ClusterConfig config_;

@@ -166,7 +166,7 @@ void Cluster::DropHeldMessages(NodeId node, sim::StepContext& step) {
 
 void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
   if (auto* crash = std::get_if<CrashNodeOp>(&op)) return CrashNode(crash->node, step);
-  if (auto* restart = std::get_if<RestartNodeOp>(&op)) return RestartNode(restart->node, step);
+  if (auto* restart = std::get_if<RestartNodeOp>(&op)) return RestartNode(*restart, step);
   if (auto* flush = std::get_if<FlushOp>(&op)) {
     Datanode& dn = mutable_datanode(flush->node);
     if (!dn.is_up()) return;

@@ -16,6 +16,7 @@ void HashFaultAction(sim::Hasher& h, const FaultAction& action) {
     h.Add(crash->node.value);
   } else if (const auto* restart = std::get_if<RestartNodeOp>(&action)) {
     h.Add(restart->node.value);
+    if (restart->replay_failures != 0) h.Add(restart->replay_failures);
   } else if (const auto* flush = std::get_if<FlushOp>(&action)) {
     h.Add(flush->node.value).Add(flush->region.value);
   } else if (const auto* partition = std::get_if<PartitionOp>(&action)) {

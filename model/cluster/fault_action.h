@@ -21,6 +21,9 @@ struct CrashNodeOp {
 };
 struct RestartNodeOp {
   NodeId node;
+  // A datanode only: the first this-many WAL entries it replays when it reopens its regions
+  // fail to apply (a scripted replay fault; NodeFaults::replay_fail draws further ones).
+  uint32_t replay_failures = 0;
 };
 struct FlushOp {
   NodeId node;

@@ -31,6 +31,10 @@ std::optional<sim::Duration> ChooseLeaseGap(const NodeFaults& faults, sim::Choos
   return AtLeastOneMs("net.lease_gap_ms", faults.lease_gap_ms_max, chooser);
 }
 
+bool ChooseReplayFailure(const NodeFaults& faults, sim::Chooser& chooser) {
+  return !faults.replay_fail.IsNever() && chooser.Chance("net.replay_fail", faults.replay_fail);
+}
+
 sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser) {
   const sim::Duration window_max = faults.leader_start_ms_max;
   if (window_max.ms <= 0) return sim::Duration{0};

@@ -27,6 +27,9 @@ struct NodeFaults {
   // After a metasrv restart, heartbeats are served Choose("net.leader_start_ms", max + 1) ms
   // before procedures are recovered (the leader-start window).
   sim::Duration leader_start_ms_max{0};
+  // When a datanode reopens its regions (a restart, or a retry of a failed open), each WAL
+  // entry it replays fails to apply with this ratio (Chance "net.replay_fail"; ReplayFaults).
+  sim::Ratio replay_fail = sim::Ratio::Never();
 };
 
 // How long a datanode at its heartbeat tick pauses (at least 1 ms), or nullopt: it does not.
@@ -35,6 +38,8 @@ std::optional<sim::Duration> ChoosePause(const NodeFaults& faults, sim::Chooser&
 // How long the metasrv's handler chain keeps a lease reply before the push (at least 1 ms),
 // or nullopt: it pushes at once. Draws nothing when lease gaps are off.
 std::optional<sim::Duration> ChooseLeaseGap(const NodeFaults& faults, sim::Chooser& chooser);
+// Whether a WAL entry being replayed fails to apply. Draws nothing when the fault is off.
+bool ChooseReplayFailure(const NodeFaults& faults, sim::Chooser& chooser);
 // The leader-start window of a metasrv restart, in [0, leader_start_ms_max]; 0 without a draw
 // when the window is off.
 sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser);

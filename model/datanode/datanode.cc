@@ -209,8 +209,9 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   return reply;
 }
 
-void Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState state,
-                                const std::vector<StagingAction>* restore_staging) {
+bool Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState state,
+                                const std::vector<StagingAction>* restore_staging,
+                                ReplayFaults* faults, bool fail_closed) {
   const RegionId id = manifest.region_id;
   auto [it, inserted] = regions_.emplace(id, Region(manifest, state));
   REPARTSIM_ASSERT(inserted);
@@ -233,11 +234,21 @@ void Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState stat
   // Replay the WAL entries after the flushed entry id (manifest first, then WAL).
   for (const WriteBatchPtr& batch : wal.entries()) {
     if (batch->entry_id <= replay_after) continue;
+    if (faults != nullptr && faults->entry_fails && faults->entry_fails()) {
+      faults->failures.push_back({id, batch->entry_id, batch->rows.size(), fail_closed});
+      if (!fail_closed) continue;  // mito's replay discards the apply result: skipped
+      regions_.erase(it);
+      failed_opens_.insert(id);
+      hosted_.insert(id);
+      return false;
+    }
     region.AppendMemtable(batch);
   }
   if (wal.last_entry_id() > region.last_entry_id()) region.set_last_entry_id(wal.last_entry_id());
   for (const auto& [file, sequence] : manifest.file_sequences) region.AdvanceSequence(sequence);
   hosted_.insert(id);
+  failed_opens_.erase(id);
+  return true;
 }
 
 std::optional<StagingInfo> StagingInfoFromActions(const std::vector<StagingAction>& actions) {
@@ -414,6 +425,11 @@ void Datanode::Hash(sim::Hasher& h) const {
   }
   h.Add(static_cast<uint64_t>(hosted_.size()));
   for (RegionId id : hosted_) id.Hash(h);
+  // Only when there are some, so that runs without replay faults hash as before.
+  if (!failed_opens_.empty()) {
+    h.Add(static_cast<uint64_t>(failed_opens_.size()));
+    for (RegionId id : failed_opens_) id.Hash(h);
+  }
 }
 
 uint64_t Datanode::Fingerprint() const {

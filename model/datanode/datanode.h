@@ -67,6 +67,23 @@ inline constexpr std::string_view kDatanodeCrashSites[] = {
     "datanode.remap.after_blob",    "datanode.apply_staging.after_edit",
 };
 
+// Faults of WAL replay when a region opens after a restart (GreptimeDB #8809): a replayed entry
+// whose apply to the memtable fails (an apply error at replay; the write path had accepted it).
+// Under Rule::kFailClosedReplay the region's open fails with it (the region stays closed, its
+// WAL intact, until RetryFailedOpens); off, the entry is skipped and the region opens without
+// its rows (mito's replay discards the apply result at the modelled commit).
+struct ReplayFaults {
+  // Asked once per WAL entry replayed, in replay order: true = this entry fails to apply.
+  std::function<bool()> entry_fails;
+  struct Failure {
+    RegionId region;
+    uint64_t entry_id = 0;
+    size_t rows = 0;
+    bool open_failed = false;  // the region did not open (fail-closed); else the entry was skipped
+  };
+  std::vector<Failure> failures;  // appended to by each open, in order
+};
+
 // Watches the region writes a datanode acknowledges; the cluster's INV-OWN probe is one. It is
 // called with each accepted region write as soon as its result is known (before the next write
 // of the same request runs, so a crash point there comes after it) and must not change the
@@ -204,8 +221,15 @@ class Datanode {
   // Loses every open region (memtables, roles, staging info). WAL and registry stay.
   void Crash();
   // Comes back up and opens every hosted region that still has a manifest, as a Follower;
-  // under Rule::kDurableStaging staging is restored (suspended) as in HandleOpenRegion.
-  void Reopen(const ObjectStore& store, const Protocol& protocol);
+  // under Rule::kDurableStaging staging is restored (suspended) as in HandleOpenRegion. WAL
+  // replay may fail on an entry (`faults`, nullptr: never; see ReplayFaults).
+  void Reopen(const ObjectStore& store, const Protocol& protocol, ReplayFaults* faults = nullptr);
+  // Opens again each hosted region whose open failed (fail-closed replay) and that still has a
+  // manifest; returns those that opened now. REQUIRES: is_up().
+  std::vector<RegionId> RetryFailedOpens(const ObjectStore& store, const Protocol& protocol,
+                                         ReplayFaults* faults);
+  // Hosted regions whose last open failed in WAL replay and that are not open.
+  const std::set<RegionId>& failed_opens() const { return failed_opens_; }
   // The greptime form (staging is not restored).
   void Reopen(const ObjectStore& store);
 
@@ -227,8 +251,14 @@ class Datanode {
   Reply HandleRegionInstruction(const RegionInstruction& item, uint64_t route_version,
                                 ObjectStore& store, NodeContext& ctx);
   void OnHeartbeatReply(const HeartbeatReply& reply, ObjectStore& store, NodeContext& ctx);
-  void OpenFromManifest(const RegionManifest& manifest, RegionState state,
-                        const std::vector<StagingAction>* restore_staging = nullptr);
+  // Opens the region from its manifest and replays its WAL after the flushed entry; false when
+  // an entry failed to apply under Rule::kFailClosedReplay (the region is not open then).
+  bool OpenFromManifest(const RegionManifest& manifest, RegionState state,
+                        const std::vector<StagingAction>* restore_staging = nullptr,
+                        ReplayFaults* faults = nullptr, bool fail_closed = false);
+  // Opens hosted region `id` after a restart (its manifest, staging under durable staging).
+  void OpenHosted(RegionId id, const ObjectStore& store, const Protocol& protocol,
+                  ReplayFaults* faults);
   // Flushes the memtable into an SST and records the edit (normal or staged); no crash points
   // when `crash` is nullptr. Returns false when a crash point fired.
   bool FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash,
@@ -251,6 +281,7 @@ class Datanode {
   std::map<RegionId, Region> regions_;
   std::map<RegionId, RegionWal> wals_;
   std::set<RegionId> hosted_;
+  std::set<RegionId> failed_opens_;  // in memory: a crash forgets it, the next reopen retries
 };
 
 // Files of `region`'s staged edits that the region flushed itself and that are not yet in its

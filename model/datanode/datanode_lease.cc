@@ -140,22 +140,41 @@ std::optional<sim::SimTime> Datanode::NextLeaseDeadline() const {
 void Datanode::Crash() {
   up_ = false;
   regions_.clear();
+  failed_opens_.clear();
 }
 
-void Datanode::Reopen(const ObjectStore& store, const Protocol& protocol) {
-  REPARTSIM_ASSERT(!up_);
-  REPARTSIM_ASSERT(regions_.empty());
-  up_ = true;
+void Datanode::OpenHosted(RegionId id, const ObjectStore& store, const Protocol& protocol,
+                          ReplayFaults* faults) {
+  const RegionManifest* manifest = store.Manifest(id);
+  if (manifest == nullptr) return;
   // greptime: staging is not restored (manager.rs: "TODO(weny): open the staging manifest if
   // exists"). Durable staging restores it, suspended, from the staging directory.
+  const std::vector<StagingAction>* staged =
+      protocol.On(Rule::kDurableStaging) ? store.Staging(id) : nullptr;
+  OpenFromManifest(*manifest, RegionState::kFollower, staged, faults,
+                   protocol.On(Rule::kFailClosedReplay));
+}
+
+void Datanode::Reopen(const ObjectStore& store, const Protocol& protocol, ReplayFaults* faults) {
+  REPARTSIM_ASSERT(!up_);
+  REPARTSIM_ASSERT(regions_.empty() && failed_opens_.empty());
+  up_ = true;
   const std::set<RegionId> hosted = hosted_;
-  for (RegionId id : hosted) {
-    const RegionManifest* manifest = store.Manifest(id);
-    if (manifest == nullptr) continue;
-    const std::vector<StagingAction>* staged =
-        protocol.On(Rule::kDurableStaging) ? store.Staging(id) : nullptr;
-    OpenFromManifest(*manifest, RegionState::kFollower, staged);
+  for (RegionId id : hosted) OpenHosted(id, store, protocol, faults);
+}
+
+std::vector<RegionId> Datanode::RetryFailedOpens(const ObjectStore& store, const Protocol& protocol,
+                                                 ReplayFaults* faults) {
+  REPARTSIM_ASSERT(up_);
+  std::vector<RegionId> opened;
+  const std::set<RegionId> failed = failed_opens_;
+  for (RegionId id : failed) {
+    REPARTSIM_ASSERT(regions_.count(id) == 0);
+    failed_opens_.erase(id);  // kept only if it fails again
+    OpenHosted(id, store, protocol, faults);
+    if (regions_.count(id) != 0) opened.push_back(id);
   }
+  return opened;
 }
 
 void Datanode::Reopen(const ObjectStore& store) { Reopen(store, Protocol::Greptime()); }

@@ -247,6 +247,10 @@ std::string Teller::Action(const Line& event) const {
   const std::string node = Name(event.node);
   if (event.event == "crash") return node + " crashed";
   if (event.event == "dn.close_region") return node + " closed region " + std::string(event.rest);
+  if (event.event == "dn.replay_skip") {
+    return node + " skipped a WAL entry it could not apply while reopening (" +
+           std::string(event.rest) + ")";
+  }
   if (event.event == "dn.lease_expired") {
     return "the lease of region " + std::string(event.rest) + " on " + node + " expired";
   }
@@ -373,6 +377,8 @@ std::string Teller::FaultsBefore(uint64_t step) const {
       kind = std::string(line.event) + " " + std::string(line.rest);
     } else if (line.event == "dn.lease_expired") {
       kind = "lease expired on " + Name(line.node);
+    } else if (line.event == "dn.replay_skip" || line.event == "dn.open_failed") {
+      kind = "WAL entry failed to apply at replay on " + Name(line.node);
     } else {
       continue;
     }

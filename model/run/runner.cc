@@ -37,6 +37,8 @@ scenario::Faults EffectiveFaults(const scenario::Faults& faults, sim::Prng& swar
   if (!swarm.Chance(kHalf)) f.pause = sim::Ratio::Never();
   if (!swarm.Chance(kHalf)) f.lease_gap = sim::Ratio::Never();
   if (!swarm.Chance(kHalf)) f.leader_start_ms_max = 0;
+  // Drawn only when set, so that the mix of every scenario without it stays as it was.
+  if (!f.replay_fail.IsNever() && !swarm.Chance(kHalf)) f.replay_fail = sim::Ratio::Never();
   return f;
 }
 
@@ -46,6 +48,7 @@ std::string FaultsText(const scenario::Faults& f) {
                     " lease_gap=" + f.lease_gap.ToString() + " crash=" + f.crash.ToString();
   if (f.leader_start_ms_max > 0)
     out += " leader_start_ms_max=" + std::to_string(f.leader_start_ms_max);
+  if (!f.replay_fail.IsNever()) out += " replay_fail=" + f.replay_fail.ToString();
   if (f.swarm) out += " swarm";
   return out;
 }
@@ -286,6 +289,7 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
   cluster_config.node_faults.pause_ms_max = sim::Ms(faults.pause_ms_max);
   cluster_config.node_faults.lease_gap = faults.lease_gap;
   cluster_config.node_faults.lease_gap_ms_max = sim::Ms(faults.lease_gap_ms_max);
+  cluster_config.node_faults.replay_fail = faults.replay_fail;
   cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
   model::Cluster cluster(cluster_config, protocol.value());
   ScheduleScript(s, cluster);

@@ -144,6 +144,9 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     x.leader_start_ms_max =
         ReadInt(f.Get("leader_start_ms_max"), ctx, "faults.leader_start_ms_max", 0, 600000);
   }
+  if (f.Has("replay_fail")) {
+    x.replay_fail = ReadRatio(f.Get("replay_fail"), ctx, "faults.replay_fail");
+  }
   if (f.Has("crash")) x.crash = ReadRatio(f.Get("crash"), ctx, "faults.crash");
   if (f.Has("restart_after_ms")) {
     x.restart_after_ms =
@@ -211,8 +214,8 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     ctx.Fail(node, "faults.lease_gap_ms_max", "a lease_gap ratio needs lease_gap_ms_max > 0");
   }
   f.Finish({"drop", "duplicate", "delay", "delay_ms_max", "latency_ms", "reset", "pause",
-            "pause_ms_max", "lease_gap", "lease_gap_ms_max", "leader_start_ms_max", "crash",
-            "crash_sites", "crash_at", "restart_after_ms", "swarm", "decisions"});
+            "pause_ms_max", "lease_gap", "lease_gap_ms_max", "leader_start_ms_max", "replay_fail",
+            "crash", "crash_sites", "crash_at", "restart_after_ms", "swarm", "decisions"});
 }
 
 void ReadLimits(const YAML::Node& node, LoadContext& ctx, Scenario& s) {

@@ -14,9 +14,10 @@ namespace repartsim::scenario {
 namespace {
 
 const std::vector<std::string> kStepKeys = {
-    "at_ms",     "after",   "delay_ms",  "occurrence",   "sql",         "frontend", "flush",
-    "crash",     "restart", "partition", "heal",         "stale_cache", "drop",     "delay",
-    "duplicate", "hold",    "reorder",   "expire_lease", "bulk",        "validate", "flight"};
+    "at_ms", "after",    "delay_ms",  "occurrence", "sql",     "frontend",
+    "flush", "crash",    "restart",   "partition",  "heal",    "stale_cache",
+    "drop",  "delay",    "duplicate", "hold",       "reorder", "expire_lease",
+    "bulk",  "validate", "flight",    "replay_fail"};
 const std::vector<std::string> kActions = {
     "sql",  "flush", "crash",     "restart", "partition", "heal",        "stale_cache",
     "drop", "delay", "duplicate", "hold",    "reorder",   "expire_lease"};
@@ -72,6 +73,18 @@ std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx
   return out;
 }
 
+// `replay_fail: N` on a restart step: the first N WAL entries the datanode replays when it
+// reopens its regions fail to apply (GreptimeDB #8809); 0 when absent.
+uint32_t ReadReplayFail(Fields& f, model::NodeId node, LoadContext& ctx, const Scenario& s) {
+  if (!f.Has("replay_fail")) return 0;
+  const int64_t n = ReadInt(f.Get("replay_fail"), ctx, f.PathOf("replay_fail"), 1, 1000000);
+  if (!ctx.failed() && (node.value == 0 || node.value > s.datanode_count)) {
+    ctx.Fail(f.Get("replay_fail"), f.PathOf("replay_fail"),
+             "replay_fail applies to a restart step of a datanode only");
+  }
+  return static_cast<uint32_t>(n);
+}
+
 void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContext& ctx, Scenario& s,
                 const std::string& path, std::vector<ScriptedStep>& out) {
   Fields f(node, ctx, path);
@@ -115,6 +128,11 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
     }
     write_path = candidate;
   }
+  if (f.Has("replay_fail") && action != "restart") {
+    ctx.Fail(f.Get("replay_fail"), f.PathOf("replay_fail"),
+             "replay_fail applies to a restart step of a datanode only");
+    return;
+  }
   if (action == "sql") {
     const size_t before = out.size();
     ReadSql(value, frontend, write_path, at_ms, ctx, s, apath, out);
@@ -139,7 +157,8 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
       if (action == "crash") {
         out.push_back(MakeStep(at_ms, model::CrashNodeOp{*n}, where));
       } else {
-        out.push_back(MakeStep(at_ms, model::RestartNodeOp{*n}, where));
+        out.push_back(
+            MakeStep(at_ms, model::RestartNodeOp{*n, ReadReplayFail(f, *n, ctx, s)}, where));
       }
     }
   } else if (action == "partition") {

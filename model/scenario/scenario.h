@@ -83,6 +83,9 @@ struct Faults {
   // After a metasrv restart, heartbeats are served 0..leader_start_ms_max ms before procedures
   // are recovered (the leader-start window).
   int64_t leader_start_ms_max = 0;
+  // Each WAL entry a datanode replays when it reopens its regions fails to apply with this
+  // ratio (GreptimeDB #8809; what follows depends on fail-closed-replay).
+  sim::Ratio replay_fail = sim::Ratio::Never();
   sim::Ratio crash = sim::Ratio::Never();                    // default ratio of every crash site
   std::map<std::string, sim::Ratio> crash_sites;             // per-site overrides
   std::optional<std::pair<std::string, uint64_t>> crash_at;  // scripted: site, hit number
