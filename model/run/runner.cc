@@ -280,6 +280,7 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
   model::ClusterConfig cluster_config;
   cluster_config.datanode_count = s.datanode_count;
   cluster_config.frontend_count = s.frontend_count;
+  cluster_config.gc_enabled = s.gc_enabled;
   cluster_config.faults.drop = faults.drop;
   cluster_config.faults.delay = faults.delay;
   cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);

@@ -71,7 +71,8 @@ void ReadCluster(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
       }
     }
   }
-  f.Finish({"datanodes", "frontends", "placement"});
+  if (f.Has("gc")) scenario.gc_enabled = ReadBool(f.Get("gc"), ctx, "cluster.gc");
+  f.Finish({"datanodes", "frontends", "placement", "gc"});
 }
 
 void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {

@@ -153,6 +153,9 @@ struct Scenario {
   uint32_t datanode_count = 3;
   uint32_t frontend_count = 2;
   std::vector<uint32_t> placement;  // datanode index per initial region
+  // `cluster.gc: false`: metasrv GC is disabled, so the frontend refuses every repartition
+  // ("Repartition requires metasrv GC to be enabled").
+  bool gc_enabled = true;
   model::sql::CreateTable table;
   std::string table_sql;
   std::vector<ScriptedStep> setup;  // run at 1000 + 10 * i ms

@@ -296,6 +296,22 @@ expect: {reference: pass}
   EXPECT_EQ(model::OpAs<model::RestartNodeOp>(steps[1].op).replay_failures, 0u);
 }
 
+TEST(ScenarioLoaderTest, ClusterGcIsOnUnlessTurnedOff) {
+  const std::string table = R"yaml(
+table: "CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h)) PARTITION ON COLUMNS (a) (a < 10, a >= 10)"
+expect: {reference: pass}
+)yaml";
+  auto on = ParseScenario("name: on\ncluster: {datanodes: 2}" + table, "on.yaml");
+  ASSERT_TRUE(on.ok()) << on.error().Format();
+  EXPECT_TRUE(on.value().gc_enabled);
+  auto off = ParseScenario("name: off\ncluster: {datanodes: 2, gc: false}" + table, "off.yaml");
+  ASSERT_TRUE(off.ok()) << off.error().Format();
+  EXPECT_FALSE(off.value().gc_enabled);
+  auto bad = ParseScenario("name: bad\ncluster: {gc: maybe}" + table, "bad.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().Format().rfind("bad.yaml:2:", 0), 0u) << bad.error().Format();
+}
+
 TEST(ScenarioLoaderTest, SqlErrorInsideQuotedStepIsRelocatedToTheYamlColumn) {
   std::string text = kGood;
   text.replace(text.find("SELECT count(*) FROM t WHERE a > 3"), 34, "SELECT * FROM t WHERE a >");
