@@ -51,6 +51,13 @@ TEST(ExploreCliTest, FenceOffCounterexampleReplaysAndRuns) {
   EXPECT_NE(r.output.find("result: violation"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("INV-OWN at step"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("verified: same invariant"), std::string::npos) << r.output;
+  // The decisive decisions read as a trace: the delayed write and what it did (issue 36).
+  EXPECT_NE(r.output.find("decisions that made it (non-default; step, time, what each did):\n"
+                          "  #25 net.delay = yes, step 25 (t=2999 ms): fe1 net.delay id=17 "
+                          "msg=WriteRequest from=fe1 to=dn1 extra_ms=50 deliver_at=3050\n"
+                          "  #26 net.delay_ms = 49 of 100, step 25 (t=2999 ms): fe1 net.delay"),
+            std::string::npos)
+      << r.output;
 
   const CliOutcome replay = RunRepartsim("replay " + kScenario + " --choices " + out + ".choices");
   EXPECT_EQ(replay.exit_code, 1) << replay.output;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/campaign/counterexample.h"
+#include "model/campaign/decisive_decisions.h"
 #include "model/campaign/explore_text.h"
 #include "model/campaign/repro_command.h"
 #include "model/run/explore.h"
@@ -87,6 +88,10 @@ int WriteCounterexample(std::FILE* out, const ExploreArgs& a, const scenario::Sc
   std::fprintf(out, "\ncounterexample (%zu branching decisions, %zu non-default):\n",
                x.stats.failing_prefix.size(), decisions);
   PrintRunReport(out, s, r, 3);
+  std::fprintf(out, "\ndecisions that made it (non-default; step, time, what each did):\n");
+  for (const std::string& line : campaign::DecisiveDecisions(s, config, r, 20)) {
+    std::fprintf(out, "  %s\n", line.c_str());
+  }
   const std::string origin = std::string("explore (") + sim::explore::OrderName(config.order) + ")";
   const campaign::SavedCounterexample saved = campaign::SaveCounterexample(
       {a.scenario, origin, config.seed, profile, config.rules, {}}, r, base);

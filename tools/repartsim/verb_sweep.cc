@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -25,7 +24,6 @@
 #include "sim/fingerprint.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
-#include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
 #include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/scenario_paths.h"
