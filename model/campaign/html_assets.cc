@@ -14,7 +14,7 @@ h1{font-size:18px;margin:4px 0}h2{font-size:15px;margin:10px 0 4px}h3{font-size:
 #wrap{border:1px solid #ccc;overflow:hidden;cursor:grab;user-select:none}
 svg text{font:11px sans-serif;fill:#222}
 text.section{font-weight:bold;fill:#555}text.tick{fill:#555}text.sl{font-size:10px;pointer-events:none}
-text.vlabel{fill:#c00;font-weight:bold}
+text.vlabel{fill:#c00;font-weight:bold;font-size:10px}
 .rowbg{fill:#fcfcfc}.rowbg.alt{fill:#f1f3f5}
 #zoom *{vector-effect:non-scaling-stroke}
 .grid{stroke:#e3e3e3;stroke-width:1}
@@ -75,7 +75,8 @@ const char kTimelineLegend[] =
 <span><svg width="22" height="10"><path class="m wr delay" d="M1 1L21 9"/></svg>delayed</span>
 <span><svg width="22" height="10"><path class="m dup" d="M1 1L21 9"/></svg>duplicated</span>
 <span><svg width="22" height="10"><path class="m wr held" d="M1 1L21 9"/></svg>held</span>
-<span><svg width="22" height="10"><line class="vl" x1="11" x2="11" y1="0" y2="10"/></svg>violation</span>
+<span><svg width="22" height="10"><line class="mk bad" x1="11" x2="11" y1="0" y2="10"/></svg>invalidation ignored / route fill discarded</span>
+<span><svg width="22" height="10"><line class="vl" x1="11" x2="11" y1="0" y2="10"/></svg>violation (its invariant on the axis)</span>
 </div>
 )html";
 
@@ -92,7 +93,7 @@ const char kTimelineScript[] = R"js((function () {
   document.querySelectorAll('#float text').forEach(function (t) {
     var w = t.getAttribute('data-w');
     floats.push({el: t, x: +t.getAttribute('data-x'), w: w === null ? -1 : +w,
-                 len: t.textContent.length * 6 + 4});
+                 len: t.textContent.length * 6 + 4, vlabel: t.classList.contains('vlabel')});
   });
   var byLine = {};
   svg.querySelectorAll('[data-i]').forEach(function (el) {
@@ -104,13 +105,15 @@ const char kTimelineScript[] = R"js((function () {
   function clampTx() { tx = Math.min(0, Math.max(tx, W - N * k)); }
   function apply() {
     zoom.setAttribute('transform', 'translate(' + (L + tx) + ',0) scale(' + k + ',1)');
-    var tickRight = -1;
+    var edge = {tick: -1, vlabel: -1};  // right end of the last label shown, per row
     for (var i = 0; i < floats.length; i++) {
-      var f = floats[i], x = L + tx + k * f.x, show;
+      var f = floats[i], x = L + tx + k * f.x, show, row = f.vlabel ? 'vlabel' : 'tick';
+      // A violation label at the right edge ends there instead of being cut off.
+      if (f.vlabel && x <= L + W && x + f.len > L + W) x = Math.max(L, L + W - f.len);
       if (f.w < 0) {
-        // A tick label that would overlap the previous one is hidden.
-        show = x >= L && x <= L + W && x >= tickRight;
-        if (show) tickRight = x + f.len;
+        // A tick (or violation) label that would overlap the previous one of its row is hidden.
+        show = x >= L && x <= L + W && x >= edge[row];
+        if (show) edge[row] = x + f.len;
       } else {
         var left = Math.max(x, L), right = Math.min(x + k * f.w, L + W);
         show = right - left >= f.len;
@@ -201,8 +204,8 @@ const char kTimelineScript[] = R"js((function () {
         '\nwritten by:\n' + (text(write) || '(none found)') +
         '\nlost by:\n' + (text(loss) || '(not named by the report)') +
         (query.length ? '\nmissed by the query:\n' + text(query) : '');
-    // Zoom to the steps from the acknowledgement to the loss.
-    var steps = ack.concat(write, loss).map(stepOf);
+    // Zoom to the steps from the acknowledgement to the loss, and the read that missed it.
+    var steps = ack.concat(write, loss, query).map(stepOf);
     if (steps.length) {
       var a = Math.min.apply(null, steps), b = Math.max.apply(null, steps) + 1;
       var pad = Math.max(10, (b - a) * 0.05);
@@ -254,6 +257,10 @@ const char kTimelineScript[] = R"js((function () {
     document.querySelectorAll('#zoom .vl').forEach(function (v) {
       var r = v.getBoundingClientRect(), step = +v.getAttribute('data-step');
       result.violations.push({step: step, x: r.left + r.width / 2 - box.left, expect_x: L + tx + k * (step + 0.5)});
+    });
+    result.vlabels = [];
+    document.querySelectorAll('#float text.vlabel').forEach(function (t) {
+      result.vlabels.push({text: t.textContent, step: +t.getAttribute('data-x'), shown: t.style.display !== 'none'});
     });
     var row = firstLostRow();
     if (row) {

@@ -3,6 +3,8 @@
 // violation panel, the trace as a JSON block, and the script and style of html_assets.h.
 #include "model/campaign/html_timeline.h"
 
+#include <algorithm>
+
 #include "model/campaign/html_assets.h"
 #include "model/campaign/html_text.h"
 #include "model/campaign/timeline.h"
@@ -65,6 +67,7 @@ class Page {
            ",1)\">\n";
     out += svg_;
     Violations(out, height);
+    ViolationLabels();
     out += "</g>\n<g id=\"float\">\n" + float_ + "</g>\n</g>\n</svg></div>\n";
     out += "<div id=\"tip\"></div>\n";
     ViolationPanel(out);
@@ -213,6 +216,20 @@ class Page {
              Center(v.step) + "\" x2=\"" + Center(v.step) + "\" y1=\"" +
              std::to_string(kAxisHeightPx) + "\" y2=\"" + std::to_string(height) + "\" data-i=\"" +
              Indices(v.lines) + "\"/>\n";
+    }
+  }
+
+  // Each violation's invariant on the axis, under the time ticks, at its mark; in step order,
+  // so that the page hides a label that would overlap the one before it.
+  void ViolationLabels() {
+    std::vector<const campaign::ViolationMark*> by_step;
+    for (const campaign::ViolationMark& v : m_.violations) by_step.push_back(&v);
+    std::stable_sort(by_step.begin(), by_step.end(),
+                     [](const auto* a, const auto* b) { return a->step < b->step; });
+    for (const campaign::ViolationMark* mark : by_step) {
+      const campaign::ViolationMark& v = *mark;
+      float_ += "<text class=\"vlabel\" data-x=\"" + std::to_string(v.step) + "\" x=\"0\" y=\"" +
+                std::to_string(kAxisHeightPx - 1) + "\">" + Escape(v.invariant) + "</text>\n";
     }
   }
 

@@ -161,6 +161,15 @@ def check(args):
             if abs(v["x"] - v["expect_x"]) > 1.5:
                 fail("violation marker drawn at x=%s, its step is at x=%s" %
                      (v["x"], v["expect_x"]))
+        # One label per violation, in step order; at the fitted zoom the first one shows (the
+        # page hides a label that would overlap the one before it).
+        labels = [(v["step"], v["text"]) for v in result["vlabels"]]
+        expected = sorted(((v["step"], v["invariant"]) for v in report["violations"]),
+                          key=lambda sv: sv[0])
+        if labels != expected:
+            fail("violation labels %s, the report's violations %s" % (labels, expected))
+        if not result["vlabels"][0]["shown"]:
+            fail("the leftmost violation label (%s) is hidden at the fitted zoom" % labels[0][1])
         click = result["click"]
         if not click:
             fail("no lost row with an acknowledging write in the page")
