@@ -14,7 +14,7 @@ h1{font-size:18px;margin:4px 0}h2{font-size:15px;margin:10px 0 4px}h3{font-size:
 #wrap{border:1px solid #ccc;overflow:hidden;cursor:grab;user-select:none}
 svg text{font:11px sans-serif;fill:#222}
 text.section{font-weight:bold;fill:#555}text.tick{fill:#555}text.sl{font-size:10px;pointer-events:none}
-text.vlabel{fill:#c00;font-weight:bold;font-size:10px}
+text.vlabel{fill:#c00;font-weight:bold;font-size:10px}text.stick{fill:#777;font-size:10px}
 .rowbg{fill:#fcfcfc}.rowbg.alt{fill:#f1f3f5}
 #zoom *{vector-effect:non-scaling-stroke}
 .grid{stroke:#e3e3e3;stroke-width:1}
@@ -92,8 +92,9 @@ const char kTimelineScript[] = R"js((function () {
   var floats = [];
   document.querySelectorAll('#float text').forEach(function (t) {
     var w = t.getAttribute('data-w');
+    var vlabel = t.classList.contains('vlabel');  // bold: wider per character
     floats.push({el: t, x: +t.getAttribute('data-x'), w: w === null ? -1 : +w,
-                 len: t.textContent.length * 6 + 4, vlabel: t.classList.contains('vlabel')});
+                 len: t.textContent.length * (vlabel ? 7 : 6) + 6, vlabel: vlabel});
   });
   var byLine = {};
   svg.querySelectorAll('[data-i]').forEach(function (el) {
@@ -103,9 +104,30 @@ const char kTimelineScript[] = R"js((function () {
   });
   var k = 1, tx = 0, W = 1200;
   function clampTx() { tx = Math.min(0, Math.max(tx, W - N * k)); }
+  // Step numbers on the axis, under the time ticks: a label every 1, 2 or 5 times a power of
+  // ten steps, at least 70 px apart, skipped where a violation label is; drawn from a pool.
+  var stepPool = [], floatGroup = document.getElementById('float');
+  function stepLabels(taken) {
+    var every = 1;
+    while (every * k < 70) every *= String(every).charAt(0) === '2' ? 2.5 : 2;
+    var used = 0;
+    for (var s = Math.ceil(-tx / k / every) * every; s <= (W - tx) / k && s < N; s += every) {
+      var x = L + tx + k * (s + 0.5), label = 's' + s, len = label.length * 6 + 4;
+      if (x < L || x + len > L + W || taken.some(function (r) { return x < r[1] && x + len > r[0]; })) continue;
+      if (used === stepPool.length) {
+        var t = document.createElementNS(svg.namespaceURI, 'text');
+        t.setAttribute('class', 'stick'); t.setAttribute('y', '21');
+        floatGroup.appendChild(t); stepPool.push(t);
+      }
+      var el = stepPool[used++];
+      el.textContent = label; el.setAttribute('x', (x + 2).toFixed(1)); el.style.display = '';
+    }
+    for (; used < stepPool.length; used++) stepPool[used].style.display = 'none';
+  }
   function apply() {
     zoom.setAttribute('transform', 'translate(' + (L + tx) + ',0) scale(' + k + ',1)');
     var edge = {tick: -1, vlabel: -1};  // right end of the last label shown, per row
+    var taken = [];  // [left, right] of each violation label shown
     for (var i = 0; i < floats.length; i++) {
       var f = floats[i], x = L + tx + k * f.x, show, row = f.vlabel ? 'vlabel' : 'tick';
       // A violation label at the right edge ends there instead of being cut off.
@@ -114,6 +136,7 @@ const char kTimelineScript[] = R"js((function () {
         // A tick (or violation) label that would overlap the previous one of its row is hidden.
         show = x >= L && x <= L + W && x >= edge[row];
         if (show) edge[row] = x + f.len;
+        if (show && f.vlabel) taken.push([x, x + f.len]);
       } else {
         var left = Math.max(x, L), right = Math.min(x + k * f.w, L + W);
         show = right - left >= f.len;
@@ -122,6 +145,7 @@ const char kTimelineScript[] = R"js((function () {
       f.el.style.display = show ? '' : 'none';
       if (show) f.el.setAttribute('x', (x + 2).toFixed(1));
     }
+    stepLabels(taken);
   }
   function fit() {
     W = Math.max(200, (wrap.clientWidth || 1360) - L - 8);
@@ -270,6 +294,10 @@ const char kTimelineScript[] = R"js((function () {
       result.click = {row: row.textContent, ack: text(ids(row, 'data-ack')), highlighted_ack: hl,
                       highlighted: document.querySelectorAll('#zoom .hl').length};
     }
+    // Zoomed in on the first 40 steps, the axis numbers them.
+    zoomTo(0, 40);
+    result.step_labels = stepPool.filter(function (t) { return t.style.display !== 'none'; })
+        .map(function (t) { return t.textContent; });
     result.load_ms = Math.round(performance.now());
     var pre = document.createElement('pre');
     pre.id = 'selftest';

@@ -170,6 +170,13 @@ def check(args):
             fail("violation labels %s, the report's violations %s" % (labels, expected))
         if not result["vlabels"][0]["shown"]:
             fail("the leftmost violation label (%s) is hidden at the fitted zoom" % labels[0][1])
+        # Zoomed in on steps 0..40 the axis numbers the steps: evenly, 1, 2 or 5 times a power
+        # of ten apart, from the first.
+        numbers = [int(t[1:]) for t in result["step_labels"]]
+        gaps = {b - a for a, b in zip(numbers, numbers[1:])}
+        if (len(numbers) < 5 or len(gaps) != 1 or numbers[0] != 0 or
+                str(gaps.copy().pop()).strip("0") not in ("1", "2", "5")):
+            fail("step labels zoomed in on steps 0..40: %s" % result["step_labels"])
         click = result["click"]
         if not click:
             fail("no lost row with an acknowledging write in the page")
