@@ -1,5 +1,6 @@
 #include "model/campaign/timeline_tracks.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace repartsim::campaign {
@@ -22,15 +23,24 @@ std::pair<uint64_t, uint64_t> RegionKey(std::string_view region) {
   return {Number(region.substr(open + 1, comma - open - 1)), Number(region.substr(comma + 2))};
 }
 
-// The values of a rendered row "missing (host='h0', ts=2, v=92, a=5)" as the SQL tuple the
-// `op insert` line prints, "('h0', 2, 92, 5)"; "" when the row has no parenthesis.
-std::string RowTuple(std::string_view row) {
-  const size_t open = row.find('(');
-  const size_t close = row.rfind(')');
-  if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
-    return "";
+// The first parenthesised group of `text` at or after `from`, "(host='h0', ts=2)", quotes
+// respected (a string value may hold a parenthesis); "" when there is none.
+std::string_view FirstGroup(std::string_view text, size_t from = 0) {
+  const size_t open = text.find('(', from);
+  if (open == std::string_view::npos) return {};
+  bool quoted = false;
+  for (size_t i = open + 1; i < text.size(); ++i) {
+    if (text[i] == '\'') quoted = !quoted;
+    if (!quoted && text[i] == ')') return text.substr(open, i - open + 1);
   }
-  const std::string_view inner = row.substr(open + 1, close - open - 1);
+  return {};
+}
+
+// The values of a rendered row "(host='h0', ts=2, v=92, a=5)" as the SQL tuple the `op insert`
+// line prints, "('h0', 2, 92, 5)"; "" for an empty group.
+std::string RowTuple(std::string_view group) {
+  if (group.size() < 2) return "";
+  const std::string_view inner = group.substr(1, group.size() - 2);
   std::string out = "(";
   bool quoted = false;
   size_t item = 0;
@@ -217,32 +227,49 @@ ViolationMark Tracks::ToMark(const check::Violation& v, uint64_t step_end) const
   for (const std::string& text : v.rows) {
     LostRow row;
     row.text = text;
-    const std::string tuple = RowTuple(text);
-    if (auto it = tuple_writes_.find(tuple); it != tuple_writes_.end()) {
-      for (const uint64_t id : it->second) {
-        const Write& write = writes_.at(id);
-        if (!row.write_lines.empty() && row.write_lines.back() == write.insert_line) continue;
-        row.write_lines.push_back(write.insert_line);
-        row.ack_lines.insert(row.ack_lines.end(), write.ack_lines.begin(), write.ack_lines.end());
-      }
+    // The row the report names, and for a wrong value ("...; expected (...)") the row the read
+    // should have returned: the writes of both, and what lost each.
+    std::vector<std::string_view> groups = {FirstGroup(text)};
+    if (const size_t at = text.find("; expected ("); at != std::string::npos) {
+      groups.push_back(FirstGroup(text, at));
     }
-    // The report's note on this row quotes the lines that lost it in backquotes.
-    const size_t open = text.find('(');
-    const std::string prefix = open == std::string::npos ? "" : "row " + text.substr(open) + ":";
-    for (const std::string& note : v.notes) {
-      if (prefix.empty() || !note.starts_with(prefix)) continue;
+    for (const std::string_view group : groups) {
+      if (group.empty()) continue;
+      LinkRow(group, v.notes, line_index, row);
+    }
+    mark.rows.push_back(std::move(row));
+  }
+  return mark;
+}
+
+void Tracks::LinkRow(std::string_view group, const std::vector<std::string>& notes,
+                     const std::function<std::optional<size_t>(std::string_view)>& line_index,
+                     LostRow& row) const {
+  if (auto it = tuple_writes_.find(RowTuple(group)); it != tuple_writes_.end()) {
+    for (const uint64_t id : it->second) {
+      const Write& write = writes_.at(id);
+      if (!row.write_lines.empty() && row.write_lines.back() == write.insert_line) continue;
+      row.write_lines.push_back(write.insert_line);
+      row.ack_lines.insert(row.ack_lines.end(), write.ack_lines.begin(), write.ack_lines.end());
+    }
+  }
+  // The report's note on this row quotes the lines that lost it in backquotes.
+  {
+    const std::string prefix = "row " + std::string(group) + ":";
+    for (const std::string& note : notes) {
+      if (!note.starts_with(prefix)) continue;
       for (size_t at = note.find('`'); at != std::string::npos; at = note.find('`', at + 1)) {
         const size_t end = note.find('`', at + 1);
         if (end == std::string::npos) break;
-        if (auto i = line_index(std::string_view(note).substr(at + 1, end - at - 1))) {
+        const auto i = line_index(std::string_view(note).substr(at + 1, end - at - 1));
+        if (i &&
+            std::find(row.loss_lines.begin(), row.loss_lines.end(), *i) == row.loss_lines.end()) {
           row.loss_lines.push_back(*i);
         }
         at = end;
       }
     }
-    mark.rows.push_back(std::move(row));
   }
-  return mark;
 }
 
 void Tracks::Finish(TimelineModel& model, const std::vector<check::Violation>& violations) {

@@ -5,7 +5,9 @@
 // trace lines of the writes that acknowledged their rows and of the events that lost them.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +37,12 @@ class Tracks {
   void OnRegion(const TraceEvent& e);
   void OnWrite(const TraceEvent& e);
   ViolationMark ToMark(const check::Violation& v, uint64_t step_end) const;
+  // Adds to `row` the writes of the rendered row `group` ("(host='h0', ts=2, v=92, a=5)"),
+  // their acknowledgements, and the trace lines the violation's note on that row names as
+  // its loss (`line_index` finds a trace line's index).
+  void LinkRow(std::string_view group, const std::vector<std::string>& notes,
+               const std::function<std::optional<size_t>(std::string_view)>& line_index,
+               LostRow& row) const;
 
   const std::vector<std::string>& lines_;
   const std::vector<std::string>& names_;

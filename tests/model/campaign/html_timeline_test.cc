@@ -144,6 +144,26 @@ TEST(HtmlTimelineTest, ARowIsFoundInAMultiRowInsertEvenWithParenthesesInAString)
             std::string::npos);
 }
 
+// A wrong value ("...; expected (...)") links the write of the stale value and the write of
+// the value the read should have returned, with what lost each (issue 36: before, neither).
+TEST(HtmlTimelineTest, AStaleValueRowLinksTheStaleAndTheExpectedWrite) {
+  TimelineRun run = SmallRun();
+  run.trace_lines.push_back(
+      "9 13 - op insert id=8 fe=fe1 table=1024 rows=1 values=\"('h1', 2, 9, 7)\"");
+  run.trace_lines.push_back("10 14 n3 fe.write_done id=8 acked");
+  run.violations[0].rows = {
+      "wrong value (host='h1', ts=2, v=2, a=7): stale value superseded before the query "
+      "started; expected (host='h1', ts=2, v=9, a=7)"};
+  run.violations[0].notes.push_back(
+      "row (host='h1', ts=2, v=9, a=7): last accepted by region 4398046511104(1024, 0) on dn1 "
+      "at step 10; the first event after that which dropped, replaced or lost that region's "
+      "data: `7 11 n2 crash dn2`");
+  const std::string page = RenderTimelineHtml(run);
+  EXPECT_NE(page.find("<li class=\"lost\" data-write=\"4 11\" data-ack=\"7 12\" "
+                      "data-loss=\"9\">wrong value (host=&#39;h1&#39;, ts=2, v=2, a=7)"),
+            std::string::npos);
+}
+
 TEST(HtmlTimelineTest, TraceTextIsEscapedInTheMarkupAndInTheDataBlock) {
   TimelineRun run = SmallRun();
   run.title = "a <b> & 'c'";
