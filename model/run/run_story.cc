@@ -128,6 +128,10 @@ class Teller {
       const Violation& v, std::vector<std::string>& details) const;
   std::optional<std::pair<std::string, std::string>> RefusedCause(
       const Violation& v, std::vector<std::string>& details) const;
+  // INV-OWN at an acceptance: the frontend whose write the region accepted, and why its route
+  // was stale; nullopt when the route was current (or the write is not in the trace).
+  std::optional<std::pair<std::string, std::string>> WriterCause(
+      const Violation& v, std::vector<std::string>& details) const;
   std::string RouteStaleness(const Line& plan, std::string_view table, uint64_t version,
                              std::vector<std::string>& details, bool* stale) const;
 
@@ -330,6 +334,52 @@ std::optional<std::pair<std::string, std::string>> Teller::RefusedCause(
   return std::nullopt;
 }
 
+std::optional<std::pair<std::string, std::string>> Teller::WriterCause(
+    const Violation& v, std::vector<std::string>& details) const {
+  const std::string& region = v.regions.front();
+  // The acceptance at the violation's step and the write request it answered (the last one
+  // that node received before it, in the same step).
+  const Line* recv = nullptr;
+  const Line* accepted = nullptr;
+  for (const Line& line : lines_) {
+    if (line.step > v.step) break;
+    if (line.event == "recv" && line.rest.substr(0, 13) == "WriteRequest ") recv = &line;
+    if (line.step == v.step && line.event == "dn.accepted_outside" &&
+        line.rest.substr(0, region.size()) == region) {
+      accepted = &line;
+      break;
+    }
+  }
+  if (accepted == nullptr || recv == nullptr || recv->step != accepted->step ||
+      recv->node != accepted->node) {
+    return std::nullopt;
+  }
+  const std::string prefix = "id=" + std::string(Field(recv->rest, "id")) + " msg=WriteRequest ";
+  const Line* send = nullptr;
+  for (const Line& line : lines_) {
+    if (line.event == "send" && line.rest.substr(0, prefix.size()) == prefix) send = &line;
+    if (send != nullptr || line.step > recv->step) break;
+  }
+  const size_t open = region.find('('), comma = region.find(',');
+  if (send == nullptr || open == std::string::npos || comma == std::string::npos) {
+    return std::nullopt;
+  }
+  const std::string table = region.substr(open + 1, comma - open - 1);
+  const Line* fill = LastFill(send->node, table, send->step);
+  const uint64_t version = fill != nullptr ? Number(Field(fill->rest, "version")) : 0;
+  const std::string fe = Name(send->node);
+  details.push_back("operation: a write " + fe + " sent at step " + std::to_string(send->step) +
+                    ", accepted by " + Name(accepted->node) + " into region " + region +
+                    " at step " + std::to_string(accepted->step));
+  bool stale = false;
+  const std::string why = RouteStaleness(*send, table, version, details, &stale);
+  if (!stale) return std::nullopt;
+  return std::make_pair("stale-route " + fe + " " + std::to_string(version),
+                        fe + " wrote to region " + region + " at step " +
+                            std::to_string(send->step) + " with stale route version " +
+                            std::to_string(version) + " because " + why);
+}
+
 std::pair<std::string, std::string> Teller::Cause(const Violation& v,
                                                   std::vector<std::string>& details) {
   if (auto cause = QueryCause(v, details)) return *cause;
@@ -338,6 +388,7 @@ std::pair<std::string, std::string> Teller::Cause(const Violation& v,
     if (auto cause = RefusedCause(v, details)) return *cause;
   }
   if (v.invariant == check::Invariant::kOwn && !v.regions.empty()) {
+    if (auto cause = WriterCause(v, details)) return *cause;
     return {"own " + v.regions[0], v.message};
   }
   return {std::string(check::InvariantName(v.invariant)) + " " + Signature(v.message), v.message};

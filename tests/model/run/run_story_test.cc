@@ -108,6 +108,30 @@ TEST(RunStoryTest, LostRowsNameTheEventAndRefusedWritesTheFrontendsRoute) {
             "(last at step 40)");
 }
 
+TEST(RunStoryTest, ARowAcceptedOutsideItsRegionNamesTheWritersStaleRoute) {
+  std::vector<std::string> trace = kTrace;
+  trace.push_back("41 9 n3 send id=20 msg=WriteRequest to=dn1");
+  trace.push_back("42 9 n1 recv WriteRequest from=fe1 id=20");
+  trace.push_back("42 9 n1 dn.accepted_outside 4398046511104(1024, 0) rows=1");
+  Violation own;
+  own.invariant = Invariant::kOwn;
+  own.step = 42;
+  own.message = "region 4398046511104(1024, 0) accepted 1 row outside its expression a < 5";
+  own.regions = {"4398046511104(1024, 0)"};
+  Violation exposed = own;  // at quiescence: no acceptance at its step, told by its message
+  exposed.step = 50;
+  exposed.message = "region 4398046511104(1024, 0) exposes 1 row outside its expression a < 5";
+  const std::vector<Story> stories = BuildStories({own, exposed}, trace, Context());
+  ASSERT_EQ(stories.size(), 2u);
+  EXPECT_EQ(stories[0].cause,
+            "fe1 wrote to region 4398046511104(1024, 0) at step 41 with stale route version 0 "
+            "because it ignored the invalidations at steps 22");
+  EXPECT_EQ(stories[0].details.at(0),
+            "operation: a write fe1 sent at step 41, accepted by dn1 into region "
+            "4398046511104(1024, 0) at step 42");
+  EXPECT_EQ(stories[1].cause, exposed.message);
+}
+
 TEST(RunStoryTest, AViolationWithoutAKnownCauseIsItsOwnStoryByMessage) {
   Violation a;
   a.invariant = Invariant::kMeta;
