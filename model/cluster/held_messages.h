@@ -71,12 +71,11 @@ class HeldMessages {
   // Takes out every message `lost(message)` names, in held order (a reset or a crash).
   template <class Pred>
   std::vector<HeldMessage> TakeIf(Pred lost) {
-    std::vector<HeldMessage> out;
-    std::erase_if(held_, [&](HeldMessage& m) {
-      if (!lost(static_cast<const HeldMessage&>(m))) return false;
-      out.push_back(std::move(m));
-      return true;
-    });
+    std::vector<HeldMessage> out, kept;
+    for (HeldMessage& m : held_) {
+      (lost(static_cast<const HeldMessage&>(m)) ? out : kept).push_back(std::move(m));
+    }
+    held_ = std::move(kept);
     return out;
   }
 
