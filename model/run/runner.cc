@@ -13,6 +13,7 @@
 #include "model/run/script.h"
 #include "model/run/workload.h"
 #include "model/scenario/crash_sites.h"
+#include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/simulation.h"
 
@@ -258,6 +259,98 @@ sim::CrashPlan BuildCrashPlan(const scenario::Faults& f) {
   return plan;
 }
 
+// The cluster of `s` under the seed's effective faults.
+model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario::Faults& faults) {
+  model::ClusterConfig cluster_config;
+  cluster_config.datanode_count = s.datanode_count;
+  cluster_config.frontend_count = s.frontend_count;
+  cluster_config.gc_enabled = s.gc_enabled;
+  cluster_config.faults.drop = faults.drop;
+  cluster_config.faults.delay = faults.delay;
+  cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);
+  cluster_config.faults.latency = sim::Ms(faults.latency_ms);
+  cluster_config.faults.reset = faults.reset;
+  cluster_config.node_faults.pause = faults.pause;
+  cluster_config.node_faults.pause_ms_max = sim::Ms(faults.pause_ms_max);
+  cluster_config.node_faults.lease_gap = faults.lease_gap;
+  cluster_config.node_faults.lease_gap_ms_max = sim::Ms(faults.lease_gap_ms_max);
+  cluster_config.node_faults.replay_fail = faults.replay_fail;
+  cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
+  return cluster_config;
+}
+
+// Each violation's loss events and trace excerpt, from the kept trace.
+void ExplainViolations(std::vector<check::Violation>& violations,
+                       const std::vector<std::string>& trace, size_t excerpt_lines_max) {
+  for (check::Violation& v : violations) {
+    // A lost row's last holder: the event that lost it. The context follows the events
+    // related to the violation (its operations, the regions holding its rows, those
+    // events); a violation without any follows its regions.
+    constexpr size_t kLossProbesMax = 4;
+    check::AttachLossEvents(v, trace, kLossProbesMax);
+    if (v.context_needles.empty()) {
+      check::AttachTrace(v, trace, excerpt_lines_max);
+    } else {
+      const std::vector<std::string> regions = std::move(v.regions);
+      v.regions.clear();
+      check::AttachTrace(v, trace, excerpt_lines_max, v.context_needles);
+      v.regions = regions;
+    }
+  }
+}
+
+// What the stories name besides the trace: node names and the table's final route.
+StoryContext StoryContextOf(const model::Cluster& cluster, const scenario::Scenario& s) {
+  StoryContext story;
+  for (uint32_t n = 0; n < cluster.node_count(); ++n) {
+    story.node_names.push_back(cluster.NodeName(model::NodeId{n}));
+  }
+  if (auto route = model::ReadTableRoute(cluster.metasrv().kv(), s.table_id())) {
+    story.final_route_version = route->version;
+    story.final_region_count = route->region_routes.size();
+  }
+  return story;
+}
+
+Outcome OutcomeOf(const RunReport& report, const check::Report& verdict) {
+  if (!report.nondeterminism.empty()) return Outcome::kNondeterminism;
+  if (verdict.HasSafetyViolation()) return Outcome::kSafety;
+  if (verdict.HasLivenessViolation()) return Outcome::kLiveness;
+  return Outcome::kPass;
+}
+
+// Checks the finished run: its violations (explained from the kept trace), decisive first,
+// its stories and its outcome.
+void Check(const scenario::Scenario& s, const model::Cluster& cluster, const PhasedRun& run,
+           const RunConfig& config, const std::vector<std::string>& trace, RunReport& report) {
+  REPARTSIM_ASSERT(!report.cut);
+  CheckInput input{&s,
+                   &cluster,
+                   report.summary.steps,
+                   report.time_ms,
+                   report.heal_step,
+                   report.quiescent,
+                   report.end_reason,
+                   run.rule_watch().violations(),
+                   run.probes().results()};
+  report.violations = CheckRun(input);
+  if (config.keep_trace) ExplainViolations(report.violations, trace, config.excerpt_lines_max);
+  check::Report verdict;
+  verdict.Add(report.violations);
+  report.violations = verdict.Sorted();  // the decisive violation first
+  if (config.keep_trace && !report.violations.empty()) {
+    report.stories = BuildStories(report.violations, trace, StoryContextOf(cluster, s));
+  }
+  report.outcome = OutcomeOf(report, verdict);
+}
+
+void CountProbes(const LivenessProbes& probes, RunReport& report) {
+  report.history.probes = probes.results().size();
+  report.history.probe_writes = probes.attempt_count();
+  for (const ProbeResult& p : probes.results()) report.history.probes_acked += p.acked;
+  report.probe_write_first = probes.first_write_id();
+}
+
 }  // namespace
 
 sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig& config) {
@@ -277,22 +370,7 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
   const scenario::Faults faults = EffectiveFaults(s.faults, swarm_prng);
   report.faults = FaultsText(faults);
 
-  model::ClusterConfig cluster_config;
-  cluster_config.datanode_count = s.datanode_count;
-  cluster_config.frontend_count = s.frontend_count;
-  cluster_config.gc_enabled = s.gc_enabled;
-  cluster_config.faults.drop = faults.drop;
-  cluster_config.faults.delay = faults.delay;
-  cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);
-  cluster_config.faults.latency = sim::Ms(faults.latency_ms);
-  cluster_config.faults.reset = faults.reset;
-  cluster_config.node_faults.pause = faults.pause;
-  cluster_config.node_faults.pause_ms_max = sim::Ms(faults.pause_ms_max);
-  cluster_config.node_faults.lease_gap = faults.lease_gap;
-  cluster_config.node_faults.lease_gap_ms_max = sim::Ms(faults.lease_gap_ms_max);
-  cluster_config.node_faults.replay_fail = faults.replay_fail;
-  cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
-  model::Cluster cluster(cluster_config, protocol.value());
+  model::Cluster cluster(ClusterConfigOf(s, faults), protocol.value());
   ScheduleScript(s, cluster);
   ScheduleWorkload(s, workload_prng, cluster);
 
@@ -326,63 +404,11 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
     return report;
   }
 
-  CheckInput input{&s,
-                   &cluster,
-                   report.summary.steps,
-                   report.time_ms,
-                   report.heal_step,
-                   report.quiescent,
-                   report.end_reason,
-                   run.rule_watch().violations(),
-                   run.probes().results()};
-  report.violations = CheckRun(input);
-  if (config.keep_trace) {
-    for (check::Violation& v : report.violations) {
-      // A lost row's last holder: the event that lost it. The context follows the events
-      // related to the violation (its operations, the regions holding its rows, those
-      // events); a violation without any follows its regions.
-      constexpr size_t kLossProbesMax = 4;
-      check::AttachLossEvents(v, trace.lines(), kLossProbesMax);
-      if (v.context_needles.empty()) {
-        check::AttachTrace(v, trace.lines(), config.excerpt_lines_max);
-      } else {
-        const std::vector<std::string> regions = std::move(v.regions);
-        v.regions.clear();
-        check::AttachTrace(v, trace.lines(), config.excerpt_lines_max, v.context_needles);
-        v.regions = regions;
-      }
-    }
-  }
-  check::Report verdict;
-  verdict.Add(report.violations);
-  report.violations = verdict.Sorted();  // the decisive violation first
-  if (config.keep_trace && !report.violations.empty()) {
-    StoryContext story;
-    for (uint32_t n = 0; n < cluster.node_count(); ++n) {
-      story.node_names.push_back(cluster.NodeName(model::NodeId{n}));
-    }
-    if (auto route = model::ReadTableRoute(cluster.metasrv().kv(), s.table_id())) {
-      story.final_route_version = route->version;
-      story.final_region_count = route->region_routes.size();
-    }
-    report.stories = BuildStories(report.violations, trace.lines(), story);
-  }
-  if (!report.nondeterminism.empty()) {
-    report.outcome = Outcome::kNondeterminism;
-  } else if (verdict.HasSafetyViolation()) {
-    report.outcome = Outcome::kSafety;
-  } else if (verdict.HasLivenessViolation()) {
-    report.outcome = Outcome::kLiveness;
-  } else {
-    report.outcome = Outcome::kPass;
-  }
+  Check(s, cluster, run, config, trace.lines(), report);
   report.crash_points.insert(stats.sites().begin(), stats.sites().end());
   report.network = cluster.network().counters();
   report.history = CountHistory(cluster.history());
-  report.history.probes = run.probes().results().size();
-  report.history.probe_writes = run.probes().attempt_count();
-  for (const ProbeResult& p : run.probes().results()) report.history.probes_acked += p.acked;
-  report.probe_write_first = run.probes().first_write_id();
+  CountProbes(run.probes(), report);
   if (!replay) report.choices = recording.TakeList();
   if (config.keep_trace) report.trace_lines = trace.lines();
   return report;
