@@ -16,77 +16,73 @@ void Cluster::ScheduleAfterState(std::string state, uint32_t occurrence, sim::Du
 }
 
 bool Cluster::InterceptMessage(NodeId from, Outgoing& out, sim::StepContext& step) {
-  if (const std::optional<size_t> match = script_.Match(from, out)) {
-    const size_t i = *match;
-    const MessageRule& rule = script_.rule(i);
-    const std::string what = std::string(MessageActionName(rule.action)) + " " +
-                             MessageKindName(out.message) + " " + NodeName(from) + "->" +
-                             NodeName(out.to);
-    const std::string id = " id=" + std::to_string(out.id);
-    switch (rule.action) {
-      case MessageAction::kDrop:
-        script_.Count(i);
-        if (ChannelOf(out.message) == sim::Channel::kStream) {
-          // A stream loses a message only by breaking: everything in flight on it is lost.
-          step.Log(from.value, "net.rule", what + " (stream reset)" + id);
-          network_.ResetStream(from.value, out.to.value);
-          OnStreamReset(from, out.to, step);
-          return true;
-        }
-        step.Log(from.value, "net.rule", what + id);
-        return true;
-      case MessageAction::kDelay:
-        script_.Count(i);
-        step.Log(from.value, "net.rule", what + " +" + std::to_string(rule.delay.ms) + "ms" + id);
-        Transmit(from, std::move(out), rule.delay, step);
-        return true;
-      case MessageAction::kDuplicate: {
-        script_.Count(i);
-        step.Log(
-            from.value, "net.rule",
-            what + (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "") + id);
-        // The network never duplicates: a second copy of a frontend's write is the frontend
-        // resending it (an application retry), which its statement knows of.
-        if (const auto* write = std::get_if<WriteRequest>(&out.message.body);
-            write != nullptr && IsFrontend(from)) {
-          NodeContext ctx(from, step, protocol_, history_);
-          mutable_frontend(from).NoteResent(write->corr, ctx);
-        }
-        Transmit(from, out, sim::Duration{0}, step);
-        Transmit(from, std::move(out), rule.delay, step);
+  const std::optional<size_t> match = script_.Match(from, out);
+  if (!match) return false;
+  const size_t i = *match;
+  const MessageRule& rule = script_.rule(i);
+  const std::string what = std::string(MessageActionName(rule.action)) + " " +
+                           MessageKindName(out.message) + " " + NodeName(from) + "->" +
+                           NodeName(out.to);
+  const std::string id = " id=" + std::to_string(out.id);
+  const std::string later = rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "";
+  switch (rule.action) {
+    case MessageAction::kDrop:
+      script_.Count(i);
+      if (ChannelOf(out.message) == sim::Channel::kStream) {
+        // A stream loses a message only by breaking: everything in flight on it is lost.
+        step.Log(from.value, "net.rule", what + " (stream reset)" + id);
+        network_.ResetStream(from.value, out.to.value);
+        OnStreamReset(from, out.to, step);
         return true;
       }
-      case MessageAction::kHold: {
-        script_.Count(i);
-        // A lease reply waits in the metasrv's handler chain (later pushes pass it); any other
-        // stream message holds its stream's line; a call waits alone.
-        const bool head_of_line = ChannelOf(out.message) == sim::Channel::kStream &&
-                                  !std::holds_alternative<HeartbeatReply>(out.message.body);
-        step.Log(from.value, "net.rule",
-                 what + " until " + rule.until_state +
-                     (rule.delay.ms > 0 ? " +" + std::to_string(rule.delay.ms) + "ms" : "") + id);
-        held_.Add(HeldMessage{from, std::move(out), rule.until_state, i, rule.delay, std::nullopt,
-                              head_of_line});
-        return true;
+      step.Log(from.value, "net.rule", what + id);
+      return true;
+    case MessageAction::kDelay:
+      script_.Count(i);
+      step.Log(from.value, "net.rule", what + " +" + std::to_string(rule.delay.ms) + "ms" + id);
+      Transmit(from, std::move(out), rule.delay, step);
+      return true;
+    case MessageAction::kDuplicate: {
+      script_.Count(i);
+      step.Log(from.value, "net.rule", what + later + id);
+      // The network never duplicates: a second copy of a frontend's write is the frontend
+      // resending it (an application retry), which its statement knows of.
+      if (const auto* write = std::get_if<WriteRequest>(&out.message.body);
+          write != nullptr && IsFrontend(from)) {
+        NodeContext ctx(from, step, protocol_, history_);
+        mutable_frontend(from).NoteResent(write->corr, ctx);
       }
-      case MessageAction::kReorder: {
-        std::optional<HeldMessage> first = held_.TakeReorderPartner(i);
-        if (!first) {
-          step.Log(from.value, "net.rule", what + " (held for the next one)" + id);
-          held_.Add(HeldMessage{from, std::move(out), std::string(), i, sim::Duration{0},
-                                std::nullopt, false});
-          return true;
-        }
-        script_.Count(i);
-        step.Log(from.value, "net.rule", what + " (sent before the held one)" + id);
-        Transmit(from, std::move(out), sim::Duration{0}, step);
-        Transmit(first->from, std::move(first->out), sim::Ms(1), step);
-        return true;
-      }
+      Transmit(from, out, sim::Duration{0}, step);
+      Transmit(from, std::move(out), rule.delay, step);
+      return true;
     }
-    REPARTSIM_UNREACHABLE();
+    case MessageAction::kHold: {
+      script_.Count(i);
+      // A lease reply waits in the metasrv's handler chain (later pushes pass it); any other
+      // stream message holds its stream's line; a call waits alone.
+      const bool head_of_line = ChannelOf(out.message) == sim::Channel::kStream &&
+                                !std::holds_alternative<HeartbeatReply>(out.message.body);
+      step.Log(from.value, "net.rule", what + " until " + rule.until_state + later + id);
+      held_.Add(HeldMessage{from, std::move(out), rule.until_state, i, rule.delay, std::nullopt,
+                            head_of_line});
+      return true;
+    }
+    case MessageAction::kReorder: {
+      std::optional<HeldMessage> first = held_.TakeReorderPartner(i);
+      if (!first) {
+        step.Log(from.value, "net.rule", what + " (held for the next one)" + id);
+        held_.Add(HeldMessage{from, std::move(out), std::string(), i, sim::Duration{0},
+                              std::nullopt, false});
+        return true;
+      }
+      script_.Count(i);
+      step.Log(from.value, "net.rule", what + " (sent before the held one)" + id);
+      Transmit(from, std::move(out), sim::Duration{0}, step);
+      Transmit(first->from, std::move(first->out), sim::Ms(1), step);
+      return true;
+    }
   }
-  return false;
+  REPARTSIM_UNREACHABLE();
 }
 
 void Cluster::TraceProcedureState(ProcedureId id, const std::string& before, int status_before,
