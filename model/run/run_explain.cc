@@ -57,6 +57,56 @@ bool NamesRow(const Violation& v, const std::string& text) {
   return false;
 }
 
+// The note on a write of one of `v`'s rows (who wrote `text`, when, its outcome, the region
+// that accepted it), and its operation's trace lines as context needles.
+void NoteWrite(const CheckInput& in, const model::WriteRecord& rec, const std::string& text,
+               const std::map<std::pair<uint64_t, std::string>, const model::Acceptance*>& holders,
+               Violation& v) {
+  std::string into;
+  const auto holder = holders.find({rec.id, text});
+  if (holder != holders.end()) {
+    REPARTSIM_ASSERT(holder->second->write_id == rec.id);
+    into = " into region " + holder->second->region.ToString() + " on " +
+           in.cluster->NodeName(holder->second->node) + " (accepted at step " +
+           std::to_string(holder->second->step) + ")";
+  }
+  v.notes.push_back("write " + std::to_string(rec.id) + " from " +
+                    in.cluster->NodeName(rec.frontend) + " (issued at step " +
+                    std::to_string(rec.start_step) + ", " + model::WriteStatusName(rec.status) +
+                    (rec.status == model::WriteStatus::kPending
+                         ? ""
+                         : " at step " + std::to_string(rec.end_step)) +
+                    ") wrote " + text + into);
+  const std::string id = std::to_string(rec.id);
+  for (std::string needle : {"op insert id=" + id + " ", "fe.write_done id=" + id + " "}) {
+    if (std::find(v.context_needles.begin(), v.context_needles.end(), needle) ==
+        v.context_needles.end()) {
+      v.context_needles.push_back(std::move(needle));
+    }
+  }
+}
+
+// A row of a write the table's datanodes may hold (the write was not rejected), rendered.
+struct Written {
+  std::string text;
+  const model::WriteRecord* write;
+  const model::Row* row;
+};
+
+std::vector<Written> WrittenRows(const CheckInput& in) {
+  const model::TableSchema& schema = in.scenario->table.schema;
+  std::vector<Written> written;
+  for (const model::WriteRecord& w : in.cluster->history().writes) {
+    if (w.table != in.scenario->table_id() || w.status == model::WriteStatus::kRejected) continue;
+    for (const model::Row& row : w.rows) {
+      if (row.size() == schema.columns.size()) {
+        written.push_back({check::RenderRow(schema, row), &w, &row});
+      }
+    }
+  }
+  return written;
+}
+
 }  // namespace
 
 void ExplainQueryRows(const CheckInput& in, const model::QueryRecord& q, Violation& v) {
@@ -82,22 +132,8 @@ void ExplainQueryRows(const CheckInput& in, const model::QueryRecord& q, Violati
 
 void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
   constexpr size_t kNotesMax = 8;
-  const model::History& history = in.cluster->history();
   const model::TableSchema& schema = in.scenario->table.schema;
-  struct Written {
-    std::string text;
-    const model::WriteRecord* write;
-    const model::Row* row;
-  };
-  std::vector<Written> written;
-  for (const model::WriteRecord& w : history.writes) {
-    if (w.table != in.scenario->table_id() || w.status == model::WriteStatus::kRejected) continue;
-    for (const model::Row& row : w.rows) {
-      if (row.size() == schema.columns.size()) {
-        written.push_back({check::RenderRow(schema, row), &w, &row});
-      }
-    }
-  }
+  const std::vector<Written> written = WrittenRows(in);
   std::optional<model::TableRoute> route =
       model::ReadTableRoute(in.cluster->metasrv().kv(), in.scenario->table_id());
   std::vector<check::ProbeRegion> regions;
@@ -141,30 +177,7 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
         continue;
       }
       ++listed;
-      const model::WriteRecord& rec = *w.write;
-      std::string status = model::WriteStatusName(rec.status);
-      std::string into;
-      const auto holder = write_holders.find({rec.id, w.text});
-      if (holder != write_holders.end()) {
-        REPARTSIM_ASSERT(holder->second->write_id == rec.id);
-        into = " into region " + holder->second->region.ToString() + " on " +
-               in.cluster->NodeName(holder->second->node) + " (accepted at step " +
-               std::to_string(holder->second->step) + ")";
-      }
-      v.notes.push_back("write " + std::to_string(rec.id) + " from " +
-                        in.cluster->NodeName(rec.frontend) + " (issued at step " +
-                        std::to_string(rec.start_step) + ", " + status +
-                        (rec.status == model::WriteStatus::kPending
-                             ? ""
-                             : " at step " + std::to_string(rec.end_step)) +
-                        ") wrote " + w.text + into);
-      const std::string id = std::to_string(rec.id);
-      for (std::string needle : {"op insert id=" + id + " ", "fe.write_done id=" + id + " "}) {
-        if (std::find(v.context_needles.begin(), v.context_needles.end(), needle) ==
-            v.context_needles.end()) {
-          v.context_needles.push_back(std::move(needle));
-        }
-      }
+      NoteWrite(in, *w.write, w.text, write_holders, v);
     }
     if (more > 0)
       v.notes.push_back("... and " + std::to_string(more) + " more writes of these rows");
