@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "model/campaign/timeline.h"
+#include "model/scenario/loader.h"
 #include "sim/assert.h"
 
 namespace repartsim::campaign {
@@ -133,6 +134,25 @@ std::vector<std::string> DecisiveDecisions(const scenario::Scenario& s,
   replay.rules = config.rules;
   return DecisiveDecisionsText(s, r.choices, DecisionSteps(s, replay, r.choices), r.trace_lines,
                                lines_max);
+}
+
+sim::Result<ToldRun> TellScenarioFile(const std::string& path, uint64_t seed,
+                                      size_t decisions_max) {
+  auto s = scenario::LoadScenarioFile(path);
+  if (!s.ok()) return s.error();
+  run::RunConfig config;
+  config.seed = seed;
+  config.keep_trace = true;
+  auto r = run::RunScenario(s.value(), config);
+  if (!r.ok()) return r.error();
+  ToldRun told{std::move(r).value(), {}};
+  for (const run::Story& story : told.report.stories) told.text += "  story: " + story.cause + "\n";
+  for (const std::string& line : DecisiveDecisionsText(
+           s.value(), told.report.choices, DecisionSteps(s.value(), config, told.report.choices),
+           told.report.trace_lines, decisions_max)) {
+    told.text += "  decision " + line + "\n";
+  }
+  return told;
 }
 
 }  // namespace repartsim::campaign

@@ -39,4 +39,14 @@ std::vector<std::string> DecisiveDecisions(const scenario::Scenario& s,
                                            const run::ExploreConfig& config,
                                            const run::RunReport& r, size_t lines_max);
 
+// A run of the scenario file `path` (seed `seed`, the file's own profile) and the text that
+// tells it, a line each, indented by two spaces: each story's cause ("story: ..."), then its
+// decisive decisions ("decision #..."), at most `decisions_max`. shrink prints it under its
+// shrunk scenario.
+struct ToldRun {
+  run::RunReport report;
+  std::string text;
+};
+sim::Result<ToldRun> TellScenarioFile(const std::string& path, uint64_t seed, size_t decisions_max);
+
 }  // namespace repartsim::campaign

@@ -50,6 +50,11 @@ TEST(ShrinkTest, CliWritesAVerifiedScenarioAndRefusesAPassingSeed) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("INV-ACK"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("verified: seed=0 "), std::string::npos) << r.output;
+  // The shrunk run is told (issue 36): its story, under the scenario line.
+  EXPECT_NE(r.output.find("outcome=safety\n  story: rows were lost when dn2 ran "
+                          "ApplyStagingManifest on region 4398046511104(1024, 0) at step 97\n"),
+            std::string::npos)
+      << r.output;
   const testing::CliOutcome run =
       testing::RunRepartsim("run " + out + " --choices " + out + ".choices");
   EXPECT_EQ(run.exit_code, 1) << run.output;

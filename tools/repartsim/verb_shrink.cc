@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "model/campaign/counterexample.h"
+#include "model/campaign/decisive_decisions.h"
 #include "model/campaign/repro_command.h"
 #include "model/campaign/shrink.h"
 #include "model/check/violation.h"
@@ -45,10 +45,10 @@ std::string SizeText(const campaign::ShrinkSize& z) {
 // invariant the original run did.
 bool Verified(const std::string& scenario, const std::string& out_path, uint64_t seed,
               const campaign::ShrinkResult& r, double seconds) {
-  auto check = campaign::RunScenarioFile(out_path, seed);
+  auto check = campaign::TellScenarioFile(out_path, seed, 20);
   bool verified = false;
   if (check.ok()) {
-    for (const check::Violation& v : check.value().violations) {
+    for (const check::Violation& v : check.value().report.violations) {
       verified = verified || check::InvariantName(v.invariant) == r.invariant;
     }
   }
@@ -60,8 +60,9 @@ bool Verified(const std::string& scenario, const std::string& out_path, uint64_t
               seconds);
   std::printf("scenario: %s (repro: %s) %s\n", out_path.c_str(),
               campaign::ShellCommand({"run", out_path}).c_str(),
-              verified ? ("verified: " + check.value().SummaryLine()).c_str()
+              verified ? ("verified: " + check.value().report.SummaryLine()).c_str()
                        : "NOT verified: the run differs");
+  if (verified) std::fputs(check.value().text.c_str(), stdout);
   return verified;
 }
 
