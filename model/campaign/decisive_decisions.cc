@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "model/campaign/html_timeline.h"
 #include "model/campaign/timeline.h"
 #include "model/scenario/loader.h"
 #include "sim/assert.h"
@@ -33,15 +34,6 @@ class StepTagger final : public sim::Chooser {
   const uint64_t& step_;
   std::vector<uint64_t> steps_;
 };
-
-// "metasrv", "dn2", "fe1" for trace node n<k>; "-" for none.
-std::string NodeName(const scenario::Scenario& s, int node) {
-  if (node < 0) return "-";
-  const uint32_t n = static_cast<uint32_t>(node);
-  if (n == 0) return "metasrv";
-  if (n <= s.datanode_count) return "dn" + std::to_string(n);
-  return "fe" + std::to_string(n - s.datanode_count);
-}
 
 // Whether trace event `kind` is what decision `label` caused.
 bool Caused(std::string_view label, std::string_view kind) {
@@ -81,6 +73,12 @@ std::vector<std::string> DecisiveDecisionsText(const scenario::Scenario& s,
                                                const std::vector<uint64_t>& steps,
                                                const std::vector<std::string>& trace,
                                                size_t lines_max) {
+  const std::vector<std::string> names = TimelineNodeNames(s.datanode_count, s.frontend_count);
+  auto name = [&names](int node) {
+    return node < 0                                   ? std::string("-")
+           : static_cast<size_t>(node) < names.size() ? names[static_cast<size_t>(node)]
+                                                      : "n" + std::to_string(node);
+  };
   std::vector<std::optional<TraceEvent>> events;
   events.reserve(trace.size());
   for (size_t i = 0; i < trace.size(); ++i) events.push_back(ParseTraceLine(trace[i], i));
@@ -115,7 +113,7 @@ std::vector<std::string> DecisiveDecisionsText(const scenario::Scenario& s,
     const TraceEvent* shown = caused != nullptr ? caused : first;
     line += ", step " + std::to_string(steps[i]);
     if (shown != nullptr) {
-      line += " (t=" + std::to_string(shown->time_ms) + " ms): " + NodeName(s, shown->node) + " " +
+      line += " (t=" + std::to_string(shown->time_ms) + " ms): " + name(shown->node) + " " +
               std::string(shown->kind) +
               (shown->detail.empty() ? "" : " " + std::string(shown->detail));
     }
