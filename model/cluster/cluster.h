@@ -120,6 +120,8 @@ class Cluster final : public StreamLinks {
   const Frontend& frontend(uint32_t index) const { return frontends_[index]; }
   const ObjectStore& object_store() const { return object_store_; }
   const History& history() const { return history_; }
+  // For the checker: see History::ReleaseQueryRows.
+  void ReleaseQueryRows(size_t index) { history_.ReleaseQueryRows(index); }
   const Protocol& protocol() const { return protocol_; }
   const ClusterConfig& config() const { return config_; }
   const sim::Network<Message>& network() const { return network_; }

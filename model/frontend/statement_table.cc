@@ -149,6 +149,7 @@ void StatementTable::Finish(FrontendStatement& statement, NodeContext& ctx) {
                                                                              : QueryStatus::kError;
   record.error = statement.error;
   record.rows = std::move(statement.result_rows);
+  record.row_count = record.rows.size();
   record.count = statement.result_count;
   record.regions = statement.scanned;
   record.end_step = ctx.step.step;

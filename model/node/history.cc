@@ -48,7 +48,7 @@ void History::Hash(sim::Hasher& h) const {
   for (const WriteRecord& w : writes) h.Add(static_cast<uint64_t>(w.status));
   h.Add(static_cast<uint64_t>(queries.size()));
   for (const QueryRecord& q : queries) {
-    h.Add(static_cast<uint64_t>(q.status)).Add(static_cast<uint64_t>(q.rows.size()));
+    h.Add(static_cast<uint64_t>(q.status)).Add(q.row_count);
   }
   h.Add(static_cast<uint64_t>(ddls.size()));
   for (const DdlRecord& d : ddls) {
@@ -57,6 +57,11 @@ void History::Hash(sim::Hasher& h) const {
   }
   h.Add(static_cast<uint64_t>(ownership_breaches.size()));
   h.Add(static_cast<uint64_t>(procedure_ends.size()));
+}
+
+void History::ReleaseQueryRows(size_t index) {
+  REPARTSIM_ASSERT(index < queries.size());
+  std::vector<Row>().swap(queries[index].rows);
 }
 
 }  // namespace repartsim::model

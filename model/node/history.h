@@ -54,7 +54,10 @@ struct QueryRecord {
   QueryStatus status = QueryStatus::kPending;
   uint64_t end_step = 0;
   sim::SimTime end;
-  std::vector<Row> rows;          // the merged result rows (none for count(*))
+  // The merged result rows (none for count(*)). The checker releases them once the query
+  // has passed (History::ReleaseQueryRows); row_count keeps their number.
+  std::vector<Row> rows;
+  uint64_t row_count = 0;
   uint64_t count = 0;             // count(*): the count the frontend returned
   std::vector<RegionId> regions;  // regions scanned
   uint64_t route_version = 0;     // the version of the cached route it was (last) planned with
@@ -136,6 +139,9 @@ struct History {
   DdlRecord& Ddl(uint64_t id);
   // Outcomes only (not rows): enough to tell histories apart in a fingerprint cheaply.
   void Hash(sim::Hasher& h) const;
+  // For the checker: drops the rows of queries[index], which it has checked and passed (a
+  // long run would otherwise keep every result it ever returned). row_count stays.
+  void ReleaseQueryRows(size_t index);
 };
 
 }  // namespace repartsim::model

@@ -24,26 +24,6 @@ namespace {
 
 using check::Violation;
 
-void FeedOracle(const model::History& history, model::TableId table, check::Oracle& oracle) {
-  for (const model::WriteRecord& w : history.writes) {
-    if (w.table != table) continue;
-    oracle.RegisterWrite(w.id, w.start_step, w.rows);
-    switch (w.status) {
-      case model::WriteStatus::kAcked:
-        oracle.Acknowledge(w.id, w.end_step);
-        break;
-      case model::WriteStatus::kRejected:
-        oracle.Reject(w.id, w.end_step);
-        break;
-      case model::WriteStatus::kUnknown:
-        oracle.MarkUnknown(w.id, w.end_step);
-        break;
-      case model::WriteStatus::kPending:
-        break;  // still in flight: a maybe row
-    }
-  }
-}
-
 // INV-OWN at acceptance: each breach the cluster recorded (by the model's filter-path
 // evaluator) becomes a violation at its step, after SQLite agrees on exactly its rows.
 void CheckAcceptedRows(const CheckInput& in, std::vector<Violation>& out) {
@@ -84,12 +64,11 @@ bool OverlapsDdl(const model::History& history, uint64_t start_step, uint64_t en
 void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Violation>& out) {
   const model::History& history = in.cluster->history();
   const bool tolerated = !in.cluster->protocol().On(model::Rule::kFencedReads);
-  for (const model::QueryRecord& q : history.queries) {
+  for (size_t index = 0; index < history.queries.size(); ++index) {
+    const model::QueryRecord& q = history.queries[index];
     if (q.table != in.scenario->table_id() || q.status != model::QueryStatus::kOk) continue;
-    check::QuerySpec spec;
-    spec.where_sql = q.where ? q.where->ToSql() : "";
-    spec.start_step = q.start_step;
-    spec.end_step = q.end_step;
+    if (in.query_watch != nullptr && in.query_watch->Passed(index)) continue;
+    const check::QuerySpec spec = QuerySpecOf(q);
     check::QueryCheckContext context;
     context.at = check::CheckAt{q.end_step, q.end.ms};
     context.query = q.sql;
@@ -348,16 +327,20 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
   REPARTSIM_ASSERT(in.scenario != nullptr);
   REPARTSIM_ASSERT(in.cluster != nullptr);
   std::vector<Violation> out;
-  auto oracle = check::Oracle::Open(in.scenario->table.schema);
-  REPARTSIM_ASSERT_MSG(oracle.ok(), "in-memory oracle must open");
-  FeedOracle(in.cluster->history(), in.scenario->table_id(), oracle.value());
+  std::optional<QueryWatch> own_watch;
+  QueryWatch* watch = in.query_watch;
+  if (watch == nullptr) {
+    watch = &own_watch.emplace(in.scenario->table_id(), in.scenario->table.schema);
+  }
+  watch->Finish(in.cluster->history());
+  check::Oracle& oracle = watch->oracle();
   CheckAcceptedRows(in, out);
   CheckRejectedDdls(in, out);
   CheckUnjustifiedRefusals(in, out);
   out.insert(out.end(), in.step_violations.begin(), in.step_violations.end());
-  CheckQueries(in, oracle.value(), out);
+  CheckQueries(in, oracle, out);
   if (in.quiescent) {
-    CheckQuiescent(in, oracle.value(), out);
+    CheckQuiescent(in, oracle, out);
   } else {
     CheckNotQuiescent(in, out);
   }

@@ -20,6 +20,7 @@
 #include "model/cluster/cluster.h"
 #include "model/partition/rule.h"
 #include "model/run/liveness_probes.h"
+#include "model/run/query_watch.h"
 #include "model/scenario/scenario.h"
 
 namespace repartsim::run {
@@ -34,6 +35,9 @@ struct CheckInput {
   std::string not_quiescent_reason;               // e.g. "steps_max reached"
   std::vector<check::Violation> step_violations;  // found during the run (PublishedRuleWatch)
   std::vector<ProbeResult> probes;                // liveness probes (LivenessProbes)
+  // The queries judged during the run and the oracle it fed; nullptr: CheckRun builds the
+  // oracle from the history and checks every query.
+  QueryWatch* query_watch = nullptr;
 };
 
 // The table's published rule from its route: nullopt when the scenario's rule has no columns

@@ -119,6 +119,7 @@ class PhasedRun {
         cluster_(cluster),
         trace_(trace),
         rule_watch_(s),
+        query_watch_(s.table_id(), s.table.schema),
         chooser_(chooser),
         plan_(plan),
         stats_(stats),
@@ -131,6 +132,7 @@ class PhasedRun {
 
   const PublishedRuleWatch& rule_watch() const { return rule_watch_; }
   const LivenessProbes& probes() const { return probes_; }
+  QueryWatch& query_watch() { return query_watch_; }
 
   void Run(RunReport& report) {
     sim::AssertContext& assert_context = sim::CurrentAssertContext();
@@ -140,6 +142,7 @@ class PhasedRun {
     while (sim_.Step()) {
       // Stamped with the index of the step just taken, as its trace lines are.
       rule_watch_.AfterStep(cluster_, check::CheckAt{sim_.steps() - 1, sim_.now().ms});
+      query_watch_.AfterStep(cluster_);
       if (!healed_) {
         if (TotalCrashes(stats_) != crashes) {
           crashes = TotalCrashes(stats_);
@@ -241,6 +244,7 @@ class PhasedRun {
   model::Cluster& cluster_;
   sim::Trace& trace_;
   PublishedRuleWatch rule_watch_;
+  QueryWatch query_watch_;
   LivenessProbes probes_;
   PhaseChooser& chooser_;
   sim::CrashPlan& plan_;
@@ -321,7 +325,7 @@ Outcome OutcomeOf(const RunReport& report, const check::Report& verdict) {
 
 // Checks the finished run: its violations (explained from the kept trace), decisive first,
 // its stories and its outcome.
-void Check(const scenario::Scenario& s, const model::Cluster& cluster, const PhasedRun& run,
+void Check(const scenario::Scenario& s, const model::Cluster& cluster, PhasedRun& run,
            const RunConfig& config, const std::vector<std::string>& trace, RunReport& report) {
   REPARTSIM_ASSERT(!report.cut);
   CheckInput input{&s,
@@ -332,7 +336,8 @@ void Check(const scenario::Scenario& s, const model::Cluster& cluster, const Pha
                    report.quiescent,
                    report.end_reason,
                    run.rule_watch().violations(),
-                   run.probes().results()};
+                   run.probes().results(),
+                   &run.query_watch()};
   report.violations = CheckRun(input);
   if (config.keep_trace) ExplainViolations(report.violations, trace, config.excerpt_lines_max);
   check::Report verdict;

@@ -1,0 +1,103 @@
+#include "model/run/query_watch.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/assert.h"
+
+namespace repartsim::run {
+
+namespace {
+
+check::Oracle OpenOracle(const model::TableSchema& schema) {
+  auto oracle = check::Oracle::Open(schema);
+  REPARTSIM_ASSERT_MSG(oracle.ok(), "in-memory oracle must open");
+  return std::move(oracle).value();
+}
+
+// Gives the oracle write `w`'s outcome; false while it has none.
+bool Resolve(const model::WriteRecord& w, check::Oracle& oracle) {
+  switch (w.status) {
+    case model::WriteStatus::kAcked:
+      oracle.Acknowledge(w.id, w.end_step);
+      return true;
+    case model::WriteStatus::kRejected:
+      oracle.Reject(w.id, w.end_step);
+      return true;
+    case model::WriteStatus::kUnknown:
+      oracle.MarkUnknown(w.id, w.end_step);
+      return true;
+    case model::WriteStatus::kPending:
+      return false;  // still in flight: a maybe row
+  }
+  REPARTSIM_UNREACHABLE();
+}
+
+}  // namespace
+
+check::QuerySpec QuerySpecOf(const model::QueryRecord& q) {
+  check::QuerySpec spec;
+  spec.where_sql = q.where ? q.where->ToSql() : "";
+  spec.start_step = q.start_step;
+  spec.end_step = q.end_step;
+  return spec;
+}
+
+QueryWatch::QueryWatch(model::TableId table, const model::TableSchema& schema)
+    : table_(table), oracle_(OpenOracle(schema)) {}
+
+void QueryWatch::RegisterWrites(const model::History& history) {
+  for (; next_write_ < history.writes.size(); ++next_write_) {
+    const model::WriteRecord& w = history.writes[next_write_];
+    if (w.table != table_) continue;
+    oracle_.RegisterWrite(w.id, w.start_step, w.rows);
+    if (!Resolve(w, oracle_)) pending_writes_.push_back(next_write_);
+  }
+  std::erase_if(pending_writes_,
+                [&](size_t index) { return Resolve(history.writes[index], oracle_); });
+}
+
+bool QueryWatch::CheckQuery(const model::QueryRecord& q) {
+  ++checked_;
+  const check::QuerySpec spec = QuerySpecOf(q);
+  if (q.count_star) {
+    sim::Result<check::CountRange> range = oracle_.ExpectCount(spec);
+    return !range.ok() || (q.count >= range.value().min && q.count <= range.value().max);
+  }
+  sim::Result<check::QueryDiff> diff = oracle_.Check(spec, q.rows);
+  return !diff.ok() || diff.value().empty();
+}
+
+void QueryWatch::AfterStep(model::Cluster& cluster) {
+  for (size_t index : Advance(cluster.history())) cluster.ReleaseQueryRows(index);
+}
+
+const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {
+  passed_now_.clear();
+  RegisterWrites(history);
+  for (; next_query_ < history.queries.size(); ++next_query_) {
+    if (history.queries[next_query_].table == table_) open_queries_.push_back(next_query_);
+  }
+  if (open_queries_.empty()) return passed_now_;
+  // A query is decidable once no write issued at or before its last step is still in flight.
+  uint64_t first_pending_issue = std::numeric_limits<uint64_t>::max();
+  for (size_t index : pending_writes_) {
+    first_pending_issue = std::min(first_pending_issue, history.writes[index].start_step);
+  }
+  std::erase_if(open_queries_, [&](size_t index) {
+    const model::QueryRecord& q = history.queries[index];
+    if (q.status == model::QueryStatus::kError) return true;  // nothing to check
+    if (q.status != model::QueryStatus::kOk || q.end_step >= first_pending_issue) return false;
+    if (CheckQuery(q)) {
+      if (passed_.size() <= index) passed_.resize(index + 1, 0);
+      passed_[index] = 1;
+      passed_now_.push_back(index);
+    }
+    return true;
+  });
+  return passed_now_;
+}
+
+void QueryWatch::Finish(const model::History& history) { RegisterWrites(history); }
+
+}  // namespace repartsim::run
