@@ -98,9 +98,15 @@ sim::Result<SweepReport> ReadSweepReport(const std::string& path) {
 }
 
 std::string FileHash(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  // One read of the whole file: a sweep hashes its own executable (tens of MB with debug
+  // information), which a character-by-character stream read made a tenth of a short sweep.
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return "";
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::streamoff size = in.tellg();
+  if (size < 0) return "";
+  std::string bytes(static_cast<size_t>(size), '\0');
+  in.seekg(0);
+  if (!in.read(bytes.data(), size)) return "";
   sim::Hasher h;
   h.Add(std::string_view(bytes));
   return sim::Hex64(h.Finish());

@@ -36,6 +36,7 @@ Oracle::Oracle(model::TableSchema schema, std::string path)
 Result<Oracle> Oracle::Open(model::TableSchema schema, std::string path) {
   REPARTSIM_ASSERT(!schema.columns.empty());
   Oracle oracle(std::move(schema), std::move(path));
+  if (oracle.path_.empty()) return oracle;  // opened when a predicate first needs SQLite
   sim::Status status = oracle.OpenMirror();
   if (!status.ok()) return status.error();
   return oracle;
@@ -48,7 +49,8 @@ Oracle::Oracle(const Oracle& other)
       write_index_(other.write_index_),
       versions_(other.versions_),
       identities_(other.identities_),
-      identity_heads_(other.identity_heads_) {}
+      identity_heads_(other.identity_heads_),
+      cross_check_(other.cross_check_) {}
 
 Oracle& Oracle::operator=(const Oracle& other) {
   if (this != &other) *this = Oracle(other);

@@ -18,6 +18,7 @@
 
 #include "model/check/query_diff.h"
 #include "model/check/sqlite_db.h"
+#include "model/partition/predicate.h"
 #include "model/partition/schema.h"
 #include "sim/result.h"
 
@@ -34,6 +35,11 @@ struct QuerySpec {
   uint64_t start_step = 0;       // rows acknowledged before this step are required
   uint64_t end_step = 0;         // writes issued up to this step may be visible; >= start
   sim::SourceLocation location;  // where the query's SQL sits in the scenario, for errors
+  // The same predicate as the model parsed it, or nullptr. When given and the model interprets
+  // all of it (no Predicate::Kind::kOther), the oracle evaluates it on each row version itself
+  // (model::EvaluatePredicate) and SQLite is not consulted; Oracle::set_cross_check makes it
+  // consult both and stop the run (exit 70) if they disagree.
+  const model::Predicate* where = nullptr;
 };
 
 // Inclusive bounds of a count(*) result.
@@ -83,8 +89,13 @@ class Oracle {
   bool Knows(WriteId id) const;
   WriteState StateOf(WriteId id) const;
 
-  // Copies registered rows into SQLite, one transaction per call. Expect() flushes itself.
+  // Copies registered rows into SQLite, one transaction per call; opens the in-memory mirror
+  // first if it is not open (an oracle without a file opens it only when a predicate needs
+  // SQLite). Expect() flushes itself when it uses SQLite.
   void Flush();
+  // Off by default: every predicate the model evaluates is also run through SQLite, and a
+  // disagreement on any row version is an invariant break (REPARTSIM_ASSERT).
+  void set_cross_check(bool on) { cross_check_ = on; }
 
   // Errors (bad WHERE text) carry spec.location and "oracle: <sqlite message> in WHERE <sql>".
   Result<Expectation> Expect(const QuerySpec& spec);
@@ -128,6 +139,7 @@ class Oracle {
   int32_t FindIdentity(const model::Row& row) const;
   Result<SqliteStatement*> PredicateStatement(const QuerySpec& spec);
   sim::Status MarkMatches(const QuerySpec& spec);
+  sim::Status MarkMatchesBySqlite(const QuerySpec& spec);
   std::optional<uint64_t> MaxAckedIssueStep(const Identity& identity, const QuerySpec& spec) const;
   Visibility VisibilityOf(uint32_t version, std::optional<uint64_t> max_acked_issue,
                           const QuerySpec& spec) const;
@@ -155,6 +167,7 @@ class Oracle {
   SqliteStatement insert_;
   std::map<std::string, SqliteStatement> predicates_;
   size_t versions_flushed_ = 0;
+  bool cross_check_ = false;
   // Scratch, sized to versions_/identities_ and cleared after each use.
   std::vector<uint8_t> matched_;
   mutable std::vector<int32_t> slot_of_identity_;

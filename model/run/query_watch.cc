@@ -38,6 +38,7 @@ bool Resolve(const model::WriteRecord& w, check::Oracle& oracle) {
 check::QuerySpec QuerySpecOf(const model::QueryRecord& q) {
   check::QuerySpec spec;
   spec.where_sql = q.where ? q.where->ToSql() : "";
+  spec.where = q.where ? &*q.where : nullptr;
   spec.start_step = q.start_step;
   spec.end_step = q.end_step;
   return spec;

@@ -401,6 +401,7 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
   PhaseChooser chooser(replay ? static_cast<sim::Chooser&>(*replay) : recording);
 
   PhasedRun run(s, cluster, chooser, trace, plan, stats, faults, config.seed, config.after_step);
+  run.query_watch().oracle().set_cross_check(config.oracle_cross_check);
   run.Run(report);
   if (report.cut) {
     report.crash_points.insert(stats.sites().begin(), stats.sites().end());

@@ -339,6 +339,39 @@ TEST(OracleTest, UnopenableFileIsAnError) {
             "file");
 }
 
+// The model's evaluator answers a predicate it interprets; SQLite answers one it does not.
+TEST(OracleTest, AnInterpretedPredicateIsEvaluatedByTheModelAndOtherwiseBySqlite) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1, 1), R("b", 1, 2), R("c", 1, 3)});
+  oracle.Acknowledge(1, 2);
+  const model::Predicate b =
+      model::Predicate::Compare("host", model::CompareOp::kEq, model::Value::String("b"));
+  QuerySpec spec = Q(5, 5, "\"host\" = 'a'");  // SQLite's text says otherwise
+  spec.where = &b;
+  EXPECT_EQ(oracle.ExpectCount(spec).value(), (CountRange{1, 1}));
+  EXPECT_EQ(DiffText(oracle, spec, {}), "missing (host='b', ts=1, v=2)\n");
+  model::Predicate other;  // Kind::kOther: the model leaves it to SQLite
+  spec.where = &other;
+  spec.where_sql = "v >= 2";
+  EXPECT_EQ(oracle.ExpectCount(spec).value(), (CountRange{2, 2}));
+  EXPECT_EQ(DiffText(oracle, spec, {R("b", 1, 2)}), "missing (host='c', ts=1, v=3)\n");
+}
+
+TEST(OracleTest, CrossCheckStopsTheRunWhenTheModelAndSqliteDisagree) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1, 1), R("b", 1, 2)});
+  oracle.Acknowledge(1, 2);
+  const model::Predicate a =
+      model::Predicate::Compare("host", model::CompareOp::kEq, model::Value::String("a"));
+  QuerySpec spec = Q(5, 5, "\"host\" = 'a'");
+  spec.where = &a;
+  oracle.set_cross_check(true);
+  EXPECT_EQ(oracle.ExpectCount(spec).value(), (CountRange{1, 1}));  // they agree
+  spec.where_sql = "\"host\" = 'b'";
+  EXPECT_EXIT(static_cast<void>(oracle.ExpectCount(spec)), testing::ExitedWithCode(70),
+              "the model's predicate evaluator and SQLite disagree on WHERE \"host\" = 'b'");
+}
+
 }  // namespace oracle_test
 }  // namespace
 }  // namespace repartsim::check

@@ -4,7 +4,8 @@
 // of one seed give the same summary: steps, prng_draws, trace_hash). Method: run the first
 // kSeedsFast seeds of each scenario's `seeds` range under each profile it states an expectation for
 // (the slow test runs the whole range). The same for every per-rule expectation
-// (expect.with_rules) on the same seeds.
+// (expect.with_rules) on the same seeds. Every run cross-checks the oracle's predicate
+// evaluation: the model's evaluator and SQLite must agree on every row version of every query.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,6 +42,9 @@ std::string MissesOf(const Scenario& s, const std::string& what, const std::stri
     config.seed = seed;
     config.profile = profile;
     config.rules = rules;
+    // Every query predicate of the library is evaluated by the model and by SQLite; a
+    // disagreement ends the test binary with exit 70 and names the WHERE text.
+    config.oracle_cross_check = true;
     auto report = run::RunScenario(s, config);
     if (!report.ok()) {
       failures += what + " seed " + std::to_string(seed) + ": " + report.error().Format() + "\n";
