@@ -74,7 +74,7 @@ sim::Status ProcedureRunner::Recover(sim::SimTime now) {
     REPARTSIM_ASSERT(record.kind != RecordKind::kCommit);
     if (record.parent.valid()) continue;  // only roots are recovered
     REPARTSIM_ASSERT(record.root == record.id);
-    sim::Result<AnyBody> body = loader_(record.type, record.body);
+    sim::Result<AnyBody> body = loader_(record.type, record.body.dump());
     if (!body.ok()) return body.error();
     Slot slot = MakeSlot(record.id, record.root, ProcedureId{}, std::move(body).value());
     slot.status = record.kind == RecordKind::kRollback ? ProcedureStatus::kRollingBack
@@ -162,7 +162,7 @@ bool ProcedureRunner::Persist(Slot& slot, ProcedureEnv& env, RecordKind kind) {
   if (env.CrashPoint(Site(slot, "before_persist"))) return false;
   const uint32_t step = slot.step;
   store_.Write(ProcedureRecord{slot.root, slot.id, slot.parent, slot.step, kind,
-                               std::string(slot.body.type()), slot.body.Dump()});
+                               std::string(slot.body.type()), PersistedBody::Of(slot.body)});
   ++slot.step;
   REPARTSIM_ASSERT(slot.step == step + 1);
   REPARTSIM_ASSERT(store_.record_count() > 0);

@@ -8,6 +8,26 @@
 
 namespace repartsim::model {
 
+PersistedBody::PersistedBody(std::string dump)
+    : shared_(std::make_shared<const Shared>(Shared{AnyBody(), std::move(dump)})) {}
+
+PersistedBody PersistedBody::Of(AnyBody snapshot) {
+  REPARTSIM_ASSERT(!snapshot.empty());
+  PersistedBody body;
+  body.shared_ = std::make_shared<const Shared>(Shared{std::move(snapshot), std::nullopt});
+  return body;
+}
+
+const std::string& PersistedBody::dump() const {
+  static const std::string kEmpty;
+  if (shared_ == nullptr) return kEmpty;
+  if (!shared_->dump.has_value()) {
+    shared_->dump = shared_->snapshot.Dump();
+    shared_->snapshot = AnyBody();
+  }
+  return *shared_->dump;
+}
+
 namespace {
 
 const char* RecordSuffix(RecordKind kind) {
@@ -100,7 +120,7 @@ void ProcedureStore::Fingerprint(sim::Hasher& h) const {
     h.Add(key);
     h.Add(record.parent.value);
     h.Add(record.type);
-    h.Add(record.body);
+    h.Add(record.body.dump());
   }
 }
 

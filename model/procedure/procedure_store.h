@@ -7,16 +7,40 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "model/procedure/any_body.h"
 #include "model/procedure/procedure.h"
 #include "sim/fingerprint.h"
 
 namespace repartsim::model {
 
 enum class RecordKind : uint8_t { kStep, kCommit, kRollback };
+
+// The serialized body of a record. The runner keeps a snapshot of the body at the step and
+// serializes it (AnyBody::Dump) only when something reads the record: recovery, or a state
+// fingerprint (explore). The result is the same as serializing at the step, and a run without
+// a metasrv crash never pays for it. Copies share the snapshot and the serialized text.
+class PersistedBody {
+ public:
+  PersistedBody() = default;
+  // Implicit: a body already serialized (tests write records by hand).
+  PersistedBody(std::string dump);
+  PersistedBody(const char* dump) : PersistedBody(std::string(dump)) {}
+  static PersistedBody Of(AnyBody snapshot);
+
+  const std::string& dump() const;
+
+ private:
+  struct Shared {
+    mutable AnyBody snapshot;                 // released once dumped
+    mutable std::optional<std::string> dump;  // computed on first use
+  };
+  std::shared_ptr<const Shared> shared_;
+};
 
 struct ProcedureRecord {
   ProcedureId root;
@@ -25,7 +49,7 @@ struct ProcedureRecord {
   uint32_t step = 0;
   RecordKind kind = RecordKind::kStep;
   std::string type;
-  std::string body;  // Dump() of the procedure body at this step
+  PersistedBody body;  // Dump() of the procedure body at this step
 };
 
 class ProcedureStore {

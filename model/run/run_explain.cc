@@ -132,6 +132,10 @@ void ExplainQueryRows(const CheckInput& in, const model::QueryRecord& q, Violati
 
 void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
   constexpr size_t kNotesMax = 8;
+  const bool any_rows = std::any_of(out.begin(), out.end(), [](const Violation& v) {
+    return !v.rows.empty() && v.invariant != check::Invariant::kOwn;
+  });
+  if (!any_rows) return;  // nothing to explain: do not index the run's rows
   const model::TableSchema& schema = in.scenario->table.schema;
   const std::vector<Written> written = WrittenRows(in);
   std::optional<model::TableRoute> route =

@@ -137,6 +137,20 @@ TEST(ProcedureManagerTest, PersistedStepsAreBracketedByCrashPointsAndCommitDelet
   EXPECT_EQ(manager.store().record_count(), 0u);
 }
 
+// A record keeps a snapshot and serializes it on first read: what it reads is the body as it
+// was at the persist, whatever the live body did since, in every copy of the record.
+TEST(ProcedureManagerTest, ARecordReadsAsTheBodyWasWhenItWasPersisted) {
+  ScriptBody body = Script("ppd");
+  body.state = 1;
+  const PersistedBody persisted = PersistedBody::Of(AnyBody::Of<ScriptBody, FakeEnv>(body));
+  const PersistedBody copy = persisted;
+  body.state = 2;
+  EXPECT_EQ(copy.dump(), "ppd|1|1");
+  EXPECT_EQ(persisted.dump(), "ppd|1|1");
+  EXPECT_EQ(PersistedBody("ppd|0|0").dump(), "ppd|0|0");
+  EXPECT_EQ(PersistedBody().dump(), "");
+}
+
 TEST(ProcedureManagerTest, CrashAfterPersistRecoversFromTheStoredState) {
   Manager manager;
   FakeEnv env;

@@ -148,7 +148,7 @@ class ProcedureProbe {
   std::string LatestRecord(ProcedureId id) const {
     for (const ProcedureRecord& record : procedures().store().Latest()) {
       if (record.id != id) continue;
-      sim::Result<MetaProcedure> body = MetaProcedure::Load(record.type, record.body);
+      sim::Result<MetaProcedure> body = MetaProcedure::Load(record.type, record.body.dump());
       const char* kind = record.kind == RecordKind::kStep     ? "step"
                          : record.kind == RecordKind::kCommit ? "commit"
                                                               : "rollback";
