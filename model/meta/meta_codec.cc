@@ -1,11 +1,15 @@
 #include "model/meta/meta_codec.h"
 
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <utility>
 
+#include "model/meta/decode_memo.h"
 #include "sim/assert.h"
+#include "sim/fingerprint.h"
 
 namespace repartsim::model {
 namespace {
@@ -170,7 +174,9 @@ sim::Result<PartitionExpr> DecodePartitionExpr(std::string_view canonical_text) 
   return std::move(*expr);
 }
 
-std::string EncodeTableRoute(const TableRoute& route) {
+namespace {
+
+std::string EncodeTableRouteJson(const TableRoute& route) {
   Json j;
   Json routes = Json::array();
   for (const RegionRoute& r : route.region_routes) routes.push_back(RouteToJson(r));
@@ -180,7 +186,28 @@ std::string EncodeTableRoute(const TableRoute& route) {
   return Json{{"Physical", std::move(j)}}.dump();
 }
 
-sim::Result<TableRoute> DecodeTableRoute(std::string_view bytes) {
+}  // namespace
+
+std::string EncodeTableRoute(const TableRoute& route) {
+  // A pure function of the route, asked again for the same routes (each route update, and
+  // each procedure dump that carries routes): the last encodings are kept per thread, by the
+  // route's hash, and a hit is taken only when the kept route equals this one.
+  constexpr size_t kMemoMax = 1024;
+  thread_local std::map<uint64_t, std::pair<TableRoute, std::string>> memo;
+  sim::Hasher h;
+  route.Hash(h);
+  const uint64_t key = h.Finish();
+  auto it = memo.find(key);
+  if (it != memo.end() && it->second.first == route) return it->second.second;
+  std::string bytes = EncodeTableRouteJson(route);
+  if (memo.size() >= kMemoMax) memo.clear();
+  memo.insert_or_assign(key, std::pair{route, bytes});
+  return bytes;
+}
+
+namespace {
+
+sim::Result<TableRoute> DecodeTableRouteJson(std::string_view bytes) {
   std::optional<Json> parsed = ParseJson(bytes);
   if (!parsed || !parsed->is_object() || !parsed->contains("Physical")) {
     return DecodeError("malformed table route: " + std::string(bytes));
@@ -200,6 +227,12 @@ sim::Result<TableRoute> DecodeTableRoute(std::string_view bytes) {
   route.max_region_number = RegionNumber{j["max_region_number"].get<uint32_t>()};
   route.version = j["version"].get<uint64_t>();
   return route;
+}
+
+}  // namespace
+
+sim::Result<TableRoute> DecodeTableRoute(std::string_view bytes) {
+  return MemoizedDecode<TableRoute>(bytes, &DecodeTableRouteJson);
 }
 
 std::string EncodeTableRepart(const TableRepart& repart) {

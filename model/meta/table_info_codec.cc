@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "model/meta/decode_memo.h"
 #include "model/meta/meta_codec.h"
 
 namespace repartsim::model {
@@ -88,7 +89,9 @@ std::string EncodeTableInfo(const TableInfo& info) {
   return j.dump();
 }
 
-sim::Result<TableInfo> DecodeTableInfo(std::string_view bytes) {
+namespace {
+
+sim::Result<TableInfo> DecodeTableInfoJson(std::string_view bytes) {
   Json j = Json::parse(bytes.begin(), bytes.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return DecodeError(bytes);
   for (const char* key :
@@ -111,6 +114,12 @@ sim::Result<TableInfo> DecodeTableInfo(std::string_view bytes) {
     info.options[key] = value.get<std::string>();
   }
   return info;
+}
+
+}  // namespace
+
+sim::Result<TableInfo> DecodeTableInfo(std::string_view bytes) {
+  return MemoizedDecode<TableInfo>(bytes, &DecodeTableInfoJson);
 }
 
 }  // namespace repartsim::model

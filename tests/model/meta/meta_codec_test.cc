@@ -96,6 +96,27 @@ TEST(MetaCodecTest, TableRepartRoundTrips) {
   EXPECT_EQ(bytes, "{\"src_to_dst\":[[4294967297,[4294967297,4294967299]]]}");
 }
 
+// Encoding and decoding are memoized per thread: asking again gives the same answer, a route
+// that differs in any field gets its own encoding, and a malformed value stays an error.
+TEST(MetaCodecTest, MemoizedCodecsAnswerAsTheFirstTime) {
+  RegionRoute r0;
+  r0.region_id = RegionId::Of(TableId{1024}, RegionNumber{0});
+  r0.partition_expr = Complex();
+  r0.leader = NodeId{2};
+  const TableRoute route = TableRoute::New({r0});
+  const std::string bytes = EncodeTableRoute(route);
+  EXPECT_EQ(EncodeTableRoute(route), bytes);
+  TableRoute moved = route;
+  moved.region_routes[0].leader = NodeId{3};
+  const std::string moved_bytes = EncodeTableRoute(moved);
+  EXPECT_NE(moved_bytes, bytes);
+  EXPECT_EQ(DecodeTableRoute(bytes).value(), route);
+  EXPECT_EQ(DecodeTableRoute(moved_bytes).value(), moved);
+  EXPECT_EQ(DecodeTableRoute(bytes).value(), route);
+  EXPECT_FALSE(DecodeTableRoute("{nope").ok());
+  EXPECT_FALSE(DecodeTableRoute("{nope").ok());
+}
+
 TEST(MetaCodecTest, MalformedBytesAreErrorsWithKvLocation) {
   sim::Result<TableRoute> route = DecodeTableRoute("{nope");
   ASSERT_FALSE(route.ok());
