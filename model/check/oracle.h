@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>  // lint: lookup-only
 #include <vector>
@@ -53,7 +54,8 @@ struct CountRange {
 // that the query may return, with the versions (indices for Oracle::VersionRow) it may show.
 struct ExpectedSlot {
   uint32_t identity = 0;
-  std::vector<uint32_t> versions;
+  uint32_t first = 0;  // its versions are Expectation::versions[first, first + size); size > 0
+  uint32_t size = 0;
   uint32_t count_min = 0;
   uint32_t count_max = 0;
 };
@@ -63,7 +65,13 @@ struct Expectation {
   // In order of the identities' first registration; append-mode slots of one identity are
   // adjacent and ordered by value (CompareRows).
   std::vector<ExpectedSlot> slots;
+  std::vector<uint32_t> versions;  // the slots' versions, each slot's adjacent (no allocation
+                                   // per slot: a query over the table has a slot per row)
   CountRange count;
+
+  std::span<const uint32_t> VersionsOf(const ExpectedSlot& slot) const {
+    return std::span<const uint32_t>(versions).subspan(slot.first, slot.size);
+  }
 };
 
 class Oracle {
@@ -149,7 +157,7 @@ class Oracle {
   void CompareSlots(const Expectation& expected, const std::vector<model::Row>& actual,
                     const std::vector<uint32_t>& returned,
                     const std::vector<int32_t>& first_returned, QueryDiff& diff) const;
-  std::vector<model::Row> DistinctRows(const std::vector<uint32_t>& versions) const;
+  std::vector<model::Row> DistinctRows(std::span<const uint32_t> versions) const;
 
   model::TableSchema schema_;
   std::string path_;

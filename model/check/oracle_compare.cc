@@ -87,12 +87,13 @@ QueryDiff Oracle::Compare(const Expectation& expected,
       if (first_returned[static_cast<size_t>(slot)] < 0) {
         first_returned[static_cast<size_t>(slot)] = static_cast<int32_t>(i);
       }
-      found = std::any_of(expected_slot.versions.begin(), expected_slot.versions.end(),
+      const std::span<const uint32_t> allowed = expected.VersionsOf(expected_slot);
+      found = std::any_of(allowed.begin(), allowed.end(),
                           [&](uint32_t v) { return versions_[v].row == row; });
     } else if (slot >= 0) {
       for (size_t s = static_cast<size_t>(slot);
            s < slots.size() && slots[s].identity == static_cast<uint32_t>(identity); ++s) {
-        if (versions_[slots[s].versions.front()].row != row) continue;
+        if (versions_[expected.VersionsOf(slots[s]).front()].row != row) continue;
         ++returned[s];
         if (first_returned[s] < 0) first_returned[s] = static_cast<int32_t>(i);
         found = true;
@@ -102,7 +103,7 @@ QueryDiff Oracle::Compare(const Expectation& expected,
     if (found) continue;
     DiffEntry entry = Unexpected(row, identity, expected.spec);
     if (slot >= 0 && !schema_.append_mode) {
-      entry.allowed = DistinctRows(slots[static_cast<size_t>(slot)].versions);
+      entry.allowed = DistinctRows(expected.VersionsOf(slots[static_cast<size_t>(slot)]));
     }
     diff.entries.push_back(std::move(entry));
   }
@@ -116,7 +117,7 @@ void Oracle::CompareSlots(const Expectation& expected, const std::vector<model::
                           const std::vector<int32_t>& first_returned, QueryDiff& diff) const {
   for (size_t s = 0; s < expected.slots.size(); ++s) {
     const ExpectedSlot& slot = expected.slots[s];
-    REPARTSIM_ASSERT(!slot.versions.empty());
+    REPARTSIM_ASSERT(slot.size > 0);
     if (returned[s] >= slot.count_min && returned[s] <= slot.count_max) continue;
     DiffEntry entry;
     entry.count_returned = returned[s];
@@ -124,8 +125,8 @@ void Oracle::CompareSlots(const Expectation& expected, const std::vector<model::
     entry.count_max = slot.count_max;
     if (returned[s] < slot.count_min) {
       entry.kind = DiffKind::kMissing;
-      entry.row = versions_[slot.versions.back()].row;
-      entry.allowed = DistinctRows(slot.versions);
+      entry.row = versions_[expected.VersionsOf(slot).back()].row;
+      entry.allowed = DistinctRows(expected.VersionsOf(slot));
       if (entry.allowed.size() == 1) entry.allowed.clear();
     } else {
       REPARTSIM_ASSERT(first_returned[s] >= 0);

@@ -106,47 +106,56 @@ void Oracle::AddLwwSlot(uint32_t identity_index, const QuerySpec& spec, Expectat
   std::optional<uint64_t> max_issue = MaxAckedIssueStep(identity, spec);
   ExpectedSlot slot;
   slot.identity = identity_index;
+  slot.first = static_cast<uint32_t>(out.versions.size());
   bool all_match = true;
   for (uint32_t version : identity.versions) {
     Visibility visibility = VisibilityOf(version, max_issue, spec);
     if (visibility != Visibility::kRequired && visibility != Visibility::kOptional) continue;
     if (matched_[version] != 0) {
-      slot.versions.push_back(version);
+      out.versions.push_back(version);
     } else {
       all_match = false;
     }
   }
-  if (slot.versions.empty()) return;
+  slot.size = static_cast<uint32_t>(out.versions.size()) - slot.first;
+  if (slot.size == 0) return;
   slot.count_min = max_issue.has_value() && all_match ? 1 : 0;
   slot.count_max = 1;
-  out.slots.push_back(std::move(slot));
+  out.slots.push_back(slot);
 }
 
 void Oracle::AddAppendSlots(uint32_t identity_index, const QuerySpec& spec,
                             Expectation& out) const {
+  // One slot per distinct row value of the identity, with the versions that carry it.
+  struct Distinct {
+    std::vector<uint32_t> versions;
+    uint32_t count_min = 0;
+    uint32_t count_max = 0;
+  };
   const Identity& identity = identities_[identity_index];
-  size_t first = out.slots.size();
+  std::vector<Distinct> values;
   for (uint32_t version : identity.versions) {
     if (matched_[version] == 0) continue;
     Visibility visibility = VisibilityOf(version, std::nullopt, spec);
     if (visibility != Visibility::kRequired && visibility != Visibility::kOptional) continue;
     const model::Row& row = versions_[version].row;
-    auto same = std::find_if(
-        out.slots.begin() + static_cast<std::ptrdiff_t>(first), out.slots.end(),
-        [&](const ExpectedSlot& slot) { return versions_[slot.versions.front()].row == row; });
-    if (same == out.slots.end()) {
-      out.slots.push_back(ExpectedSlot{identity_index, {}, 0, 0});
-      same = out.slots.end() - 1;
-    }
+    auto same = std::find_if(values.begin(), values.end(), [&](const Distinct& d) {
+      return versions_[d.versions.front()].row == row;
+    });
+    if (same == values.end()) same = values.insert(values.end(), Distinct{});
     same->versions.push_back(version);
     same->count_min += visibility == Visibility::kRequired ? 1 : 0;
     same->count_max += 1;
   }
-  std::sort(out.slots.begin() + static_cast<std::ptrdiff_t>(first), out.slots.end(),
-            [&](const ExpectedSlot& a, const ExpectedSlot& b) {
-              return CompareRows(versions_[a.versions.front()].row,
-                                 versions_[b.versions.front()].row) < 0;
-            });
+  std::sort(values.begin(), values.end(), [&](const Distinct& a, const Distinct& b) {
+    return CompareRows(versions_[a.versions.front()].row, versions_[b.versions.front()].row) < 0;
+  });
+  for (const Distinct& d : values) {
+    out.slots.push_back(ExpectedSlot{identity_index, static_cast<uint32_t>(out.versions.size()),
+                                     static_cast<uint32_t>(d.versions.size()), d.count_min,
+                                     d.count_max});
+    out.versions.insert(out.versions.end(), d.versions.begin(), d.versions.end());
+  }
 }
 
 Result<Expectation> Oracle::Expect(const QuerySpec& spec) {
@@ -188,7 +197,7 @@ Result<QueryDiff> Oracle::Check(const QuerySpec& spec, const std::vector<model::
   return Compare(expected.value(), actual);
 }
 
-std::vector<model::Row> Oracle::DistinctRows(const std::vector<uint32_t>& versions) const {
+std::vector<model::Row> Oracle::DistinctRows(std::span<const uint32_t> versions) const {
   std::vector<model::Row> out;
   for (uint32_t version : versions) {
     const model::Row& row = versions_[version].row;

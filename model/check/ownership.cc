@@ -10,7 +10,9 @@ constexpr size_t kStatementCacheMax = 256;
 
 }  // namespace
 
-OwnershipChecker::OwnershipChecker(model::TableSchema schema) : schema_(std::move(schema)) {
+OwnershipChecker::OwnershipChecker(model::TableSchema schema) : schema_(std::move(schema)) {}
+
+void OwnershipChecker::OpenDb() {
   Result<std::unique_ptr<SqliteDb>> db = SqliteDb::Open("");
   REPARTSIM_ASSERT_MSG(db.ok(), "cannot open an in-memory SQLite database");
   db_ = std::move(db).value();
@@ -23,7 +25,27 @@ OwnershipChecker::OwnershipChecker(model::TableSchema schema) : schema_(std::mov
 
 OwnershipChecker::~OwnershipChecker() = default;
 
+namespace {
+
+bool NamesOnlyColumnsOf(const model::PartitionExpr& expr, const model::TableSchema& schema) {
+  if (expr.is_leaf()) return schema.FindColumn(expr.column()).has_value();
+  return NamesOnlyColumnsOf(expr.lhs(), schema) && NamesOnlyColumnsOf(expr.rhs(), schema);
+}
+
+}  // namespace
+
+std::optional<std::vector<size_t>> OwnershipChecker::ModelRowsOutside(
+    const model::PartitionExpr& expr, const std::vector<model::Row>& rows) const {
+  if (!NamesOnlyColumnsOf(expr, schema_)) return std::nullopt;  // SQLite reports the error
+  std::vector<size_t> out;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (!model::MatchesFilterPath(expr, schema_, rows[r])) out.push_back(r);
+  }
+  return out;
+}
+
 Result<SqliteStatement*> OwnershipChecker::Statement(const std::string& predicate) {
+  if (db_ == nullptr) OpenDb();
   auto it = selects_.find(predicate);
   if (it != selects_.end()) return &it->second;
   // coalesce: a NULL (unknown) predicate does not satisfy the expression either.

@@ -161,6 +161,7 @@ void CheckQuiescent(const CheckInput& in, check::Oracle& oracle, std::vector<Vio
       model::ReadTableRoute(cluster.metasrv().kv(), in.scenario->table_id());
   if (!route) return;  // CREATE TABLE never committed; queries already reported errors
   check::OwnershipChecker ownership(schema);
+  ownership.set_cross_check(in.cross_check);
   std::vector<model::Row> all_rows;
   for (const model::RegionRoute& r : route->region_routes) {
     if (!r.leader || !cluster.IsDatanode(*r.leader)) continue;

@@ -38,6 +38,9 @@ struct CheckInput {
   // The queries judged during the run and the oracle it fed; nullptr: CheckRun builds the
   // oracle from the history and checks every query.
   QueryWatch* query_watch = nullptr;
+  // The ownership checks ask SQLite and the model's evaluator both and stop (exit 70) if they
+  // disagree (RunConfig::oracle_cross_check).
+  bool cross_check = false;
 };
 
 // The table's published rule from its route: nullopt when the scenario's rule has no columns

@@ -337,7 +337,8 @@ void Check(const scenario::Scenario& s, const model::Cluster& cluster, PhasedRun
                    report.end_reason,
                    run.rule_watch().violations(),
                    run.probes().results(),
-                   &run.query_watch()};
+                   &run.query_watch(),
+                   config.oracle_cross_check};
   report.violations = CheckRun(input);
   if (config.keep_trace) ExplainViolations(report.violations, trace, config.excerpt_lines_max);
   check::Report verdict;

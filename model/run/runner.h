@@ -71,8 +71,9 @@ struct RunConfig {
   bool keep_trace = false;         // keep every trace line (excerpts, divergence, jsonl)
   std::FILE* trace_out = nullptr;  // also stream text trace lines here
   size_t excerpt_lines_max = 12;   // trace lines attached to each violation
-  // Evaluate every query predicate with SQLite as well as the model's evaluator and stop with
-  // an invariant break (exit 70) if they disagree (Oracle::set_cross_check); for tests.
+  // Evaluate every query predicate, and every region's rows against its expression at
+  // quiescence, with SQLite as well as the model's evaluator, and stop with an invariant
+  // break (exit 70) if they disagree (Oracle and OwnershipChecker::set_cross_check); for tests.
   bool oracle_cross_check = false;
   // Exploration seams (repartsim explore, shrink, --check-determinism). `chooser`, when set,
   // answers every decision instead of the seeded random driver (still recorded in

@@ -66,6 +66,7 @@ TEST(OwnershipCheckerTest, AgreesWithFilterPathEvaluatorOnEveryRow) {
       if (!model::MatchesFilterPath(expr, schema, rows[i])) expected.push_back(i);
     }
     EXPECT_EQ(outside.value(), expected) << model::ToSqlPredicate(expr);
+    EXPECT_EQ(checker.ModelRowsOutside(expr, rows), expected) << expr.ToSql();
     outside_total += expected.size();
   }
   // The grid exercises both outcomes; a checker that always agreed vacuously would not.
@@ -88,6 +89,7 @@ TEST(OwnershipCheckerTest, UnknownColumnIsAnError) {
   Result<std::vector<size_t>> outside = checker.RowsOutside(expr, {R("a", 1, 1)});
   ASSERT_FALSE(outside.ok());
   EXPECT_EQ(outside.error().message, "ownership check: no such column: nope in \"nope\" = 1");
+  EXPECT_EQ(checker.ModelRowsOutside(expr, {R("a", 1, 1)}), std::nullopt);  // left to SQLite
 }
 
 }  // namespace ownership_test
