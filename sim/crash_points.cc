@@ -58,7 +58,7 @@ bool ShouldCrash(std::string_view site, Chooser& chooser, const CrashPlan& plan,
   } else {
     crash = chooser.Chance(site, plan.RatioFor(site));
   }
-  if (crash) ++counts.crashes;
+  if (crash) stats.CountCrash(counts);
   return crash;
 }
 

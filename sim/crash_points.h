@@ -60,6 +60,13 @@ class CrashPointStats {
     ++c.hits;
     return c;
   }
+  // Counts one crash at `counts` (a site's counters from Hit).
+  void CountCrash(Counts& counts) {
+    ++counts.crashes;
+    ++total_crashes_;
+  }
+  // The crashes of every site, kept as they are counted (the runner asks after every step).
+  uint64_t total_crashes() const { return total_crashes_; }
   Counts Get(std::string_view site) const;
   const std::map<std::string, Counts, std::less<>>& sites() const { return sites_; }
   // One line per site in name order: "<site> hits=<n> crashes=<n>\n".
@@ -68,6 +75,7 @@ class CrashPointStats {
  private:
   Counts& Find(std::string_view site);
   std::map<std::string, Counts, std::less<>> sites_;
+  uint64_t total_crashes_ = 0;
 };
 
 // Returns true iff the node running this code must crash at `site` now.

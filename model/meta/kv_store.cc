@@ -16,12 +16,14 @@ const std::string* KvStore::Find(std::string_view key) const {
 }
 
 void KvStore::Put(std::string key, std::string value) {
+  ++mutations_;
   data_.insert_or_assign(std::move(key), std::move(value));
 }
 
 bool KvStore::Delete(std::string_view key) {
   auto it = data_.find(key);
   if (it == data_.end()) return false;
+  ++mutations_;
   data_.erase(it);
   return true;
 }
@@ -38,6 +40,7 @@ KvCasResult KvStore::CompareAndPut(const std::string& key,
 void KvStore::Apply(const KvOp& op) {
   switch (op.kind) {
     case KvOp::Kind::kPut:
+      ++mutations_;
       data_.insert_or_assign(op.key, op.value);
       return;
     case KvOp::Kind::kDelete:

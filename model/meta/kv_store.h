@@ -73,14 +73,20 @@ class KvStore {
   size_t size() const { return data_.size(); }
   const std::map<std::string, std::string, std::less<>>& entries() const { return data_; }
 
+  // Counts the calls that may have changed an entry (puts, deletes, transaction ops), so an
+  // observer can tell cheaply that nothing changed since it last looked. Not part of the
+  // store's value: not hashed, not compared.
+  uint64_t mutations() const { return mutations_; }
+
   void Hash(sim::Hasher& h) const;
   uint64_t Fingerprint() const;
-  friend bool operator==(const KvStore&, const KvStore&) = default;
+  friend bool operator==(const KvStore& a, const KvStore& b) { return a.data_ == b.data_; }
 
  private:
   void Apply(const KvOp& op);
 
   std::map<std::string, std::string, std::less<>> data_;
+  uint64_t mutations_ = 0;
 };
 
 }  // namespace repartsim::model

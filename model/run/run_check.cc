@@ -300,10 +300,13 @@ PublishedRuleWatch::PublishedRuleWatch(const scenario::Scenario& s)
 
 void PublishedRuleWatch::AfterStep(const model::Cluster& cluster, check::CheckAt at) {
   const model::Metasrv& metasrv = cluster.metasrv();
-  const std::string* bytes = metasrv.kv().Find(route_key_);
-  if (bytes != nullptr && *bytes != route_bytes_) {
-    route_bytes_ = *bytes;
-    changed_ = true;
+  if (metasrv.kv().mutations() != kv_mutations_) {  // else the route cannot have changed
+    kv_mutations_ = metasrv.kv().mutations();
+    const std::string* bytes = metasrv.kv().Find(route_key_);
+    if (bytes != nullptr && *bytes != route_bytes_) {
+      route_bytes_ = *bytes;
+      changed_ = true;
+    }
   }
   if (!changed_ || !metasrv.is_up() || !metasrv.recovered() || metasrv.procedures().HasActive()) {
     return;  // procedures not recovered yet (leader start) count as running

@@ -61,9 +61,10 @@ class PublishedRuleWatch {
  private:
   const scenario::Scenario* s_;
   std::string route_key_;
-  std::string route_bytes_;        // the last seen stored route
-  bool changed_ = false;           // changed since the last check
-  std::set<std::string> checked_;  // canonical text of each rule checked
+  std::string route_bytes_;               // the last seen stored route
+  uint64_t kv_mutations_ = ~uint64_t{0};  // the store's mutation count when last compared
+  bool changed_ = false;                  // changed since the last check
+  std::set<std::string> checked_;         // canonical text of each rule checked
   std::vector<check::Violation> violations_;
 };
 

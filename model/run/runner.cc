@@ -78,12 +78,6 @@ bool Quiescent(const model::Cluster& cluster) {
   return true;
 }
 
-uint64_t TotalCrashes(const sim::CrashPointStats& stats) {
-  uint64_t total = 0;
-  for (const auto& [site, counts] : stats.sites()) total += counts.crashes;
-  return total;
-}
-
 HistoryCounts CountHistory(const model::History& h) {
   HistoryCounts c;
   for (const model::WriteRecord& w : h.writes) {
@@ -144,8 +138,8 @@ class PhasedRun {
       rule_watch_.AfterStep(cluster_, check::CheckAt{sim_.steps() - 1, sim_.now().ms});
       query_watch_.AfterStep(cluster_);
       if (!healed_) {
-        if (TotalCrashes(stats_) != crashes) {
-          crashes = TotalCrashes(stats_);
+        if (stats_.total_crashes() != crashes) {
+          crashes = stats_.total_crashes();
           RestartLater();
         }
       }
