@@ -200,7 +200,8 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
   p.plan->budget_ms = budget_ms;
   p.plan->raw = a.raw;
   campaign::SweepReport& report = p.report;
-  std::tie(report.binary_version, report.binary_id) = BinaryIdentity();
+  report.binary_version = REPARTSIM_VERSION;  // the id hashes the whole executable: when needed
+  if (!a.json.empty() || !a.resume.empty()) report.binary_id = BinaryIdentity().second;
   report.seeds = range ? a.seeds : "per-scenario";
   report.shard = shard.value().Text();
   report.complete = shard.value().count == 1;
