@@ -1,13 +1,12 @@
 #include "model/meta/meta_codec.h"
 
 #include <cstdlib>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 
-#include "model/meta/decode_memo.h"
+#include "model/meta/codec_memo.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 
@@ -189,20 +188,7 @@ std::string EncodeTableRouteJson(const TableRoute& route) {
 }  // namespace
 
 std::string EncodeTableRoute(const TableRoute& route) {
-  // A pure function of the route, asked again for the same routes (each route update, and
-  // each procedure dump that carries routes): the last encodings are kept per thread, by the
-  // route's hash, and a hit is taken only when the kept route equals this one.
-  constexpr size_t kMemoMax = 1024;
-  thread_local std::map<uint64_t, std::pair<TableRoute, std::string>> memo;
-  sim::Hasher h;
-  route.Hash(h);
-  const uint64_t key = h.Finish();
-  auto it = memo.find(key);
-  if (it != memo.end() && it->second.first == route) return it->second.second;
-  std::string bytes = EncodeTableRouteJson(route);
-  if (memo.size() >= kMemoMax) memo.clear();
-  memo.insert_or_assign(key, std::pair{route, bytes});
-  return bytes;
+  return MemoizedEncode<TableRoute>(route, &EncodeTableRouteJson);
 }
 
 namespace {

@@ -3,7 +3,7 @@
 #include <optional>
 #include <utility>
 
-#include "model/meta/decode_memo.h"
+#include "model/meta/codec_memo.h"
 #include "model/meta/meta_codec.h"
 
 namespace repartsim::model {
@@ -69,9 +69,7 @@ bool ReadSchema(const Json& j, TableSchema& schema) {
   return true;
 }
 
-}  // namespace
-
-std::string EncodeTableInfo(const TableInfo& info) {
+std::string EncodeTableInfoJson(const TableInfo& info) {
   Json columns = Json::array();
   for (const Column& c : info.schema.columns) {
     columns.push_back(Json{
@@ -87,6 +85,12 @@ std::string EncodeTableInfo(const TableInfo& info) {
          {"schema", std::move(schema)},     {"partition_key_indices", info.partition_key_indices},
          {"engine", info.engine},           {"options", info.options}};
   return j.dump();
+}
+
+}  // namespace
+
+std::string EncodeTableInfo(const TableInfo& info) {
+  return MemoizedEncode<TableInfo>(info, &EncodeTableInfoJson);
 }
 
 namespace {

@@ -1,0 +1,58 @@
+// Memoized encoding and decoding of stored metadata. Both are pure functions, and the metasrv
+// asks for the same few values again and again (the table route and table info at every
+// procedure step and heartbeat, and in every procedure dump that carries them, in every run of
+// a sweep or a search), each a JSON parse or dump. The last answers are kept per thread and
+// dropped all at once when there are too many.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>  // lint: lookup-only
+
+#include "sim/fingerprint.h"
+#include "sim/result.h"
+
+namespace repartsim::model {
+
+struct BytesHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return sim::Hasher().Add(s).Finish(); }
+};
+
+constexpr size_t kCodecMemoMax = 1024;
+
+// decode(bytes), or the value it gave for the same bytes before (errors are not kept).
+template <class T>
+sim::Result<T> MemoizedDecode(std::string_view bytes,
+                              sim::Result<T> (*decode)(std::string_view bytes)) {
+  using Memo = std::unordered_map<std::string, T, BytesHash, std::equal_to<>>;  // lint: lookup-only
+  thread_local Memo memo;
+  auto it = memo.find(bytes);
+  if (it != memo.end()) return it->second;
+  sim::Result<T> value = decode(bytes);
+  if (!value.ok()) return value;
+  if (memo.size() >= kCodecMemoMax) memo.clear();
+  memo.emplace(std::string(bytes), value.value());
+  return value;
+}
+
+// encode(value), or the bytes it gave before for an equal value: kept by value.Hash(), and a
+// hit taken only when the kept value equals `value`.
+template <class T>
+std::string MemoizedEncode(const T& value, std::string (*encode)(const T& value)) {
+  thread_local std::map<uint64_t, std::pair<T, std::string>> memo;
+  sim::Hasher h;
+  value.Hash(h);
+  const uint64_t key = h.Finish();
+  auto it = memo.find(key);
+  if (it != memo.end() && it->second.first == value) return it->second.second;
+  std::string bytes = encode(value);
+  if (memo.size() >= kCodecMemoMax) memo.clear();
+  memo.insert_or_assign(key, std::pair{value, bytes});
+  return bytes;
+}
+
+}  // namespace repartsim::model
