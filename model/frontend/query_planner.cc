@@ -11,7 +11,7 @@ namespace repartsim::model {
 
 QueryPlan PlanQuery(const CachedTable& cached, TableId table, const std::optional<Predicate>& where,
                     const Protocol& protocol) {
-  const PartitionView view = BuildPartitionView(cached.route, cached.info, protocol);
+  const PartitionView& view = cached.View(protocol);
   std::vector<RegionId> regions = view.read_regions;
   if (protocol.On(Rule::kFencedReads)) {
     // A merged-away or not yet applied region (IgnoreAllWrites) holds rows another region

@@ -1,8 +1,18 @@
 #include "model/frontend/route_cache.h"
 
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
+
+const PartitionView& CachedTable::View(const Protocol& protocol) const {
+  const bool aligned = protocol.On(Rule::kAlignedPartitionRule);
+  if (view_cache == nullptr || view_cache_aligned != aligned) {
+    view_cache = std::make_shared<const PartitionView>(BuildPartitionView(route, info, protocol));
+    view_cache_aligned = aligned;
+  }
+  return *view_cache;
+}
 
 const CachedTable* RouteCache::Find(TableId table) const {
   auto it = cache_.find(table);

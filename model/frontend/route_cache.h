@@ -10,10 +10,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
 
+#include "model/frontend/partition_view.h"
 #include "model/meta/ids.h"
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
@@ -26,6 +28,16 @@ namespace repartsim::model {
 struct CachedTable {
   TableRoute route;
   TableInfo info;
+
+  // BuildPartitionView(route, info, protocol), built on first use and kept: an entry never
+  // changes once cached (a fill replaces it whole), and every statement routed or planned
+  // with it asks for the view.
+  const PartitionView& View(const Protocol& protocol) const;
+
+  // The kept view and the switch it was built under; not part of the entry's value (neither
+  // hashed nor compared). Copies share it.
+  mutable std::shared_ptr<const PartitionView> view_cache = nullptr;
+  mutable bool view_cache_aligned = false;
 };
 
 class RouteCache {

@@ -71,7 +71,7 @@ const std::string* RowPathUndefinedColumn(const PartitionRule& rule, const Table
 WriteRouting RouteWrite(const CachedTable& cached, TableId table, std::vector<Row> rows,
                         WritePath path, const Protocol& protocol) {
   WriteRouting routing;
-  const PartitionView view = BuildPartitionView(cached.route, cached.info, protocol);
+  const PartitionView& view = cached.View(protocol);
   const TableSchema& schema = cached.info.schema;
   const bool unified = protocol.On(Rule::kUnifiedNullRouting);
   const bool vectorised = SplitsVectorised(path);

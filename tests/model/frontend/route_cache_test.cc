@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include "model/rules.h"
+#include "tests/model/frontend/frontend_fixture.h"
+
 namespace repartsim::model {
 namespace {
 namespace route_cache_test {
@@ -26,6 +29,22 @@ RouteReply Reply(uint64_t corr, uint64_t version, bool found = true) {
 }
 
 using Kind = RouteCache::FillResult::Kind;
+
+// An entry's partition view is built once and kept, and built again only under the other
+// setting of the aligned-rule switch (the one switch it depends on).
+TEST(RouteCacheTest, AnEntryKeepsItsPartitionViewPerAlignedSwitch) {
+  CachedTable cached = testing::FeCached(
+      {testing::FeRoute(0, std::nullopt), testing::FeRoute(1, testing::FeGe(10))});
+  Protocol aligned = Protocol::Greptime();
+  aligned.Set(Rule::kAlignedPartitionRule, true);
+  Protocol unaligned = Protocol::Greptime();
+  unaligned.Set(Rule::kAlignedPartitionRule, false);
+  const PartitionView* first = &cached.View(aligned);
+  EXPECT_EQ(&cached.View(aligned), first);
+  EXPECT_EQ(first->write_rule.regions, (std::vector<uint32_t>{1}));
+  EXPECT_EQ(cached.View(unaligned).write_rule.regions, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(cached.View(aligned).write_rule.regions, (std::vector<uint32_t>{1}));
+}
 
 TEST(RouteCacheTest, AFillThatDidNotRaceIsApplied) {
   RouteCache cache;
