@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/procedure/dump_memo.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -19,6 +20,21 @@ std::string RepartitionProcedure::state_name() const {
 }
 
 std::string RepartitionProcedure::Dump() const {
+  thread_local DumpMemo<std::pair<State, PersistentContext>> memo;
+  const uint64_t key = sim::Hasher()
+                           .Add(static_cast<uint64_t>(state_))
+                           .Add(ctx_.table.value)
+                           .Add(static_cast<uint64_t>(ctx_.plans.size()))
+                           .Add(static_cast<uint64_t>(ctx_.failed_plans.size()))
+                           .Add(static_cast<uint64_t>(ctx_.unknown_plans.size()))
+                           .Add(static_cast<uint64_t>(ctx_.succeeded_plans.size()))
+                           .Add(static_cast<uint64_t>(ctx_.dispatch_plans.size()))
+                           .Add(ctx_.next_group_id)
+                           .Finish();
+  return memo.Get(key, std::pair{state_, ctx_}, [&] { return DumpJson(); });
+}
+
+std::string RepartitionProcedure::DumpJson() const {
   REPARTSIM_ASSERT(static_cast<size_t>(state_) < kStateNames.size());
   nlohmann::json j;
   j["state"] = static_cast<int>(state_);

@@ -63,6 +63,8 @@ class RepartitionProcedure {
     std::vector<size_t> dispatch_plans;  // plans the next Dispatch submits (all at first)
     int64_t timeout_ms = 60000;
     uint64_t next_group_id = 1;
+
+    friend bool operator==(const PersistentContext&, const PersistentContext&) = default;
   };
 
   RepartitionProcedure() = default;
@@ -70,6 +72,7 @@ class RepartitionProcedure {
 
   std::string state_name() const;
   std::string Dump() const;
+  std::string DumpJson() const;  // Dump() without the memo
   static sim::Result<RepartitionProcedure> Load(std::string_view dump);
   Step Execute(MetasrvEnv& env, const ProcedureView& view);
   Step Rollback(MetasrvEnv& env, const ProcedureView& view);

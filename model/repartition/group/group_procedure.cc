@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/node/message.h"
+#include "model/procedure/dump_memo.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"
 
@@ -34,6 +35,22 @@ std::string RepartitionGroupProcedure::state_name() const {
 }
 
 std::string RepartitionGroupProcedure::Dump() const {
+  thread_local DumpMemo<std::pair<State, PersistentContext>> memo;
+  const uint64_t key = sim::Hasher()
+                           .Add(static_cast<uint64_t>(state_))
+                           .Add(ctx_.group_id)
+                           .Add(ctx_.parent)
+                           .Add(static_cast<uint64_t>(ctx_.plan_index))
+                           .Add(ctx_.created_at_ms)
+                           .Add(ctx_.remapped)
+                           .Add(ctx_.prepare.has_value())
+                           .Add(static_cast<uint64_t>(ctx_.allocated.size()))
+                           .Add(static_cast<uint64_t>(ctx_.pending_deallocate.size()))
+                           .Finish();
+  return memo.Get(key, std::pair{state_, ctx_}, [&] { return DumpJson(); });
+}
+
+std::string RepartitionGroupProcedure::DumpJson() const {
   nlohmann::json j;
   j["state"] = static_cast<int>(state_);
   j["group_id"] = ctx_.group_id;

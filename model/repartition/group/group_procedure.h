@@ -54,6 +54,8 @@ class RepartitionGroupProcedure {
     std::vector<RegionRoute> target_routes;
     RegionId central_region;
     NodeId central_datanode;
+
+    friend bool operator==(const PrepareResult&, const PrepareResult&) = default;
   };
 
   struct PersistentContext {
@@ -71,6 +73,8 @@ class RepartitionGroupProcedure {
     int64_t created_at_ms = 0;  // the group Context's creation: the deadline's origin
     std::optional<PrepareResult> prepare;
     bool remapped = false;  // staging_manifest_paths recorded
+
+    friend bool operator==(const PersistentContext&, const PersistentContext&) = default;
   };
 
   RepartitionGroupProcedure() = default;
@@ -78,6 +82,7 @@ class RepartitionGroupProcedure {
 
   std::string state_name() const;
   std::string Dump() const;
+  std::string DumpJson() const;  // Dump() without the memo
   static sim::Result<RepartitionGroupProcedure> Load(std::string_view dump);
   Step Execute(MetasrvEnv& env, const ProcedureView& view);
   std::vector<LockKey> lock_keys() const;
