@@ -24,10 +24,10 @@ struct BytesHash {
 
 constexpr size_t kCodecMemoMax = 1024;
 
-// decode(bytes), or the value it gave for the same bytes before (errors are not kept).
-template <class T>
-sim::Result<T> MemoizedDecode(std::string_view bytes,
-                              sim::Result<T> (*decode)(std::string_view bytes)) {
+// decode(bytes) (a sim::Result<T>), or the value it gave for the same bytes before (errors
+// are not kept). One memo per T and decode function.
+template <class T, class DecodeFn>
+sim::Result<T> MemoizedDecode(std::string_view bytes, DecodeFn decode) {
   using Memo = std::unordered_map<std::string, T, BytesHash, std::equal_to<>>;  // lint: lookup-only
   thread_local Memo memo;
   auto it = memo.find(bytes);

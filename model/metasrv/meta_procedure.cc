@@ -1,5 +1,7 @@
 #include "model/metasrv/meta_procedure.h"
 
+#include "model/meta/codec_memo.h"
+
 namespace repartsim::model {
 
 namespace {
@@ -34,6 +36,15 @@ std::string MetaProcedure::Dump() const {
 }
 
 sim::Result<MetaProcedure> MetaProcedure::Load(std::string_view type, std::string_view dump) {
+  // A pure function of its text, asked again for the same texts: every child procedure a
+  // repartition spawns is loaded from its dump, in every run of a search.
+  std::string key;
+  key.reserve(type.size() + 1 + dump.size());
+  key.append(type).append(1, '\n').append(dump);
+  return MemoizedDecode<MetaProcedure>(key, [&](std::string_view) { return LoadJson(type, dump); });
+}
+
+sim::Result<MetaProcedure> MetaProcedure::LoadJson(std::string_view type, std::string_view dump) {
   if (type == CreateTableProcedure::kType) {
     sim::Result<CreateTableProcedure> body = CreateTableProcedure::Load(dump);
     if (!body.ok()) return body.error();

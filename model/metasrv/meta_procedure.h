@@ -33,6 +33,8 @@ class MetaProcedure {
   std::string state_name() const;
   std::string Dump() const;
   static sim::Result<MetaProcedure> Load(std::string_view type, std::string_view dump);
+  static sim::Result<MetaProcedure> LoadJson(std::string_view type,
+                                             std::string_view dump);  // Load() without the memo
   Step Execute(MetasrvEnv& env, const ProcedureView& view);
   Step Rollback(MetasrvEnv& env, const ProcedureView& view);
   bool rollback_supported() const;
