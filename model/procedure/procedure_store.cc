@@ -9,13 +9,20 @@
 namespace repartsim::model {
 
 PersistedBody::PersistedBody(std::string dump)
-    : shared_(std::make_shared<const Shared>(Shared{AnyBody(), std::move(dump)})) {}
+    : shared_(std::make_shared<const Shared>(Shared{AnyBody(), std::move(dump), std::nullopt})) {}
 
 PersistedBody PersistedBody::Of(AnyBody snapshot) {
   REPARTSIM_ASSERT(!snapshot.empty());
   PersistedBody body;
-  body.shared_ = std::make_shared<const Shared>(Shared{std::move(snapshot), std::nullopt});
+  body.shared_ =
+      std::make_shared<const Shared>(Shared{std::move(snapshot), std::nullopt, std::nullopt});
   return body;
+}
+
+uint64_t PersistedBody::hash() const {
+  if (shared_ == nullptr) return sim::Hasher().Add(std::string_view()).Finish();
+  if (!shared_->hash.has_value()) shared_->hash = sim::Hasher().Add(dump()).Finish();
+  return *shared_->hash;
 }
 
 const std::string& PersistedBody::dump() const {
@@ -120,7 +127,7 @@ void ProcedureStore::Fingerprint(sim::Hasher& h) const {
     h.Add(key);
     h.Add(record.parent.value);
     h.Add(record.type);
-    h.Add(record.body.dump());
+    h.Add(record.body.hash());
   }
 }
 

@@ -33,11 +33,14 @@ class PersistedBody {
   static PersistedBody Of(AnyBody snapshot);
 
   const std::string& dump() const;
+  // sim::Hasher over dump(), computed once (a state fingerprint hashes every stored record).
+  uint64_t hash() const;
 
  private:
   struct Shared {
     mutable AnyBody snapshot;                 // released once dumped
     mutable std::optional<std::string> dump;  // computed on first use
+    mutable std::optional<uint64_t> hash;     // computed on first use
   };
   std::shared_ptr<const Shared> shared_;
 };
