@@ -7,13 +7,13 @@
 
 #include <cstddef>
 #include <functional>
-#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>  // lint: lookup-only
 
 #include "sim/fingerprint.h"
 #include "sim/result.h"
+#include "sim/text_memo.h"
 
 namespace repartsim::model {
 
@@ -39,20 +39,13 @@ sim::Result<T> MemoizedDecode(std::string_view bytes, DecodeFn decode) {
   return value;
 }
 
-// encode(value), or the bytes it gave before for an equal value: kept by value.Hash(), and a
-// hit taken only when the kept value equals `value`.
+// encode(value), or the bytes it gave before for an equal value (kept by value.Hash()).
 template <class T>
 std::string MemoizedEncode(const T& value, std::string (*encode)(const T& value)) {
-  thread_local std::map<uint64_t, std::pair<T, std::string>> memo;
+  thread_local sim::TextMemo<T> memo;
   sim::Hasher h;
   value.Hash(h);
-  const uint64_t key = h.Finish();
-  auto it = memo.find(key);
-  if (it != memo.end() && it->second.first == value) return it->second.second;
-  std::string bytes = encode(value);
-  if (memo.size() >= kCodecMemoMax) memo.clear();
-  memo.insert_or_assign(key, std::pair{value, bytes});
-  return bytes;
+  return memo.Get(h.Finish(), value, [&] { return encode(value); });
 }
 
 }  // namespace repartsim::model

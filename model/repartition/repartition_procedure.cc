@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/procedure/dump_memo.h"
 #include "sim/assert.h"
+#include "sim/text_memo.h"
 
 namespace repartsim::model {
 
@@ -20,7 +20,7 @@ std::string RepartitionProcedure::state_name() const {
 }
 
 std::string RepartitionProcedure::Dump() const {
-  thread_local DumpMemo<std::pair<State, PersistentContext>> memo;
+  thread_local sim::TextMemo<std::pair<State, PersistentContext>> memo;
   const uint64_t key = sim::Hasher()
                            .Add(static_cast<uint64_t>(state_))
                            .Add(ctx_.table.value)

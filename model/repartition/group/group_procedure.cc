@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "model/node/message.h"
-#include "model/procedure/dump_memo.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"
+#include "sim/text_memo.h"
 
 namespace repartsim::model {
 
@@ -35,7 +35,7 @@ std::string RepartitionGroupProcedure::state_name() const {
 }
 
 std::string RepartitionGroupProcedure::Dump() const {
-  thread_local DumpMemo<std::pair<State, PersistentContext>> memo;
+  thread_local sim::TextMemo<std::pair<State, PersistentContext>> memo;
   const uint64_t key = sim::Hasher()
                            .Add(static_cast<uint64_t>(state_))
                            .Add(ctx_.group_id)

@@ -1,19 +1,19 @@
-// Goal: DumpMemo answers from the memo only for fields equal to those it dumped before: a
-// repeat is not dumped again, different fields under the same key are dumped (and replace the
-// kept entry), and the answer is always the dump of the asking fields.
-// Method: a counting dump function over plain integer fields.
-#include "model/procedure/dump_memo.h"
+// Goal: TextMemo answers from the memo only for a value equal to one it made the text of
+// before: a repeat is not made again, a different value under the same key is made (and
+// replaces the kept entry), and the answer is always the text of the asking value.
+// Method: a counting make function over plain integer values.
+#include "sim/text_memo.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace repartsim::model {
+namespace repartsim::sim {
 namespace {
-namespace dump_memo_test {
+namespace text_memo_test {
 
-TEST(DumpMemoTest, AHitNeedsEqualFieldsNotOnlyTheSameKey) {
-  DumpMemo<int> memo;
+TEST(TextMemoTest, AHitNeedsEqualFieldsNotOnlyTheSameKey) {
+  TextMemo<int> memo;
   int dumps = 0;
   auto dump_of = [&](int fields) {
     return [&dumps, fields] {
@@ -33,6 +33,6 @@ TEST(DumpMemoTest, AHitNeedsEqualFieldsNotOnlyTheSameKey) {
   EXPECT_EQ(dumps, 4);
 }
 
-}  // namespace dump_memo_test
+}  // namespace text_memo_test
 }  // namespace
-}  // namespace repartsim::model
+}  // namespace repartsim::sim
