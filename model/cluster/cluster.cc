@@ -177,7 +177,7 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
 
 void Cluster::DeliverMessage(size_t index, sim::StepContext& step) {
   auto delivery = network_.Take(index);
-  const auto& envelope = delivery.envelope;
+  auto& envelope = delivery.envelope;  // consumed by the receiver (a frontend moves rows out)
   NodeId from{envelope.from};
   NodeId to{envelope.to};
   const char* kind = MessageKindName(envelope.msg);
@@ -198,7 +198,7 @@ void Cluster::DeliverMessage(size_t index, sim::StepContext& step) {
     OwnershipProbe probe(history_);
     mutable_datanode(to).OnMessage(from, envelope.msg, object_store_, ctx, &probe);
   } else {
-    mutable_frontend(to).OnMessage(from, envelope.msg, ctx);
+    mutable_frontend(to).OnMessage(from, std::move(envelope.msg), ctx);
   }
   Flush(ctx, step);
 }

@@ -116,13 +116,13 @@ void Frontend::DispatchQuery(FrontendStatement& statement, const CachedTable& ta
   }
 }
 
-void Frontend::OnMessage(NodeId from, const Message& message, NodeContext& ctx) {
+void Frontend::OnMessage(NodeId from, Message&& message, NodeContext& ctx) {
   (void)from;
   REPARTSIM_ASSERT(up_);
   if (const auto* m = std::get_if<RouteReply>(&message.body)) return OnRouteReply(*m, ctx);
   if (const auto* m = std::get_if<InvalidateCache>(&message.body)) return OnInvalidate(*m, ctx);
   if (const auto* m = std::get_if<WriteReply>(&message.body)) return OnWriteReply(*m, ctx);
-  if (const auto* m = std::get_if<ScanResponse>(&message.body)) return OnScanResponse(*m, ctx);
+  if (auto* m = std::get_if<ScanResponse>(&message.body)) return OnScanResponse(*m, ctx);
   if (const auto* m = std::get_if<DdlReply>(&message.body)) return OnDdlReply(*m, ctx);
   REPARTSIM_ASSERT_MSG(false, "frontend got a message it does not handle");
 }
@@ -256,7 +256,7 @@ void Frontend::OnWriteReply(const WriteReply& received, NodeContext& ctx) {
   statements_.MaybeFinish(statement, ctx);
 }
 
-void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
+void Frontend::OnScanResponse(ScanResponse& reply, NodeContext& ctx) {
   FrontendStatement* owner = statements_.TakeOwner(reply.corr);
   if (owner == nullptr) return;
   FrontendStatement& statement = *owner;
@@ -264,7 +264,7 @@ void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
   if (reply.code == ReplyCode::kOk) {
     ++statement.ok_count;
     statement.result_count += reply.count;
-    for (const Row& row : reply.rows) {
+    for (Row& row : reply.rows) {
       if (statement.where.has_value() &&
           !EvaluatePredicate(*statement.where, statement.schema, row)) {
         continue;
@@ -272,7 +272,7 @@ void Frontend::OnScanResponse(const ScanResponse& reply, NodeContext& ctx) {
       if (statement.count_star) {
         ++statement.result_count;  // count(*) with a WHERE: counted, not kept
       } else {
-        statement.result_rows.push_back(row);
+        statement.result_rows.push_back(std::move(row));  // the reply is consumed
       }
     }
   } else if ((reply.code == ReplyCode::kPartitionExprVersionMismatch ||

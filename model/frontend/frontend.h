@@ -87,7 +87,7 @@ class Frontend {
   bool HasSetupDdl() const;
   // Handles a RouteReply, InvalidateCache, WriteReply, ScanResponse or DdlReply.
   // REQUIRES: is_up().
-  void OnMessage(NodeId from, const Message& message, NodeContext& ctx);
+  void OnMessage(NodeId from, Message&& message, NodeContext& ctx);
   // The earliest request deadline, if any request is outstanding.
   std::optional<sim::SimTime> NextTimer() const;
   // Expires every request whose deadline is <= now.
@@ -123,7 +123,7 @@ class Frontend {
                  NodeContext& ctx);
   void DispatchQuery(FrontendStatement& statement, const CachedTable& table, NodeContext& ctx);
   void OnWriteReply(const WriteReply& reply, NodeContext& ctx);
-  void OnScanResponse(const ScanResponse& reply, NodeContext& ctx);
+  void OnScanResponse(ScanResponse& reply, NodeContext& ctx);
   // ---- DDL (frontend_ddl.cc) ----
   // Validates (a repartition) and submits DDL `key`, or waits for the table's route.
   void DispatchDdl(uint64_t key, NodeContext& ctx);
