@@ -197,6 +197,15 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "the apply result, so the region opens without that entry's acknowledged rows, and the "
      "next flush truncates them from the WAL for good",
      false, true},
+    {Rule::kCompactionEffectiveSequences, "compaction-effective-sequences",
+     "GreptimeDB issue #9146, fixed by PR #9147 (merged after the modelled commit; its code "
+     "not read, [inferred] from its text): a compaction writes each row at the sequence a "
+     "read ranks it at. Off (compactor.rs at the modelled commit): every row of the "
+     "compacted file is written at the largest sequence of its input files, so an older "
+     "value it holds outranks a newer version of the same key outside it (in the memtable); "
+     "a file a repartition target adopted keeps its source region's sequences, so compacting "
+     "it with the target's own files lifts the target's old values above its newer writes",
+     false, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -53,6 +53,7 @@ enum class Rule : uint8_t {
   kStagingFlushDropsMemtable,   // a staging flush removes the memtable it flushed (#6962)
   kExitStagingAppliesEdits,     // a staging exit applies its edits in memory too (#6962)
   kFailClosedReplay,            // a WAL entry that fails to apply fails the region open (#8809)
+  kCompactionEffectiveSequences,  // compaction keeps adopted rows at their admission sequence
   kCount,
 };
 

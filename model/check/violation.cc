@@ -162,12 +162,15 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
     // A crash keeps the WAL: when the reopen after it skipped an entry of the region it could
     // not apply (dn.replay_skip, before any other such event), that skip lost the data.
     const std::string skipped = " dn.replay_skip region=" + region + " ";
+    // A compaction rewrites the region's files ("dn.compact <region> Ok rows=N").
+    const std::string compacted = " dn.compact" + r + " Ok ";
     const std::string* crash = nullptr;
     for (const std::string& line : trace_lines) {
       std::optional<uint64_t> step = LeadingStep(line);
       if (!step || *step <= after_step) continue;
       if (*step > violation.step) break;
       if (crash != nullptr && line.find(skipped) != std::string::npos) return &line;
+      if (line.find(compacted) != std::string::npos) return crash != nullptr ? crash : &line;
       for (const std::string& event : events) {
         if (event.empty() || line.size() < event.size()) continue;
         if (line.compare(line.size() - event.size(), event.size(), event) != 0) continue;

@@ -91,10 +91,10 @@ void AttachTrace(Violation& violation, const std::vector<std::string>& trace_lin
 
 // For each loss probe, the first trace line after its step (and at or before the violation's)
 // that drops, replaces or loses the data of its region: a DropRegion or ApplyStagingManifest
-// (the staging exit that replaces the region's data) handled by the region, the region
-// closed or its lease expired, or a crash of its datanode; and the same for its final-route
-// region, if any. Adds a note per probe ("row R: last accepted by region X on dnN at step S;
-// the first event after that which dropped, replaced or lost that region's data: `<line>`",
+// (the staging exit that replaces the region's data) handled by the region, a compaction of
+// it, the region closed or its lease expired, or a crash of its datanode; and the same for its
+// final-route region, if any. Adds a note per probe ("row R: last accepted by region X on dnN at
+// step S; the first event after that which dropped, replaced or lost that region's data: `<line>`",
 // or that none did; then "; in the final route region Y: `<line>`") and the found lines to
 // the context needles.
 // At most `probes_max` probes are explained; notes name the rest by count.

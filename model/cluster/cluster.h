@@ -194,6 +194,8 @@ class Cluster final : public StreamLinks {
   void CrashNode(NodeId node, sim::StepContext& step);
   // ---- faults (cluster_faults.cc) --------------------------------------------------------------
   void RunFaultAction(FaultAction& action, sim::StepContext& step);
+  // Compacts one region, or every writable region of every running datanode (CompactOp).
+  void Compact(const CompactOp& op, sim::StepContext& step);
   // A random pause of datanode `node` at its heartbeat tick (NodeFaults::pause): true iff it
   // paused now (paused_until_ set, `net.pause` logged).
   bool MaybePause(NodeId node, sim::StepContext& step);

@@ -189,12 +189,42 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
     return;
   }
   if (auto* expire = std::get_if<ExpireLeaseOp>(&op)) return ExpireLeasesNow(expire->node, step);
+  if (auto* compact = std::get_if<CompactOp>(&op)) return Compact(*compact, step);
   if (auto* stale = std::get_if<StaleCacheOp>(&op)) {
     frontends_[stale->frontend_index].SetIgnoreInvalidations(stale->table,
                                                              stale->ignore_invalidations);
     return;
   }
   REPARTSIM_UNREACHABLE();
+}
+
+void Cluster::Compact(const CompactOp& op, sim::StepContext& step) {
+  auto compact = [&](Datanode& dn, RegionId region) {
+    NodeContext ctx(dn.id(), step, protocol_, history_);
+    Reply reply = dn.HandleCompact(region, object_store_, ctx, protocol_);
+    sim::Detail d;
+    d.Word(region.ToString()).Word(ReplyCodeName(reply.code));
+    if (reply.ok()) d.Add("rows", reply.affected_rows);
+    ctx.Log("dn.compact", d.view());
+    Flush(ctx, step);
+    return reply.code != ReplyCode::kCrashed;
+  };
+  if (!op.every_region) {
+    Datanode& dn = mutable_datanode(op.node);
+    if (dn.is_up()) compact(dn, op.region);
+    return;
+  }
+  for (Datanode& dn : datanodes_) {
+    std::vector<RegionId> regions;
+    if (dn.is_up()) {
+      for (const auto& [id, region] : dn.regions()) {
+        if (region.state() == RegionState::kWritable) regions.push_back(id);
+      }
+    }
+    for (RegionId region : regions) {
+      if (!compact(dn, region)) break;  // the crash point fired: the datanode is down
+    }
+  }
 }
 
 bool Cluster::MaybePause(NodeId node, sim::StepContext& step) {

@@ -5,8 +5,9 @@
 namespace repartsim::model {
 
 const char* FaultActionName(const FaultAction& action) {
-  static constexpr const char* kNames[] = {"crash", "restart",     "flush",        "partition",
-                                           "heal",  "stale_cache", "message_rule", "expire_lease"};
+  static constexpr const char* kNames[] = {"crash",        "restart",      "flush",
+                                           "partition",    "heal",         "stale_cache",
+                                           "message_rule", "expire_lease", "compact"};
   static_assert(std::variant_size_v<FaultAction> == std::size(kNames));
   return kNames[action.index()];
 }
@@ -32,6 +33,8 @@ void HashFaultAction(sim::Hasher& h, const FaultAction& action) {
     HashMessageRule(h, rule->rule);
   } else if (const auto* expire = std::get_if<ExpireLeaseOp>(&action)) {
     h.Add(expire->node.value);
+  } else if (const auto* compact = std::get_if<CompactOp>(&action)) {
+    h.Add(compact->node.value).Add(compact->region.value).Add(compact->every_region);
   }
 }
 

@@ -1,6 +1,7 @@
 // Fault actions of a scenario, scheduled at a virtual time (or armed on a procedure state) on
-// the cluster's op queue: crash/restart a node, flush a region, network partitions and their
-// end, a frontend that keeps a stale cache, scripted message rules, an explicit lease expiry.
+// the cluster's op queue: crash/restart a node, flush or compact a region, network partitions
+// and their end, a frontend that keeps a stale cache, scripted message rules, an explicit
+// lease expiry.
 // They act on the cluster's wiring, not through a node's messages. Plain data.
 #pragma once
 
@@ -75,12 +76,20 @@ struct MessageRuleOp {
 struct ExpireLeaseOp {
   NodeId node;
 };
+// A compaction of one region's files on one datanode (Datanode::HandleCompact), or with
+// `every_region`, of every region every running datanode has open when the step runs (regions
+// a repartition created included).
+struct CompactOp {
+  NodeId node;
+  RegionId region;
+  bool every_region = false;
+};
 
 using FaultAction = std::variant<CrashNodeOp, RestartNodeOp, FlushOp, PartitionOp, HealOp,
-                                 StaleCacheOp, MessageRuleOp, ExpireLeaseOp>;
+                                 StaleCacheOp, MessageRuleOp, ExpireLeaseOp, CompactOp>;
 
 // "crash", "restart", "flush", "partition", "heal", "stale_cache", "message_rule",
-// "expire_lease" (the trace's `op` lines).
+// "expire_lease", "compact" (the trace's `op` lines).
 const char* FaultActionName(const FaultAction& action);
 // The action's fields, without its kind.
 void HashFaultAction(sim::Hasher& h, const FaultAction& action);

@@ -11,6 +11,52 @@
 namespace repartsim::model {
 namespace {
 
+// The rows of a region's files as a reader of the region sees them, one sorted run of `refs`
+// per file. build_partition_filter: only a file written under a different expression is
+// filtered, and only when the region has an expression to filter by (before GreptimeDB #7067,
+// none). Rule::kTargetSequenceForeignFiles records an adopted file's admission sequence; its
+// rows rank at it.
+class FileRowReader {
+ public:
+  FileRowReader(const Region& region, const ObjectStore& store, const Protocol& protocol)
+      : region_(region),
+        store_(store),
+        filter_(protocol.On(Rule::kFilterForeignFiles) && region.version().partition_expr),
+        nulls_first_(protocol.On(Rule::kNullFirstFilter)) {}
+
+  // Adds the rows of `file_id`; false when the object store has no such file.
+  bool Add(FileId file_id) {
+    const SstFile* file = store_.File(file_id);
+    if (file == nullptr) return false;
+    const bool filter = filter_ && file->expr_text != region_.committed_expr_text();
+    const auto admitted = region_.version().file_sequences.find(file_id);
+    const uint64_t admission =
+        admitted == region_.version().file_sequences.end() ? 0 : admitted->second;
+    file_rows += file->rows.size();
+    any_filtered = any_filtered || filter;
+    runs.push_back(refs.size());
+    const PartitionExpr* expr = filter ? &*region_.version().partition_expr : nullptr;
+    for (const SstRow& r : file->rows) {
+      if (expr != nullptr && !MatchesFilterPath(*expr, region_.schema(), r.row, nulls_first_)) {
+        continue;
+      }
+      refs.push_back(SeqRowRef{&r.row, admission != 0 ? admission : r.sequence});
+    }
+    return true;
+  }
+
+  std::vector<SeqRowRef> refs;
+  std::vector<size_t> runs;
+  uint64_t file_rows = 0;     // every row of every file read, filtered or not
+  bool any_filtered = false;  // some file needs the partition filter
+
+ private:
+  const Region& region_;
+  const ObjectStore& store_;
+  const bool filter_;
+  const bool nulls_first_;
+};
+
 // Acceptance table of docs/protocol.md section 5.2 (handle_write.rs), after the region lookup.
 Reply CheckWriteAccepted(const Region& region, std::optional<uint64_t> version,
                          const Protocol& protocol) {
@@ -144,39 +190,18 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
     return reply;
   }
   const TableSchema& schema = region->schema();
-  const std::optional<PartitionExpr>& expr = region->version().partition_expr;
-  const bool nulls_first = protocol.On(Rule::kNullFirstFilter);
   // Each file's rows are sorted (a flush writes them so), the memtable index too: the scan
   // merges these runs rather than sorting every row again.
-  std::vector<SeqRowRef> refs;
-  std::vector<size_t> runs;
+  FileRowReader reader(*region, store, protocol);
+  std::vector<SeqRowRef>& refs = reader.refs;
+  std::vector<size_t>& runs = reader.runs;
   refs.reserve(region->memtable_rows());
-  uint64_t file_rows = 0;     // every row of every file read, filtered or not
-  bool any_filtered = false;  // some file needs the partition filter
   auto add_file = [&](FileId file_id) {
-    const SstFile* file = store.File(file_id);
-    if (file == nullptr) {
-      reply.code = ReplyCode::kUnexpected;
-      reply.message = "Failed to read SST file " + std::to_string(file_id.value) + " of region " +
-                      region_id.ToString() + ": not found";
-      return false;
-    }
-    // build_partition_filter: only files written under a different expression are filtered,
-    // and only when the region has an expression to filter by (before GreptimeDB #7067, none).
-    const bool filter = protocol.On(Rule::kFilterForeignFiles) && expr.has_value() &&
-                        file->expr_text != region->committed_expr_text();
-    // Rule::kTargetSequenceForeignFiles: an adopted file's rows rank at its admission sequence.
-    const auto admitted = region->version().file_sequences.find(file_id);
-    const uint64_t admission =
-        admitted == region->version().file_sequences.end() ? 0 : admitted->second;
-    file_rows += file->rows.size();
-    any_filtered = any_filtered || filter;
-    runs.push_back(refs.size());
-    for (const SstRow& r : file->rows) {
-      if (filter && !MatchesFilterPath(*expr, schema, r.row, nulls_first)) continue;
-      refs.push_back(SeqRowRef{&r.row, admission != 0 ? admission : r.sequence});
-    }
-    return true;
+    if (reader.Add(file_id)) return true;
+    reply.code = ReplyCode::kUnexpected;
+    reply.message = "Failed to read SST file " + std::to_string(file_id.value) + " of region " +
+                    region_id.ToString() + ": not found";
+    return false;
   };
   for (FileId file_id : region->version().files) {
     if (!add_file(file_id)) return reply;
@@ -192,8 +217,8 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   // that number, so rows of a shared file outside the region's expression are counted too.
   // Rule::kExactCountStatistics (#9154) keeps the statistics only when no file is filtered.
   if (count_only && schema.append_mode &&
-      !(protocol.On(Rule::kExactCountStatistics) && any_filtered)) {
-    reply.count = file_rows + region->memtable_sorted().size();
+      !(protocol.On(Rule::kExactCountStatistics) && reader.any_filtered)) {
+    reply.count = reader.file_rows + region->memtable_sorted().size();
     return reply;
   }
   // Memtable rows are never partition-filtered.
@@ -347,6 +372,59 @@ Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& c
     return RegionNotReadyReply(region_id, RegionStateName(region->state()));
   if (!FlushMemtable(*region, store, &crash, protocol)) return Reply::Crashed();
   return Reply::Ok();
+}
+
+Reply Datanode::HandleCompact(RegionId region_id, ObjectStore& store, CrashHook& crash,
+                              const Protocol& protocol) {
+  REPARTSIM_ASSERT(up_);
+  Region* region = FindMutable(region_id);
+  if (region == nullptr) return RegionNotFoundReply(region_id);
+  // The compaction scheduler runs on writable leaders only; staging skips compaction.
+  if (region->state() != RegionState::kWritable) {
+    return RegionNotReadyReply(region_id, RegionStateName(region->state()));
+  }
+  const std::set<FileId> inputs = region->version().files;
+  if (inputs.size() < 2) return Reply::Ok(0);
+  FileRowReader reader(*region, store, protocol);
+  uint64_t max_file_sequence = 0;  // the largest FileMeta.sequence of the inputs
+  for (FileId file_id : inputs) {
+    if (const SstFile* file = store.File(file_id)) {
+      const auto admitted = region->version().file_sequences.find(file_id);
+      if (admitted != region->version().file_sequences.end()) {
+        max_file_sequence = std::max(max_file_sequence, admitted->second);
+      } else {
+        for (const SstRow& r : file->rows)
+          max_file_sequence = std::max(max_file_sequence, r.sequence);
+      }
+    }
+    if (!reader.Add(file_id)) {
+      return Reply{ReplyCode::kUnexpected,
+                   "Failed to read SST file " + std::to_string(file_id.value) +
+                       " for compaction of region " + region_id.ToString() + ": not found",
+                   0};
+    }
+  }
+  const TableSchema& schema = region->schema();
+  MergeSortedRuns(schema, reader.refs, reader.runs, /*dedup=*/!schema.append_mode);
+  // compactor.rs at the modelled commit: every output row is written at the largest input
+  // FileMeta.sequence (SstWriteRequest.max_sequence overrides the rows' own sequences).
+  const bool effective = protocol.On(Rule::kCompactionEffectiveSequences);
+  std::vector<SstRow> rows;
+  rows.reserve(reader.refs.size());
+  for (const SeqRowRef& ref : reader.refs) {
+    rows.push_back(SstRow{effective ? ref.sequence : max_file_sequence, *ref.row});
+  }
+  const uint64_t written = rows.size();
+  const FileId output = store.AddFile(region_id, region->version().partition_expr, std::move(rows));
+  if (crash.ShouldCrash("datanode.compact.after_sst")) return Reply::Crashed();
+  CommitManifestEdit(*region, store, protocol, [&](RegionManifest& m) {
+    for (FileId f : inputs) {
+      m.files.erase(f);
+      m.file_sequences.erase(f);
+    }
+    m.files.insert(output);
+  });
+  return Reply::Ok(written);
 }
 
 bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* crash,

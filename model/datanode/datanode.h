@@ -65,6 +65,7 @@ inline constexpr std::string_view kDatanodeCrashSites[] = {
     "datanode.flush.after_sst",     "datanode.flush.after_manifest",
     "datanode.drop.after_manifest", "datanode.enter_staging.after_clear",
     "datanode.remap.after_blob",    "datanode.apply_staging.after_edit",
+    "datanode.compact.after_sst",
 };
 
 // Faults of WAL replay when a region opens after a restart (GreptimeDB #8809): a replayed entry
@@ -169,6 +170,17 @@ class Datanode {
   // staging info), then WAL truncation. Ok with no file when the memtable is empty.
   Reply HandleFlush(RegionId region, ObjectStore& store, CrashHook& crash,
                     const Protocol& protocol = Protocol::Greptime());
+  // Compacts the files of a Leader(Writable) region into one (docs/protocol.md section 10.9):
+  // reads them as a scan does (a file written under another expression filtered by the
+  // region's, deduplicated unless append mode), writes one SST under the region's expression
+  // and replaces the inputs with it in one manifest edit. The inputs stay in the object store
+  // (other regions may share them; GC removes them). Each output row is written at the largest
+  // sequence of the input files (an adopted file's admission sequence, else its newest row's)
+  // unless Rule::kCompactionEffectiveSequences keeps the sequence the read ranked it at.
+  // Ok(rows written) with no file when the region has fewer than two files; RegionNotReady in
+  // any other state (staging skips compaction). The memtable is untouched.
+  Reply HandleCompact(RegionId region, ObjectStore& store, CrashHook& crash,
+                      const Protocol& protocol);
 
   // ---- staging (docs/protocol.md section 10.5) --------------------------------------------------
   // Under Rule::kDurableStaging a RejectAllWrites directive is also recorded durably.

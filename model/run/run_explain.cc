@@ -57,6 +57,18 @@ bool NamesRow(const Violation& v, const std::string& text) {
   return false;
 }
 
+// Whether `text` is a row `v` misses: any row it names, except the stale value a "wrong
+// value (<stale>): ...; expected (<row>)" entry read instead of the expected one.
+bool NamesMissingRow(const Violation& v, const std::string& text) {
+  for (const std::string& row : v.rows) {
+    const size_t expected = row.rfind("; expected (");
+    const size_t from =
+        row.rfind("wrong value (", 0) == 0 && expected != std::string::npos ? expected : 0;
+    if (row.find(text, from) != std::string::npos) return true;
+  }
+  return false;
+}
+
 // The note on a write of one of `v`'s rows (who wrote `text`, when, its outcome, the region
 // that accepted it), and its operation's trace lines as context needles.
 void NoteWrite(const CheckInput& in, const model::WriteRecord& rec, const std::string& text,
@@ -111,13 +123,19 @@ std::vector<Written> WrittenRows(const CheckInput& in) {
 
 void ExplainQueryRows(const CheckInput& in, const model::QueryRecord& q, Violation& v) {
   const std::map<std::string, const model::Acceptance*> holders = LastHolders(in, q.end_step);
+  size_t missing = 0;
   for (const auto& [text, a] : holders) {
     if (!NamesRow(v, text)) continue;
     const bool scanned =
         std::find(q.regions.begin(), q.regions.end(), a->region) != q.regions.end();
-    v.loss_probes.push_back(
-        {text, a->region.ToString(), in.cluster->NodeName(a->node), a->step, std::string(),
-         scanned ? ", which the query scanned" : ", which the query did not scan"});
+    // The missing rows' probes first, then the stale values' (the events that lost the
+    // missing rows tell the story).
+    v.loss_probes.insert(
+        NamesMissingRow(v, text) ? v.loss_probes.begin() + static_cast<std::ptrdiff_t>(missing++)
+                                 : v.loss_probes.end(),
+        Violation::LossProbe{
+            text, a->region.ToString(), in.cluster->NodeName(a->node), a->step, std::string(),
+            scanned ? ", which the query scanned" : ", which the query did not scan"});
     // The holder's own events: region ops it handled, its close and lease expiry (not every
     // line that mentions it, such as a write's error text).
     const std::string r = a->region.ToString();
@@ -153,7 +171,7 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
     const bool ack = v.invariant == check::Invariant::kAck;
     const bool name_regions = ack && v.regions.empty();
 
-    size_t listed = 0, more = 0;
+    size_t listed = 0, more = 0, lost_probes = 0;
     std::vector<std::string> holders;
     for (const Written& w : written) {
       bool match = false;
@@ -164,6 +182,7 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
         const std::string id = final_holder->region.ToString();
         if (std::find(holders.begin(), holders.end(), id) == holders.end()) holders.push_back(id);
       }
+      const bool lost = NamesMissingRow(v, w.text);  // probed before the stale values
       const auto last = last_holders.find(w.text);
       if (ack && last != last_holders.end() &&
           std::none_of(v.loss_probes.begin(), v.loss_probes.end(),
@@ -171,7 +190,10 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
         // The lost row's last holder, and its region in the final route, for the events
         // that lost it (AttachLossEvents).
         const model::Acceptance& a = *last->second;
-        v.loss_probes.push_back({w.text, a.region.ToString(), in.cluster->NodeName(a.node), a.step,
+        v.loss_probes.insert(
+            lost ? v.loss_probes.begin() + static_cast<std::ptrdiff_t>(lost_probes++)
+                 : v.loss_probes.end(),
+            Violation::LossProbe{w.text, a.region.ToString(), in.cluster->NodeName(a.node), a.step,
                                  final_holder != nullptr && final_holder->region != a.region
                                      ? final_holder->region.ToString()
                                      : std::string()});

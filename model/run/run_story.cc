@@ -255,6 +255,10 @@ std::string Teller::Action(const Line& event) const {
     return node + " skipped a WAL entry it could not apply while reopening (" +
            std::string(event.rest) + ")";
   }
+  if (event.event == "dn.compact") {
+    return node + " compacted the files of region " +
+           std::string(event.rest.substr(0, event.rest.rfind(" Ok ")));
+  }
   if (event.event == "dn.lease_expired") {
     return "the lease of region " + std::string(event.rest) + " on " + node + " expired";
   }

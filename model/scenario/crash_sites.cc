@@ -31,6 +31,7 @@ std::vector<std::string> BuildSites() {
       "datanode.drop.after_manifest",  "datanode.flush.after_sst",
       "datanode.flush.after_manifest", "datanode.enter_staging.after_clear",
       "datanode.remap.after_blob",     "datanode.apply_staging.after_edit",
+      "datanode.compact.after_sst",
   };
   for (const std::string& state : BuildStates()) {
     for (const char* suffix : {"before_persist", "after_persist"}) {

@@ -1,7 +1,7 @@
 // Setup and scripted steps: each at a virtual time or after a named procedure state, with one
-// action: SQL statements from a frontend (loader_sql.cc), flushes, crash/restart of a named
-// node, partitions, heal, stale caches, per-kind message rules (loader_rules.cc) and lease
-// expiry.
+// action: SQL statements from a frontend (loader_sql.cc), flushes, compactions, crash/restart
+// of a named node, partitions, heal, stale caches, per-kind message rules (loader_rules.cc) and
+// lease expiry.
 #include <algorithm>
 
 #include "model/scenario/crash_sites.h"
@@ -14,13 +14,13 @@ namespace repartsim::scenario {
 namespace {
 
 const std::vector<std::string> kStepKeys = {
-    "at_ms", "after",    "delay_ms",  "occurrence", "sql",     "frontend",
-    "flush", "crash",    "restart",   "partition",  "heal",    "stale_cache",
-    "drop",  "delay",    "duplicate", "hold",       "reorder", "expire_lease",
-    "bulk",  "validate", "flight",    "replay_fail"};
+    "at_ms", "after",    "delay_ms",  "occurrence",  "sql",     "frontend",
+    "flush", "crash",    "restart",   "partition",   "heal",    "stale_cache",
+    "drop",  "delay",    "duplicate", "hold",        "reorder", "expire_lease",
+    "bulk",  "validate", "flight",    "replay_fail", "compact"};
 const std::vector<std::string> kActions = {
-    "sql",  "flush", "crash",     "restart", "partition", "heal",        "stale_cache",
-    "drop", "delay", "duplicate", "hold",    "reorder",   "expire_lease"};
+    "sql",  "flush", "crash",     "restart", "partition", "heal",         "stale_cache",
+    "drop", "delay", "duplicate", "hold",    "reorder",   "expire_lease", "compact"};
 const std::vector<std::string> kRuleKeys = {"kind", "from", "to", "count", "ms", "until"};
 
 std::string NodeList(const Scenario& s) {
@@ -28,9 +28,12 @@ std::string NodeList(const Scenario& s) {
          std::to_string(s.frontend_count);
 }
 
-// `flush: all` or `flush: {region: N, node: dnK}` (node defaults to the initial placement).
-void ReadFlush(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Scenario& s,
-               const std::string& path, std::vector<ScriptedStep>& out) {
+// `flush: all` or `flush: {region: N, node: dnK}` (node defaults to the initial placement);
+// `compact:` the same, where `all` means every region open when the step runs.
+void ReadRegionStep(const std::string& action, const YAML::Node& node, int64_t at_ms,
+                    LoadContext& ctx, Scenario& s, const std::string& path,
+                    std::vector<ScriptedStep>& out) {
+  const bool compact = action == "compact";
   const size_t regions = std::max<size_t>(1, s.table.rule.exprs.size());
   auto leader = [&](size_t region) {
     uint32_t dn = region < s.placement.size() ? s.placement[region] : static_cast<uint32_t>(region);
@@ -39,6 +42,10 @@ void ReadFlush(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Scenario
   auto region_id = [&](size_t region) {
     return model::RegionId::Of(s.table_id(), model::RegionNumber{static_cast<uint32_t>(region)});
   };
+  if (node.IsScalar() && node.Scalar() == "all" && compact) {
+    out.push_back(MakeStep(at_ms, model::CompactOp{{}, {}, /*every_region=*/true}, ctx.At(node)));
+    return;
+  }
   if (node.IsScalar() && node.Scalar() == "all") {
     for (size_t r = 0; r < regions; ++r) {
       out.push_back(MakeStep(at_ms, model::FlushOp{leader(r), region_id(r)}, ctx.At(node)));
@@ -56,11 +63,15 @@ void ReadFlush(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Scenario
   if (f.Has("node")) {
     if (auto n = ReadNode(f.Get("node"), ctx, s, path + ".node")) on = *n;
     if (!ctx.failed() && (on.value == 0 || on.value > s.datanode_count)) {
-      ctx.Fail(node, path + ".node", "flush needs a datanode");
+      ctx.Fail(f.Get("node"), path + ".node", action + " needs a datanode");
     }
   }
   f.Finish({"region", "node"});
-  out.push_back(MakeStep(at_ms, model::FlushOp{on, region_id(region)}, ctx.At(node)));
+  if (compact) {
+    out.push_back(MakeStep(at_ms, model::CompactOp{on, region_id(region)}, ctx.At(node)));
+  } else {
+    out.push_back(MakeStep(at_ms, model::FlushOp{on, region_id(region)}, ctx.At(node)));
+  }
 }
 
 std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx, const Scenario& s,
@@ -98,7 +109,7 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
   if (present.size() != 1) {
     ctx.Fail(node, path,
              present.empty()
-                 ? "a step needs one action: sql, flush, crash, restart, partition, "
+                 ? "a step needs one action: sql, flush, compact, crash, restart, partition, "
                    "heal, stale_cache, drop, delay, duplicate, hold, reorder or "
                    "expire_lease"
                  : "a step has one action, found '" + present[0] + "' and '" + present[1] + "'");
@@ -150,8 +161,8 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
         }
       }
     }
-  } else if (action == "flush") {
-    ReadFlush(value, at_ms, ctx, s, apath, out);
+  } else if (action == "flush" || action == "compact") {
+    ReadRegionStep(action, value, at_ms, ctx, s, apath, out);
   } else if (action == "crash" || action == "restart") {
     if (auto n = ReadNode(value, ctx, s, apath)) {
       if (action == "crash") {

@@ -34,8 +34,8 @@ TEST(CrashSitesTest, EveryStateHasABeforeAndAnAfterPersistSite) {
     EXPECT_TRUE(IsKnownCrashSite(state + ".before_persist")) << state;
     EXPECT_TRUE(IsKnownCrashSite(state + ".after_persist")) << state;
   }
-  // Eight datanode sites and two per procedure state.
-  EXPECT_EQ(KnownCrashSites().size(), 8u + 2u * KnownProcedureStates().size());
+  // Nine datanode sites and two per procedure state.
+  EXPECT_EQ(KnownCrashSites().size(), 9u + 2u * KnownProcedureStates().size());
   EXPECT_TRUE(std::is_sorted(KnownCrashSites().begin(), KnownCrashSites().end()));
 }
 
@@ -43,6 +43,7 @@ TEST(CrashSitesTest, NamesUsedByScenariosAreKnownAndATypoIsNot) {
   EXPECT_TRUE(IsKnownCrashSite("Repartition.AllocateRegion.Build.after_persist"));
   EXPECT_TRUE(IsKnownCrashSite("RepartitionGroup.ApplyStagingManifest.before_persist"));
   EXPECT_TRUE(IsKnownCrashSite("datanode.apply_staging.after_edit"));
+  EXPECT_TRUE(IsKnownCrashSite("datanode.compact.after_sst"));
   EXPECT_TRUE(IsKnownProcedureState("RepartitionGroup.EnterStagingRegion"));
   EXPECT_TRUE(IsKnownProcedureState("CreateTable.DatanodeCreateRegions"));
   EXPECT_FALSE(IsKnownCrashSite("Repartition.AllocateRegion.after_persist"));

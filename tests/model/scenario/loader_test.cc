@@ -44,7 +44,7 @@ TEST(ScenarioLoaderTest, EveryBadInputFixtureGivesItsStatedError) {
       EXPECT_EQ(actual.rfind(kDir + first.substr(17), 0), 0u) << actual;
     }
   }
-  EXPECT_GE(count, 59u);
+  EXPECT_GE(count, 60u);
 }
 
 TEST(ScenarioLoaderTest, InputOnWhichTheParserNeverEndsIsRefusedNotHung) {
@@ -294,6 +294,34 @@ expect: {reference: pass}
   EXPECT_EQ(model::OpAs<model::RestartNodeOp>(steps[0].op).node, model::NodeId{2});
   EXPECT_EQ(model::OpAs<model::RestartNodeOp>(steps[0].op).replay_failures, 3u);
   EXPECT_EQ(model::OpAs<model::RestartNodeOp>(steps[1].op).replay_failures, 0u);
+}
+
+TEST(ScenarioLoaderTest, CompactStepsNameARegionOrEveryOpenRegion) {
+  auto result = ParseScenario(R"yaml(name: compact
+cluster: {datanodes: 2, frontends: 1, placement: [dn2, dn1]}
+table: |
+  CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h))
+  PARTITION ON COLUMNS (a) (a < 10, a >= 10)
+steps:
+  - {at_ms: 100, compact: all}
+  - {at_ms: 200, compact: {region: 1}}
+  - {at_ms: 300, compact: {region: 0, node: dn1}}
+expect: {reference: pass}
+)yaml",
+                              "compact.yaml");
+  ASSERT_TRUE(result.ok()) << result.error().Format();
+  const std::vector<ScriptedStep>& steps = result.value().steps;
+  ASSERT_EQ(steps.size(), 3u);
+  const auto& all = model::OpAs<model::CompactOp>(steps[0].op);
+  EXPECT_TRUE(all.every_region);
+  const auto& one = model::OpAs<model::CompactOp>(steps[1].op);
+  EXPECT_FALSE(one.every_region);
+  EXPECT_EQ(one.node, model::NodeId{1});  // region 1's initial leader
+  EXPECT_EQ(one.region, model::RegionId::Of(result.value().table_id(), model::RegionNumber{1}));
+  const auto& placed = model::OpAs<model::CompactOp>(steps[2].op);
+  EXPECT_EQ(placed.node, model::NodeId{1});
+  EXPECT_EQ(placed.region, model::RegionId::Of(result.value().table_id(), model::RegionNumber{0}));
+  EXPECT_EQ(steps[2].at_ms, 300);
 }
 
 TEST(ScenarioLoaderTest, ClusterGcIsOnUnlessTurnedOff) {
