@@ -142,6 +142,9 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
       Datanode& dn = datanodes_[event.ref];
       if (MaybePause(dn.id(), step)) return;  // the heartbeat goes out when the pause ends
       if (!dn.failed_opens().empty()) OpenRegionsOf(dn, 0, /*retry=*/true, step);
+      if (ChooseCompaction(config_.node_faults, step.chooser)) {
+        if (!CompactRegionsOf(dn, step)) return;  // a crash point fired
+      }
       NodeContext ctx(dn.id(), step, protocol_, history_);
       ctx.Send(metasrv_id(), dn.MakeHeartbeat(step.now));
       next_heartbeat_[event.ref] = step.now + config_.heartbeat_interval;

@@ -196,6 +196,11 @@ class Cluster final : public StreamLinks {
   void RunFaultAction(FaultAction& action, sim::StepContext& step);
   // Compacts one region, or every writable region of every running datanode (CompactOp).
   void Compact(const CompactOp& op, sim::StepContext& step);
+  // Compacts `region` on `dn` (`dn.compact` logged): false iff a crash point fired.
+  bool CompactRegion(Datanode& dn, RegionId region, sim::StepContext& step);
+  // Compacts each writable region of `dn` that has two or more files: false iff a crash point
+  // fired (the datanode is down).
+  bool CompactRegionsOf(Datanode& dn, sim::StepContext& step);
   // A random pause of datanode `node` at its heartbeat tick (NodeFaults::pause): true iff it
   // paused now (paused_until_ set, `net.pause` logged).
   bool MaybePause(NodeId node, sim::StepContext& step);

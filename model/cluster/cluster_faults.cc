@@ -198,33 +198,38 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
   REPARTSIM_UNREACHABLE();
 }
 
+bool Cluster::CompactRegion(Datanode& dn, RegionId region, sim::StepContext& step) {
+  NodeContext ctx(dn.id(), step, protocol_, history_);
+  Reply reply = dn.HandleCompact(region, object_store_, ctx, protocol_);
+  sim::Detail d;
+  d.Word(region.ToString()).Word(ReplyCodeName(reply.code));
+  if (reply.ok()) d.Add("rows", reply.affected_rows);
+  ctx.Log("dn.compact", d.view());
+  Flush(ctx, step);
+  return reply.code != ReplyCode::kCrashed;
+}
+
+bool Cluster::CompactRegionsOf(Datanode& dn, sim::StepContext& step) {
+  if (!dn.is_up()) return true;
+  std::vector<RegionId> regions;
+  for (const auto& [id, region] : dn.regions()) {
+    if (region.state() == RegionState::kWritable && region.version().files.size() >= 2) {
+      regions.push_back(id);
+    }
+  }
+  for (RegionId region : regions) {
+    if (!CompactRegion(dn, region, step)) return false;  // the crash point fired: dn is down
+  }
+  return true;
+}
+
 void Cluster::Compact(const CompactOp& op, sim::StepContext& step) {
-  auto compact = [&](Datanode& dn, RegionId region) {
-    NodeContext ctx(dn.id(), step, protocol_, history_);
-    Reply reply = dn.HandleCompact(region, object_store_, ctx, protocol_);
-    sim::Detail d;
-    d.Word(region.ToString()).Word(ReplyCodeName(reply.code));
-    if (reply.ok()) d.Add("rows", reply.affected_rows);
-    ctx.Log("dn.compact", d.view());
-    Flush(ctx, step);
-    return reply.code != ReplyCode::kCrashed;
-  };
   if (!op.every_region) {
     Datanode& dn = mutable_datanode(op.node);
-    if (dn.is_up()) compact(dn, op.region);
+    if (dn.is_up()) CompactRegion(dn, op.region, step);
     return;
   }
-  for (Datanode& dn : datanodes_) {
-    std::vector<RegionId> regions;
-    if (dn.is_up()) {
-      for (const auto& [id, region] : dn.regions()) {
-        if (region.state() == RegionState::kWritable) regions.push_back(id);
-      }
-    }
-    for (RegionId region : regions) {
-      if (!compact(dn, region)) break;  // the crash point fired: the datanode is down
-    }
-  }
+  for (Datanode& dn : datanodes_) CompactRegionsOf(dn, step);
 }
 
 bool Cluster::MaybePause(NodeId node, sim::StepContext& step) {

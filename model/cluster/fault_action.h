@@ -77,8 +77,8 @@ struct ExpireLeaseOp {
   NodeId node;
 };
 // A compaction of one region's files on one datanode (Datanode::HandleCompact), or with
-// `every_region`, of every region every running datanode has open when the step runs (regions
-// a repartition created included).
+// `every_region`, of every writable region with two or more files on every running datanode
+// when the step runs (regions a repartition created included).
 struct CompactOp {
   NodeId node;
   RegionId region;

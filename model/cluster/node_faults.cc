@@ -35,6 +35,10 @@ bool ChooseReplayFailure(const NodeFaults& faults, sim::Chooser& chooser) {
   return !faults.replay_fail.IsNever() && chooser.Chance("net.replay_fail", faults.replay_fail);
 }
 
+bool ChooseCompaction(const NodeFaults& faults, sim::Chooser& chooser) {
+  return !faults.compact.IsNever() && chooser.Chance("net.compact", faults.compact);
+}
+
 sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser) {
   const sim::Duration window_max = faults.leader_start_ms_max;
   if (window_max.ms <= 0) return sim::Duration{0};

@@ -30,6 +30,10 @@ struct NodeFaults {
   // When a datanode reopens its regions (a restart, or a retry of a failed open), each WAL
   // entry it replays fails to apply with this ratio (Chance "net.replay_fail"; ReplayFaults).
   sim::Ratio replay_fail = sim::Ratio::Never();
+  // At a heartbeat tick a datanode compacts the files of each of its writable regions that
+  // has two or more with this ratio (Chance "net.compact"): GreptimeDB's background
+  // compaction, at times the run chooses.
+  sim::Ratio compact = sim::Ratio::Never();
 };
 
 // How long a datanode at its heartbeat tick pauses (at least 1 ms), or nullopt: it does not.
@@ -40,6 +44,8 @@ std::optional<sim::Duration> ChoosePause(const NodeFaults& faults, sim::Chooser&
 std::optional<sim::Duration> ChooseLeaseGap(const NodeFaults& faults, sim::Chooser& chooser);
 // Whether a WAL entry being replayed fails to apply. Draws nothing when the fault is off.
 bool ChooseReplayFailure(const NodeFaults& faults, sim::Chooser& chooser);
+// Whether a datanode compacts its regions at this heartbeat tick. Draws nothing when off.
+bool ChooseCompaction(const NodeFaults& faults, sim::Chooser& chooser);
 // The leader-start window of a metasrv restart, in [0, leader_start_ms_max]; 0 without a draw
 // when the window is off.
 sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser);

@@ -50,6 +50,7 @@ std::string FaultsText(const scenario::Faults& f) {
   if (f.leader_start_ms_max > 0)
     out += " leader_start_ms_max=" + std::to_string(f.leader_start_ms_max);
   if (!f.replay_fail.IsNever()) out += " replay_fail=" + f.replay_fail.ToString();
+  if (!f.compact.IsNever()) out += " compact=" + f.compact.ToString();
   if (f.swarm) out += " swarm";
   return out;
 }
@@ -273,6 +274,7 @@ model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario
   cluster_config.node_faults.lease_gap = faults.lease_gap;
   cluster_config.node_faults.lease_gap_ms_max = sim::Ms(faults.lease_gap_ms_max);
   cluster_config.node_faults.replay_fail = faults.replay_fail;
+  cluster_config.node_faults.compact = faults.compact;
   cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
   return cluster_config;
 }

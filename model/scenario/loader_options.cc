@@ -147,6 +147,7 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   if (f.Has("replay_fail")) {
     x.replay_fail = ReadRatio(f.Get("replay_fail"), ctx, "faults.replay_fail");
   }
+  if (f.Has("compact")) x.compact = ReadRatio(f.Get("compact"), ctx, "faults.compact");
   if (f.Has("crash")) x.crash = ReadRatio(f.Get("crash"), ctx, "faults.crash");
   if (f.Has("restart_after_ms")) {
     x.restart_after_ms =
@@ -215,7 +216,8 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   }
   f.Finish({"drop", "duplicate", "delay", "delay_ms_max", "latency_ms", "reset", "pause",
             "pause_ms_max", "lease_gap", "lease_gap_ms_max", "leader_start_ms_max", "replay_fail",
-            "crash", "crash_sites", "crash_at", "restart_after_ms", "swarm", "decisions"});
+            "compact", "crash", "crash_sites", "crash_at", "restart_after_ms", "swarm",
+            "decisions"});
 }
 
 void ReadLimits(const YAML::Node& node, LoadContext& ctx, Scenario& s) {

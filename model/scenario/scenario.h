@@ -86,6 +86,9 @@ struct Faults {
   // Each WAL entry a datanode replays when it reopens its regions fails to apply with this
   // ratio (GreptimeDB #8809; what follows depends on fail-closed-replay).
   sim::Ratio replay_fail = sim::Ratio::Never();
+  // At each heartbeat tick a datanode compacts the files of its writable regions with this
+  // ratio (background work, not a fault; decided as one so the liveness phase has none).
+  sim::Ratio compact = sim::Ratio::Never();
   sim::Ratio crash = sim::Ratio::Never();                    // default ratio of every crash site
   std::map<std::string, sim::Ratio> crash_sites;             // per-site overrides
   std::optional<std::pair<std::string, uint64_t>> crash_at;  // scripted: site, hit number

@@ -274,13 +274,13 @@ TEST(ScenarioLoaderTest, FaultStepsLoadIntoRulesArmedStepsAndLeaseExpiry) {
   EXPECT_EQ(model::OpAs<model::ExpireLeaseOp>(steps[6].op).node, dn1);
 }
 
-TEST(ScenarioLoaderTest, ReplayFaultsLoadFromARestartStepAndTheFaults) {
+TEST(ScenarioLoaderTest, ReplayAndCompactionFaultsLoadFromTheStepsAndTheFaults) {
   auto result = ParseScenario(R"yaml(name: replay
 cluster: {datanodes: 2, frontends: 2}
 table: |
   CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h))
   PARTITION ON COLUMNS (a) (a < 10, a >= 10)
-faults: {replay_fail: 1/4}
+faults: {replay_fail: 1/4, compact: 1/3}
 steps:
   - {at_ms: 100, restart: dn2, replay_fail: 3}
   - {at_ms: 200, restart: dn1}
@@ -289,6 +289,7 @@ expect: {reference: pass}
                               "replay.yaml");
   ASSERT_TRUE(result.ok()) << result.error().Format();
   EXPECT_EQ(result.value().faults.replay_fail, (sim::Ratio{1, 4}));
+  EXPECT_EQ(result.value().faults.compact, (sim::Ratio{1, 3}));
   const std::vector<ScriptedStep>& steps = result.value().steps;
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_EQ(model::OpAs<model::RestartNodeOp>(steps[0].op).node, model::NodeId{2});
