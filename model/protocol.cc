@@ -206,6 +206,14 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "a file a repartition target adopted keeps its source region's sequences, so compacting "
      "it with the target's own files lifts the target's old values above its newer writes",
      false, true},
+    {Rule::kFenceCheckpoints, "fence-checkpoints",
+     "GreptimeDB issue #8625, fixed by PR #8847 (merged after the modelled commit; its code not "
+     "read, [inferred] from its text): EnterStaging waits for the region's running manifest "
+     "checkpoint before it completes, so no checkpoint deletes manifest deltas while "
+     "RemapManifest reads the staging sources' manifests. Off, a checkpoint started by the "
+     "EnterStaging flush can delete a delta RemapManifest listed before it reads it: the remap "
+     "fails with a NotFound error the metasrv does not retry, and the repartition rolls back",
+     false, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

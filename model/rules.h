@@ -54,6 +54,7 @@ enum class Rule : uint8_t {
   kExitStagingAppliesEdits,     // a staging exit applies its edits in memory too (#6962)
   kFailClosedReplay,            // a WAL entry that fails to apply fails the region open (#8809)
   kCompactionEffectiveSequences,  // compaction keeps adopted rows at their admission sequence
+  kFenceCheckpoints,              // EnterStaging waits for a running manifest checkpoint (#8847)
   kCount,
 };
 

@@ -26,6 +26,8 @@ Cluster::Cluster(ClusterConfig config, Protocol protocol)
   REPARTSIM_ASSERT(config.frontend_count >= 1);
   for (uint32_t i = 0; i < config_.datanode_count; ++i) {
     datanodes_.emplace_back(datanode_id(i), config_.metasrv.region_lease);
+    datanodes_.back().ConfigureCheckpoints(config_.checkpoint_distance,
+                                           config_.node_faults.checkpoint_race);
     // Heartbeats are staggered so datanodes do not all report at the same instant.
     next_heartbeat_.push_back(sim::SimTime{0} + sim::Ms(1 + i * 100));
   }
@@ -142,6 +144,7 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
       Datanode& dn = datanodes_[event.ref];
       if (MaybePause(dn.id(), step)) return;  // the heartbeat goes out when the pause ends
       if (!dn.failed_opens().empty()) OpenRegionsOf(dn, 0, /*retry=*/true, step);
+      FinishCheckpoints(dn, step);
       if (ChooseCompaction(config_.node_faults, step.chooser)) {
         if (!CompactRegionsOf(dn, step)) return;  // a crash point fired
       }
@@ -228,6 +231,7 @@ void Cluster::CrashNode(NodeId node, sim::StepContext& step) {
   } else if (IsDatanode(node)) {
     Datanode& dn = mutable_datanode(node);
     if (!dn.is_up()) return;
+    FinishCheckpoints(dn, step);  // the task dies; its published checkpoint stands
     dn.Crash();
   } else {
     Frontend& fe = mutable_frontend(node);

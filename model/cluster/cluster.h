@@ -50,6 +50,8 @@ struct ClusterConfig {
   sim::FaultProfile faults;
   NodeFaults node_faults;
   bool gc_enabled = true;  // repartition is refused when metasrv GC is disabled
+  // Manifest checkpoint distance of every datanode (Datanode::ConfigureCheckpoints; 0 = none).
+  uint64_t checkpoint_distance = 10;
   MetasrvConfig metasrv;
   FrontendConfig frontend;
 };
@@ -201,6 +203,10 @@ class Cluster final : public StreamLinks {
   // Compacts each writable region of `dn` that has two or more files: false iff a crash point
   // fired (the datanode is down).
   bool CompactRegionsOf(Datanode& dn, sim::StepContext& step);
+  // Ends the running manifest checkpoints of `dn`'s hosted regions (`dn.checkpoint_done`): a
+  // checkpoint runs from the manifest edit that started it to the datanode's next heartbeat
+  // tick, or its crash.
+  void FinishCheckpoints(const Datanode& dn, sim::StepContext& step);
   // A random pause of datanode `node` at its heartbeat tick (NodeFaults::pause): true iff it
   // paused now (paused_until_ set, `net.pause` logged).
   bool MaybePause(NodeId node, sim::StepContext& step);

@@ -223,6 +223,15 @@ bool Cluster::CompactRegionsOf(Datanode& dn, sim::StepContext& step) {
   return true;
 }
 
+void Cluster::FinishCheckpoints(const Datanode& dn, sim::StepContext& step) {
+  if (object_store_.checkpoints().empty()) return;
+  for (RegionId region : dn.hosted()) {
+    if (object_store_.FinishCheckpoint(region)) {
+      step.Log(dn.id().value, "dn.checkpoint_done", region.ToString());
+    }
+  }
+}
+
 void Cluster::Compact(const CompactOp& op, sim::StepContext& step) {
   if (!op.every_region) {
     Datanode& dn = mutable_datanode(op.node);

@@ -34,6 +34,10 @@ struct NodeFaults {
   // has two or more with this ratio (Chance "net.compact"): GreptimeDB's background
   // compaction, at times the run chooses.
   sim::Ratio compact = sim::Ratio::Never();
+  // A RemapManifest read of a region whose manifest checkpoint is running loses a delta with
+  // this ratio (Chance "net.checkpoint_race", drawn by the datanode; Datanode::
+  // ConfigureCheckpoints).
+  sim::Ratio checkpoint_race = sim::Ratio::Never();
 };
 
 // How long a datanode at its heartbeat tick pauses (at least 1 ms), or nullopt: it does not.

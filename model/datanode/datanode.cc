@@ -488,6 +488,8 @@ void Datanode::CommitManifestEdit(Region& region, ObjectStore& store, const Prot
     store.PutManifest(memory);
   }
   REPARTSIM_ASSERT(store.Manifest(region.id()) != nullptr);
+  store.MaybeStartCheckpoint(region.id(), store.Manifest(region.id())->manifest_version,
+                             checkpoint_distance_);
   region.set_version(std::move(memory));
 }
 

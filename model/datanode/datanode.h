@@ -55,6 +55,7 @@
 #include "model/partition/expr.h"
 #include "model/protocol.h"
 #include "sim/fingerprint.h"
+#include "sim/ratio.h"
 #include "sim/time.h"
 
 namespace repartsim::model {
@@ -104,6 +105,14 @@ class Datanode {
   // (the metasrv's region lease; the default is MetasrvConfig's).
   explicit Datanode(NodeId id, sim::Duration region_lease = sim::Seconds(10))
       : id_(id), region_lease_(region_lease) {}
+  // Manifest checkpoints (docs/protocol.md section 10.10): a normal manifest edit starts one
+  // when the version is `distance` past the last checkpoint (0: never; GreptimeDB's
+  // manifest_checkpoint_distance, 10); while one runs, RemapManifest's read of that region's
+  // manifest loses a delta with ratio `race` (Chance "net.checkpoint_race").
+  void ConfigureCheckpoints(uint64_t distance, sim::Ratio race) {
+    checkpoint_distance_ = distance;
+    checkpoint_race_ = race;
+  }
 
   NodeId id() const { return id_; }
   bool is_up() const { return up_; }
@@ -191,10 +200,13 @@ class Datanode {
                            CrashHook& crash);
   // Central region: remaps the persisted normal manifests of `inputs` into one manifest per
   // target (src -> [dst] in `mapping`), stored as remap blobs in the central's staging storage.
+  // `vanished`: a source whose manifest read loses a delta to a running checkpoint (the
+  // cluster's draw; docs/protocol.md section 10.10): the remap fails with NotFound.
   Reply HandleRemapManifest(RegionId central, const std::vector<RegionId>& inputs,
                             const std::map<RegionId, std::vector<RegionId>>& mapping,
                             const std::map<RegionId, std::optional<PartitionExpr>>& target_exprs,
-                            ObjectStore& store, CrashHook& crash);
+                            ObjectStore& store, CrashHook& crash,
+                            std::optional<RegionId> vanished = std::nullopt);
   // Out of staging with the requested expression committed, greptime answers Ok as a replay
   // without looking at files; under Rule::kApplyStagingChecksFiles the remapped files the
   // central region holds for this region are attached if some are missing.
@@ -288,7 +300,9 @@ class Datanode {
   friend struct sim::FingerprintSeam<Datanode>;
 
   NodeId id_;
-  sim::Duration region_lease_;  // configuration, constant for the run
+  sim::Duration region_lease_;                        // configuration, constant for the run
+  uint64_t checkpoint_distance_ = 10;                 // configuration
+  sim::Ratio checkpoint_race_ = sim::Ratio::Never();  // configuration
   bool up_ = true;
   std::map<RegionId, Region> regions_;
   std::map<RegionId, RegionWal> wals_;

@@ -107,8 +107,16 @@ Reply Datanode::HandleRegionInstruction(const RegionInstruction& item, uint64_t 
         } else if constexpr (std::is_same_v<T, EnterStagingOp>) {
           result = HandleEnterStaging(item.region, op.directive, protocol, store, ctx);
         } else if constexpr (std::is_same_v<T, RemapManifestOp>) {
-          result =
-              HandleRemapManifest(item.region, op.inputs, op.mapping, op.target_exprs, store, ctx);
+          // A source whose checkpoint runs may lose a listed delta before the read reaches it.
+          std::optional<RegionId> vanished;
+          for (RegionId input : op.inputs) {
+            if (vanished || checkpoint_race_.IsNever() || !store.CheckpointInFlight(input)) {
+              continue;
+            }
+            if (ctx.step.chooser.Chance("net.checkpoint_race", checkpoint_race_)) vanished = input;
+          }
+          result = HandleRemapManifest(item.region, op.inputs, op.mapping, op.target_exprs, store,
+                                       ctx, vanished);
         } else {
           static_assert(std::is_same_v<T, ApplyStagingManifestOp>);
           result =

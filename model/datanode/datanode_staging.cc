@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/datanode/datanode.h"
+#include "model/node/refusal.h"
 #include "model/rules.h"
 #include "sim/assert.h"
 
@@ -52,6 +53,9 @@ Reply Datanode::HandleEnterStaging(RegionId region_id, const StagingInfo& direct
   // A non-empty memtable is flushed first, normally, with the request queued behind it.
   Reply flushed = HandleFlush(region_id, store, crash, protocol);
   if (!flushed.ok()) return flushed;
+  // Rule::kFenceCheckpoints (#8847): the transition waits for a running checkpoint, which the
+  // flush's edit may have started, so no delta disappears under a later manifest read.
+  if (protocol.On(Rule::kFenceCheckpoints)) store.FinishCheckpoint(region_id);
   region->set_state(RegionState::kEnteringStaging);
   store.ClearStaging(region_id);
   store.ClearRemapBlobs(region_id);
@@ -75,7 +79,7 @@ Reply Datanode::HandleRemapManifest(
     RegionId central_id, const std::vector<RegionId>& inputs,
     const std::map<RegionId, std::vector<RegionId>>& mapping,
     const std::map<RegionId, std::optional<PartitionExpr>>& target_exprs, ObjectStore& store,
-    CrashHook& crash) {
+    CrashHook& crash, std::optional<RegionId> vanished) {
   REPARTSIM_ASSERT(up_);
   Region* central = FindMutable(central_id);
   if (central == nullptr) return RegionNotFoundReply(central_id);
@@ -90,6 +94,11 @@ Reply Datanode::HandleRemapManifest(
     }
     const RegionManifest* m = store.Manifest(input);
     if (m == nullptr) return Unexpected("Manifest of region " + input.ToString() + " not found");
+    if (vanished == input) {
+      // load_manifest listed the deltas before the checkpoint's cleanup deleted one of them.
+      return Unexpected(std::string(kVanishedDeltaError) + input.ToString() +
+                        ": a delta listed before a running checkpoint deleted it is NotFound");
+    }
     sources[input] = m;
   }
   std::map<RegionId, RegionManifest> results;

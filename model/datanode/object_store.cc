@@ -83,7 +83,10 @@ const RegionManifest* ObjectStore::Manifest(RegionId region) const {
   return it == manifests_.end() ? nullptr : &it->second;
 }
 
-bool ObjectStore::DeleteManifest(RegionId region) { return manifests_.erase(region) == 1; }
+bool ObjectStore::DeleteManifest(RegionId region) {
+  checkpoints_.erase(region);  // the region directory goes, its checkpoint with it
+  return manifests_.erase(region) == 1;
+}
 
 void ObjectStore::ClearStaging(RegionId region) { staging_.erase(region); }
 
@@ -121,6 +124,29 @@ const RegionManifest* ObjectStore::RemapBlob(RegionId central, RegionId target) 
 
 void ObjectStore::ClearRemapBlobs(RegionId central) { remap_blobs_.erase(central); }
 
+bool ObjectStore::MaybeStartCheckpoint(RegionId region, uint64_t version, uint64_t distance) {
+  if (distance == 0) return false;
+  auto it = checkpoints_.find(region);
+  const uint64_t last = it == checkpoints_.end() ? 0 : it->second.last_version;
+  if (version < last + distance || (it != checkpoints_.end() && it->second.in_flight)) {
+    return false;
+  }
+  checkpoints_[region] = Checkpoint{version, true};
+  return true;
+}
+
+bool ObjectStore::FinishCheckpoint(RegionId region) {
+  auto it = checkpoints_.find(region);
+  if (it == checkpoints_.end() || !it->second.in_flight) return false;
+  it->second.in_flight = false;
+  return true;
+}
+
+bool ObjectStore::CheckpointInFlight(RegionId region) const {
+  auto it = checkpoints_.find(region);
+  return it != checkpoints_.end() && it->second.in_flight;
+}
+
 void ObjectStore::Hash(sim::Hasher& h) const {
   h.Add(next_file_id_);
   h.Add(static_cast<uint64_t>(files_.size()));
@@ -137,6 +163,13 @@ void ObjectStore::Hash(sim::Hasher& h) const {
   if (!tombstones_.empty()) {
     h.Add(static_cast<uint64_t>(tombstones_.size()));
     for (const auto& [region, version] : tombstones_) h.Add(region.value).Add(version);
+  }
+  // Only hashed when present, as the tombstones.
+  if (!checkpoints_.empty()) {
+    h.Add(static_cast<uint64_t>(checkpoints_.size()));
+    for (const auto& [region, c] : checkpoints_) {
+      h.Add(region.value).Add(c.last_version).Add(c.in_flight);
+    }
   }
   h.Add(static_cast<uint64_t>(remap_blobs_.size()));
   for (const auto& [central, blobs] : remap_blobs_) {

@@ -120,6 +120,22 @@ class ObjectStore {
   // nullopt when `region` was never dropped under the rule.
   std::optional<uint64_t> Tombstone(RegionId region) const;
 
+  // Manifest checkpoints (GreptimeDB's RegionManifest checkpointer, docs/protocol.md section
+  // 10.10): the manifest version a region's last checkpoint covers, and whether a checkpoint
+  // is running (its `_last_checkpoint` published, the deltas it covers not all deleted yet).
+  struct Checkpoint {
+    uint64_t last_version = 0;
+    bool in_flight = false;
+  };
+  // maybe_do_checkpoint: starts a checkpoint of `region` up to `version` when `distance` > 0,
+  // none is running and `version` is at least `distance` past the last one. True iff started.
+  bool MaybeStartCheckpoint(RegionId region, uint64_t version, uint64_t distance);
+  // Ends the running checkpoint of `region` (its covered deltas are gone); false when none
+  // runs.
+  bool FinishCheckpoint(RegionId region);
+  bool CheckpointInFlight(RegionId region) const;
+  const std::map<RegionId, Checkpoint>& checkpoints() const { return checkpoints_; }
+
   uint64_t next_file_id() const { return next_file_id_; }
   void Hash(sim::Hasher& h) const;
   uint64_t Fingerprint() const;
@@ -131,6 +147,7 @@ class ObjectStore {
   std::map<RegionId, std::vector<StagingAction>> staging_;
   std::map<RegionId, std::map<RegionId, RegionManifest>> remap_blobs_;
   std::map<RegionId, uint64_t> tombstones_;
+  std::map<RegionId, Checkpoint> checkpoints_;
 };
 
 }  // namespace repartsim::model

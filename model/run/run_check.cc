@@ -278,6 +278,38 @@ void CheckUnjustifiedRefusals(const CheckInput& in, std::vector<Violation>& out)
       refused("query", q.id, q.frontend, q.start_step, q.end_step, q.end.ms, q.error);
     }
   }
+  // A procedure that failed for such an error, whether or not its DDL recovered (a parent
+  // may dispatch a failed group again): the failure is the defect. One violation per root
+  // procedure: its first such failure, with the count of the others.
+  std::map<uint64_t, std::pair<uint64_t, size_t>> failed;  // root -> (first procedure, count)
+  for (const auto& [id, slot] : in.cluster->metasrv().procedures().slots()) {
+    if (slot.status == model::ProcedureStatus::kFailed && model::IsUnjustifiedRefusal(slot.error)) {
+      auto [it, inserted] = failed.try_emplace(slot.root.value, id.value, 0);
+      ++it->second.second;
+    }
+  }
+  for (const auto& [root, first] : failed) {
+    const auto& slot = *in.cluster->metasrv().procedures().Find(model::ProcedureId{first.first});
+    // Reported at the end of its DDL (at the end of the run when none maps to it).
+    Violation v;
+    v.invariant = check::Invariant::kAvail;
+    v.step = in.end_step;
+    v.time_ms = in.end_time_ms;
+    std::string ddl;
+    for (const model::DdlRecord& d : history.ddls) {
+      if (std::find(d.procedures.begin(), d.procedures.end(), root) != d.procedures.end()) {
+        ddl = " of DDL " + std::to_string(d.id) + " (`" + d.sql + "`)";
+        v.step = d.end_step;
+        v.time_ms = d.end.ms;
+      }
+    }
+    v.message =
+        "procedure " + std::to_string(first.first) + ddl + " failed: " + slot.error +
+        (first.second > 1 ? " (and " + std::to_string(first.second - 1) + " more of its procedures)"
+                          : std::string()) +
+        "; no crash, fault or protocol state of the run justifies the failure";
+    out.push_back(std::move(v));
+  }
 }
 
 }  // namespace

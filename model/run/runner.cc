@@ -51,6 +51,7 @@ std::string FaultsText(const scenario::Faults& f) {
     out += " leader_start_ms_max=" + std::to_string(f.leader_start_ms_max);
   if (!f.replay_fail.IsNever()) out += " replay_fail=" + f.replay_fail.ToString();
   if (!f.compact.IsNever()) out += " compact=" + f.compact.ToString();
+  if (!f.checkpoint_race.IsNever()) out += " checkpoint_race=" + f.checkpoint_race.ToString();
   if (f.swarm) out += " swarm";
   return out;
 }
@@ -264,6 +265,7 @@ model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario
   cluster_config.datanode_count = s.datanode_count;
   cluster_config.frontend_count = s.frontend_count;
   cluster_config.gc_enabled = s.gc_enabled;
+  cluster_config.checkpoint_distance = s.checkpoint_distance;
   cluster_config.faults.drop = faults.drop;
   cluster_config.faults.delay = faults.delay;
   cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);
@@ -275,6 +277,7 @@ model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario
   cluster_config.node_faults.lease_gap_ms_max = sim::Ms(faults.lease_gap_ms_max);
   cluster_config.node_faults.replay_fail = faults.replay_fail;
   cluster_config.node_faults.compact = faults.compact;
+  cluster_config.node_faults.checkpoint_race = faults.checkpoint_race;
   cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
   return cluster_config;
 }

@@ -72,7 +72,11 @@ void ReadCluster(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
     }
   }
   if (f.Has("gc")) scenario.gc_enabled = ReadBool(f.Get("gc"), ctx, "cluster.gc");
-  f.Finish({"datanodes", "frontends", "placement", "gc"});
+  if (f.Has("checkpoint_distance")) {
+    scenario.checkpoint_distance = static_cast<uint64_t>(
+        ReadInt(f.Get("checkpoint_distance"), ctx, "cluster.checkpoint_distance", 0, 1000000));
+  }
+  f.Finish({"datanodes", "frontends", "placement", "gc", "checkpoint_distance"});
 }
 
 void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {

@@ -148,6 +148,9 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     x.replay_fail = ReadRatio(f.Get("replay_fail"), ctx, "faults.replay_fail");
   }
   if (f.Has("compact")) x.compact = ReadRatio(f.Get("compact"), ctx, "faults.compact");
+  if (f.Has("checkpoint_race")) {
+    x.checkpoint_race = ReadRatio(f.Get("checkpoint_race"), ctx, "faults.checkpoint_race");
+  }
   if (f.Has("crash")) x.crash = ReadRatio(f.Get("crash"), ctx, "faults.crash");
   if (f.Has("restart_after_ms")) {
     x.restart_after_ms =
@@ -214,9 +217,25 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   if (!ctx.failed() && !x.lease_gap.IsNever() && x.lease_gap_ms_max == 0) {
     ctx.Fail(node, "faults.lease_gap_ms_max", "a lease_gap ratio needs lease_gap_ms_max > 0");
   }
-  f.Finish({"drop", "duplicate", "delay", "delay_ms_max", "latency_ms", "reset", "pause",
-            "pause_ms_max", "lease_gap", "lease_gap_ms_max", "leader_start_ms_max", "replay_fail",
-            "compact", "crash", "crash_sites", "crash_at", "restart_after_ms", "swarm",
+  f.Finish({"drop",
+            "duplicate",
+            "delay",
+            "delay_ms_max",
+            "latency_ms",
+            "reset",
+            "pause",
+            "pause_ms_max",
+            "lease_gap",
+            "lease_gap_ms_max",
+            "leader_start_ms_max",
+            "replay_fail",
+            "compact",
+            "checkpoint_race",
+            "crash",
+            "crash_sites",
+            "crash_at",
+            "restart_after_ms",
+            "swarm",
             "decisions"});
 }
 

@@ -89,6 +89,9 @@ struct Faults {
   // At each heartbeat tick a datanode compacts the files of its writable regions with this
   // ratio (background work, not a fault; decided as one so the liveness phase has none).
   sim::Ratio compact = sim::Ratio::Never();
+  // A RemapManifest read of a region whose manifest checkpoint is running loses a delta the
+  // checkpoint deletes with this ratio (GreptimeDB #8625; fence-checkpoints).
+  sim::Ratio checkpoint_race = sim::Ratio::Never();
   sim::Ratio crash = sim::Ratio::Never();                    // default ratio of every crash site
   std::map<std::string, sim::Ratio> crash_sites;             // per-site overrides
   std::optional<std::pair<std::string, uint64_t>> crash_at;  // scripted: site, hit number
@@ -159,6 +162,9 @@ struct Scenario {
   // `cluster.gc: false`: metasrv GC is disabled, so the frontend refuses every repartition
   // ("Repartition requires metasrv GC to be enabled").
   bool gc_enabled = true;
+  // `cluster.checkpoint_distance`: a region's manifest is checkpointed every this many
+  // versions (GreptimeDB's manifest_checkpoint_distance, default 10; 0 = never).
+  uint64_t checkpoint_distance = 10;
   model::sql::CreateTable table;
   std::string table_sql;
   std::vector<ScriptedStep> setup;  // run at 1000 + 10 * i ms

@@ -274,13 +274,13 @@ TEST(ScenarioLoaderTest, FaultStepsLoadIntoRulesArmedStepsAndLeaseExpiry) {
   EXPECT_EQ(model::OpAs<model::ExpireLeaseOp>(steps[6].op).node, dn1);
 }
 
-TEST(ScenarioLoaderTest, ReplayAndCompactionFaultsLoadFromTheStepsAndTheFaults) {
+TEST(ScenarioLoaderTest, ReplayCompactionAndCheckpointFaultsLoad) {
   auto result = ParseScenario(R"yaml(name: replay
 cluster: {datanodes: 2, frontends: 2}
 table: |
   CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h))
   PARTITION ON COLUMNS (a) (a < 10, a >= 10)
-faults: {replay_fail: 1/4, compact: 1/3}
+faults: {replay_fail: 1/4, compact: 1/3, checkpoint_race: 1/2}
 steps:
   - {at_ms: 100, restart: dn2, replay_fail: 3}
   - {at_ms: 200, restart: dn1}
@@ -290,6 +290,7 @@ expect: {reference: pass}
   ASSERT_TRUE(result.ok()) << result.error().Format();
   EXPECT_EQ(result.value().faults.replay_fail, (sim::Ratio{1, 4}));
   EXPECT_EQ(result.value().faults.compact, (sim::Ratio{1, 3}));
+  EXPECT_EQ(result.value().faults.checkpoint_race, (sim::Ratio{1, 2}));
   const std::vector<ScriptedStep>& steps = result.value().steps;
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_EQ(model::OpAs<model::RestartNodeOp>(steps[0].op).node, model::NodeId{2});
@@ -325,7 +326,7 @@ expect: {reference: pass}
   EXPECT_EQ(steps[2].at_ms, 300);
 }
 
-TEST(ScenarioLoaderTest, ClusterGcIsOnUnlessTurnedOff) {
+TEST(ScenarioLoaderTest, ClusterGcIsOnUnlessTurnedOffAndCheckpointsAreEveryTenVersions) {
   const std::string table = R"yaml(
 table: "CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h)) PARTITION ON COLUMNS (a) (a < 10, a >= 10)"
 expect: {reference: pass}
@@ -333,9 +334,12 @@ expect: {reference: pass}
   auto on = ParseScenario("name: on\ncluster: {datanodes: 2}" + table, "on.yaml");
   ASSERT_TRUE(on.ok()) << on.error().Format();
   EXPECT_TRUE(on.value().gc_enabled);
-  auto off = ParseScenario("name: off\ncluster: {datanodes: 2, gc: false}" + table, "off.yaml");
+  EXPECT_EQ(on.value().checkpoint_distance, 10u);  // GreptimeDB's default
+  auto off = ParseScenario(
+      "name: off\ncluster: {datanodes: 2, gc: false, checkpoint_distance: 0}" + table, "off.yaml");
   ASSERT_TRUE(off.ok()) << off.error().Format();
   EXPECT_FALSE(off.value().gc_enabled);
+  EXPECT_EQ(off.value().checkpoint_distance, 0u);
   auto bad = ParseScenario("name: bad\ncluster: {gc: maybe}" + table, "bad.yaml");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().Format().rfind("bad.yaml:2:", 0), 0u) << bad.error().Format();
