@@ -145,6 +145,7 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
       if (MaybePause(dn.id(), step)) return;  // the heartbeat goes out when the pause ends
       if (!dn.failed_opens().empty()) OpenRegionsOf(dn, 0, /*retry=*/true, step);
       FinishCheckpoints(dn, step);
+      if (ChooseGc(config_.node_faults, step.chooser)) RunGcPass(step);
       if (ChooseCompaction(config_.node_faults, step.chooser)) {
         if (!CompactRegionsOf(dn, step)) return;  // a crash point fired
       }

@@ -52,6 +52,8 @@ struct ClusterConfig {
   bool gc_enabled = true;  // repartition is refused when metasrv GC is disabled
   // Manifest checkpoint distance of every datanode (Datanode::ConfigureCheckpoints; 0 = none).
   uint64_t checkpoint_distance = 10;
+  // GC keeps a file a compaction removed from a manifest this long (GreptimeDB: one hour).
+  sim::Duration gc_lingering = sim::Seconds(3600);
   MetasrvConfig metasrv;
   FrontendConfig frontend;
 };
@@ -207,6 +209,9 @@ class Cluster final : public StreamLinks {
   // checkpoint runs from the manifest edit that started it to the datanode's next heartbeat
   // tick, or its crash.
   void FinishCheckpoints(const Datanode& dn, sim::StepContext& step);
+  // A pass of the metasrv's GC over every table with files (model/gc/gc.h): `ms.gc` per table,
+  // `ms.gc_delete` per deleted file. None while GC is disabled or the metasrv is down.
+  void RunGcPass(sim::StepContext& step);
   // A random pause of datanode `node` at its heartbeat tick (NodeFaults::pause): true iff it
   // paused now (paused_until_ set, `net.pause` logged).
   bool MaybePause(NodeId node, sim::StepContext& step);

@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "model/cluster/cluster.h"
+#include "model/gc/gc.h"
+#include "model/meta/table_metadata.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -190,6 +192,7 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
   }
   if (auto* expire = std::get_if<ExpireLeaseOp>(&op)) return ExpireLeasesNow(expire->node, step);
   if (auto* compact = std::get_if<CompactOp>(&op)) return Compact(*compact, step);
+  if (std::holds_alternative<GcOp>(op)) return RunGcPass(step);
   if (auto* stale = std::get_if<StaleCacheOp>(&op)) {
     frontends_[stale->frontend_index].SetIgnoreInvalidations(stale->table,
                                                              stale->ignore_invalidations);
@@ -200,7 +203,7 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
 
 bool Cluster::CompactRegion(Datanode& dn, RegionId region, sim::StepContext& step) {
   NodeContext ctx(dn.id(), step, protocol_, history_);
-  Reply reply = dn.HandleCompact(region, object_store_, ctx, protocol_);
+  Reply reply = dn.HandleCompact(region, object_store_, ctx, protocol_, step.now);
   sim::Detail d;
   d.Word(region.ToString()).Word(ReplyCodeName(reply.code));
   if (reply.ok()) d.Add("rows", reply.affected_rows);
@@ -221,6 +224,41 @@ bool Cluster::CompactRegionsOf(Datanode& dn, sim::StepContext& step) {
     if (!CompactRegion(dn, region, step)) return false;  // the crash point fired: dn is down
   }
   return true;
+}
+
+void Cluster::RunGcPass(sim::StepContext& step) {
+  if (!config_.gc_enabled || !metasrv_.is_up()) return;  // the metasrv's scheduler runs it
+  std::set<TableId> tables;
+  for (const auto& [id, file] : object_store_.files()) tables.insert(file->writer.table_id());
+  for (TableId table : tables) {
+    const std::optional<TableRoute> route = ReadTableRoute(metasrv_.kv(), table);
+    if (!route) continue;
+    GcScope scope{table, {}, {}, step.now, config_.gc_lingering.ms};
+    for (const RegionRoute& r : route->region_routes) {
+      scope.route.push_back(r.region_id);
+      // Collected: open as a writable leader on a running datanode, and not write-locked by
+      // a running procedure (GC takes read locks; a repartition group holds its sources).
+      if (metasrv_.procedures().locks().Held("region/" + std::to_string(r.region_id.value))) {
+        continue;
+      }
+      for (const Datanode& dn : datanodes_) {
+        const Region* region = dn.is_up() ? dn.FindRegion(r.region_id) : nullptr;
+        if (region != nullptr && region->state() == RegionState::kWritable) {
+          scope.collectable.insert(r.region_id);
+        }
+      }
+    }
+    const GcReport report = RunGc(object_store_, metasrv_.kv(), scope, protocol_);
+    sim::Detail d;
+    d.Add("table", table.value)
+        .Add("regions", report.regions_collected)
+        .Add("files", report.files_examined)
+        .Add("deleted", report.deleted.size());
+    step.Log(metasrv_id().value, "ms.gc", d.view());
+    for (FileId f : report.deleted) {
+      step.Log(metasrv_id().value, "ms.gc_delete", "file=" + std::to_string(f.value));
+    }
+  }
 }
 
 void Cluster::FinishCheckpoints(const Datanode& dn, sim::StepContext& step) {

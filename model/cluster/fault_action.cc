@@ -5,9 +5,9 @@
 namespace repartsim::model {
 
 const char* FaultActionName(const FaultAction& action) {
-  static constexpr const char* kNames[] = {"crash",        "restart",      "flush",
-                                           "partition",    "heal",         "stale_cache",
-                                           "message_rule", "expire_lease", "compact"};
+  static constexpr const char* kNames[] = {"crash",   "restart",     "flush",        "partition",
+                                           "heal",    "stale_cache", "message_rule", "expire_lease",
+                                           "compact", "gc"};
   static_assert(std::variant_size_v<FaultAction> == std::size(kNames));
   return kNames[action.index()];
 }

@@ -85,11 +85,14 @@ struct CompactOp {
   bool every_region = false;
 };
 
+// A pass of the metasrv's GC over every table (Cluster::RunGcPass, model/gc/gc.h).
+struct GcOp {};
+
 using FaultAction = std::variant<CrashNodeOp, RestartNodeOp, FlushOp, PartitionOp, HealOp,
-                                 StaleCacheOp, MessageRuleOp, ExpireLeaseOp, CompactOp>;
+                                 StaleCacheOp, MessageRuleOp, ExpireLeaseOp, CompactOp, GcOp>;
 
 // "crash", "restart", "flush", "partition", "heal", "stale_cache", "message_rule",
-// "expire_lease", "compact" (the trace's `op` lines).
+// "expire_lease", "compact", "gc" (the trace's `op` lines).
 const char* FaultActionName(const FaultAction& action);
 // The action's fields, without its kind.
 void HashFaultAction(sim::Hasher& h, const FaultAction& action);

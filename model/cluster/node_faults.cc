@@ -39,6 +39,10 @@ bool ChooseCompaction(const NodeFaults& faults, sim::Chooser& chooser) {
   return !faults.compact.IsNever() && chooser.Chance("net.compact", faults.compact);
 }
 
+bool ChooseGc(const NodeFaults& faults, sim::Chooser& chooser) {
+  return !faults.gc.IsNever() && chooser.Chance("net.gc", faults.gc);
+}
+
 sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser) {
   const sim::Duration window_max = faults.leader_start_ms_max;
   if (window_max.ms <= 0) return sim::Duration{0};

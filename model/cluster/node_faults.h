@@ -38,6 +38,9 @@ struct NodeFaults {
   // this ratio (Chance "net.checkpoint_race", drawn by the datanode; Datanode::
   // ConfigureCheckpoints).
   sim::Ratio checkpoint_race = sim::Ratio::Never();
+  // At a datanode's heartbeat tick the metasrv's GC scheduler runs a pass with this ratio
+  // (Chance "net.gc"): GreptimeDB's periodic GC, at times the run chooses.
+  sim::Ratio gc = sim::Ratio::Never();
 };
 
 // How long a datanode at its heartbeat tick pauses (at least 1 ms), or nullopt: it does not.
@@ -50,6 +53,8 @@ std::optional<sim::Duration> ChooseLeaseGap(const NodeFaults& faults, sim::Choos
 bool ChooseReplayFailure(const NodeFaults& faults, sim::Chooser& chooser);
 // Whether a datanode compacts its regions at this heartbeat tick. Draws nothing when off.
 bool ChooseCompaction(const NodeFaults& faults, sim::Chooser& chooser);
+// Whether the metasrv runs a GC pass at this heartbeat tick. Draws nothing when off.
+bool ChooseGc(const NodeFaults& faults, sim::Chooser& chooser);
 // The leader-start window of a metasrv restart, in [0, leader_start_ms_max]; 0 without a draw
 // when the window is off.
 sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser);

@@ -375,7 +375,7 @@ Reply Datanode::HandleFlush(RegionId region_id, ObjectStore& store, CrashHook& c
 }
 
 Reply Datanode::HandleCompact(RegionId region_id, ObjectStore& store, CrashHook& crash,
-                              const Protocol& protocol) {
+                              const Protocol& protocol, sim::SimTime now) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
@@ -421,6 +421,7 @@ Reply Datanode::HandleCompact(RegionId region_id, ObjectStore& store, CrashHook&
     for (FileId f : inputs) {
       m.files.erase(f);
       m.file_sequences.erase(f);
+      m.removed_files[f] = now.ms;
     }
     m.files.insert(output);
   });

@@ -188,8 +188,9 @@ class Datanode {
   // unless Rule::kCompactionEffectiveSequences keeps the sequence the read ranked it at.
   // Ok(rows written) with no file when the region has fewer than two files; RegionNotReady in
   // any other state (staging skips compaction). The memtable is untouched.
+  // The inputs go to the manifest's removed_files at `now`.
   Reply HandleCompact(RegionId region, ObjectStore& store, CrashHook& crash,
-                      const Protocol& protocol);
+                      const Protocol& protocol, sim::SimTime now = sim::SimTime{0});
 
   // ---- staging (docs/protocol.md section 10.5) --------------------------------------------------
   // Under Rule::kDurableStaging a RejectAllWrites directive is also recorded durably.

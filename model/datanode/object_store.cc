@@ -28,6 +28,11 @@ void RegionManifest::Hash(sim::Hasher& h) const {
   h.Add(flushed_sequence);
   h.Add(manifest_version);
   for (const auto& [file, sequence] : file_sequences) h.Add(file.value).Add(sequence);
+  // Only hashed when present, so runs without compaction keep their fingerprints.
+  if (!removed_files.empty()) {
+    h.Add(static_cast<uint64_t>(removed_files.size()));
+    for (const auto& [file, at_ms] : removed_files) h.Add(file.value).Add(at_ms);
+  }
 }
 
 void StagingAction::Hash(sim::Hasher& h) const {

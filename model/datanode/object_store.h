@@ -57,6 +57,9 @@ struct RegionManifest {
   // Rule::kTargetSequenceForeignFiles: files written by another region that this region
   // adopted, with the admission sequence their rows rank at here.
   std::map<FileId, uint64_t> file_sequences;
+  // The manifest's removed_files: files an edit (a compaction) took out of the version, with
+  // the virtual time (ms) of the edit; GC deletes them after a lingering time.
+  std::map<FileId, int64_t> removed_files;
   // A region allocated by a repartition under Rule::kFenceAllocatedRegions: it refuses writes
   // and reads until it applied its remapped manifest, so nothing can be read from it (or
   // written to it) before it holds the rows it takes over. Durable: survives a reopen.

@@ -1,6 +1,5 @@
 #include "model/gc/gc.h"
 
-#include <set>
 #include <string>
 
 #include "model/meta/meta_codec.h"
@@ -19,54 +18,57 @@ TableRepart ReadRepart(const KvStore& kv, TableId table) {
   return std::move(decoded).value();
 }
 
-bool ManifestReferences(const ObjectStore& store, RegionId region, FileId file) {
-  const RegionManifest* manifest = store.Manifest(region);
-  return manifest != nullptr && manifest->files.count(file) != 0;
-}
-
-// greptime (gc/dropped.rs + the cross-region reference check): the writer's normal manifest,
-// then the normal manifests of the writer's destinations in table_repart.
-bool GreptimeReferenced(const ObjectStore& store, const TableRepart& repart, const SstFile& file) {
-  if (ManifestReferences(store, file.writer, file.id)) return true;
-  auto dsts = repart.src_to_dst.find(file.writer);
-  if (dsts == repart.src_to_dst.end()) return false;
-  for (RegionId dst : dsts->second) {
-    if (ManifestReferences(store, dst, file.id)) return true;
-  }
-  return false;
-}
-
 // Every file id any normal manifest, staging manifest or remap blob in the store references.
-std::set<FileId> AllReferences(const ObjectStore& store) {
-  std::set<FileId> refs;
+void AddEveryReference(const ObjectStore& store, std::set<FileId>& refs) {
   for (const auto& [region, manifest] : store.manifests()) {
     refs.insert(manifest.files.begin(), manifest.files.end());
   }
   for (const auto& [region, actions] : store.staging()) {
-    for (const StagingAction& a : actions)
+    for (const StagingAction& a : actions) {
       refs.insert(a.files_to_add.begin(), a.files_to_add.end());
+    }
   }
   for (const auto& [central, blobs] : store.remap_blobs()) {
     for (const auto& [target, manifest] : blobs) {
       refs.insert(manifest.files.begin(), manifest.files.end());
     }
   }
-  return refs;
 }
 
 }  // namespace
 
-GcReport RunGc(ObjectStore& store, const KvStore& kv, TableId table, const Protocol& protocol) {
+GcReport RunGc(ObjectStore& store, const KvStore& kv, const GcScope& scope,
+               const Protocol& protocol) {
   GcReport report;
-  const bool positive_proof = protocol.On(Rule::kGcPositiveProof);
-  const TableRepart repart = positive_proof ? TableRepart{} : ReadRepart(kv, table);
-  const std::set<FileId> refs = positive_proof ? AllReferences(store) : std::set<FileId>{};
+  std::set<FileId> refs;
+  for (RegionId region : scope.route) {
+    if (const RegionManifest* m = store.Manifest(region)) {
+      refs.insert(m->files.begin(), m->files.end());
+    }
+  }
+  if (protocol.On(Rule::kGcPositiveProof)) AddEveryReference(store, refs);
+
+  std::set<FileId> offered;
+  for (RegionId region : scope.collectable) {
+    const RegionManifest* m = store.Manifest(region);
+    if (m == nullptr) continue;
+    ++report.regions_collected;
+    for (const auto& [file, removed_at_ms] : m->removed_files) {
+      if (removed_at_ms + scope.lingering_ms <= scope.now.ms) offered.insert(file);
+    }
+  }
+  std::set<RegionId> dropped;
+  for (const auto& [src, dsts] : ReadRepart(kv, scope.table).src_to_dst) {
+    if (store.Manifest(src) == nullptr) dropped.insert(src);
+  }
+  report.regions_collected += dropped.size();
   for (const auto& [id, file] : store.files()) {
-    if (file->writer.table_id() != table) continue;
+    if (file->writer.table_id() != scope.table) continue;
     ++report.files_examined;
-    const bool referenced =
-        positive_proof ? refs.count(id) != 0 : GreptimeReferenced(store, repart, *file);
-    if (!referenced) report.deleted.push_back(id);
+    if (dropped.count(file->writer) != 0) offered.insert(id);
+  }
+  for (FileId id : offered) {
+    if (refs.count(id) == 0 && store.File(id) != nullptr) report.deleted.push_back(id);
   }
   for (FileId id : report.deleted) {
     const bool erased = store.DeleteFile(id);

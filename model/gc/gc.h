@@ -1,31 +1,50 @@
-// One synchronous garbage-collection pass over the SST files of a table in the shared object
-// store (docs/protocol.md section 11). greptime: a file is deleted when the region that wrote it no
-// longer references it in its normal manifest and no region in table_repart.src_to_dst[writer]
-// references it in its normal manifest either; files of dropped regions (no manifest; in
-// table_repart or not) are collected the same way. Staging manifests and remap blobs are not
-// consulted, and the real GC's lingering time (recent files are spared) is not modelled, so
-// greptime GC run during a repartition also deletes staging-only files.
-// Rule::kGcPositiveProof: a file is deleted only when no normal manifest, staging manifest or
-// remap blob of any region anywhere in the store references it.
+// One garbage-collection pass over the SST files of a table in the shared object store, as the
+// metasrv's batch GC procedure and the datanodes' GC workers of the modelled commit decide it
+// (docs/protocol.md section 11), run in one step:
+//   - the references are the files every region of the table route lists in its normal
+//     manifest (a region's related regions are the whole route), read from the object store;
+//   - a region the pass collects (open as leader on a running datanode, not locked by a
+//     running procedure: a repartition group write-locks its sources) offers the files its
+//     manifest recorded as removed at least `lingering_ms` ago (fast mode; GreptimeDB's
+//     default lingering time is one hour);
+//   - a dropped region that __table_repart lists as a source offers every file it wrote
+//     (GreptimeDB deletes a dropped region's unknown files at once);
+//   - an offered file no reference names is deleted. Unknown files of open regions (a full
+//     listing) wait one day, longer than any run, so the pass never offers them.
+// Rule::kGcPositiveProof: an offered file is kept while any normal manifest, staging manifest
+// or remap blob in the store references it.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <set>
 #include <vector>
 
 #include "model/datanode/object_store.h"
 #include "model/meta/ids.h"
 #include "model/meta/kv_store.h"
 #include "model/protocol.h"
+#include "sim/time.h"
 
 namespace repartsim::model {
 
 struct GcReport {
   std::vector<FileId> deleted;  // ascending file id
   size_t files_examined = 0;    // files of the table present before the pass
+  size_t regions_collected = 0;
 };
 
-// Deletes the unreferenced files of `table` from `store`. A malformed __table_repart value
+struct GcScope {
+  TableId table;
+  std::vector<RegionId> route;     // the regions of the table route
+  std::set<RegionId> collectable;  // route regions whose GC runs now
+  sim::SimTime now;
+  int64_t lingering_ms = 3'600'000;  // removed files are kept this long
+};
+
+// Deletes the files of `scope.table` the pass finds garbage. A malformed __table_repart value
 // is a simulator bug (asserts); an absent one is an empty mapping.
-GcReport RunGc(ObjectStore& store, const KvStore& kv, TableId table, const Protocol& protocol);
+GcReport RunGc(ObjectStore& store, const KvStore& kv, const GcScope& scope,
+               const Protocol& protocol);
 
 }  // namespace repartsim::model

@@ -21,6 +21,8 @@ class LockTable {
   void ReleaseAll(ProcedureId owner);
   void Clear() { held_.clear(); }
   bool empty() const { return held_.empty(); }
+  // True iff some procedure holds `key` (shared or exclusive).
+  bool Held(const std::string& key) const { return held_.count(key) != 0; }
   void Fingerprint(sim::Hasher& h) const;
 
  private:

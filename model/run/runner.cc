@@ -52,6 +52,7 @@ std::string FaultsText(const scenario::Faults& f) {
   if (!f.replay_fail.IsNever()) out += " replay_fail=" + f.replay_fail.ToString();
   if (!f.compact.IsNever()) out += " compact=" + f.compact.ToString();
   if (!f.checkpoint_race.IsNever()) out += " checkpoint_race=" + f.checkpoint_race.ToString();
+  if (!f.gc.IsNever()) out += " gc=" + f.gc.ToString();
   if (f.swarm) out += " swarm";
   return out;
 }
@@ -266,6 +267,7 @@ model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario
   cluster_config.frontend_count = s.frontend_count;
   cluster_config.gc_enabled = s.gc_enabled;
   cluster_config.checkpoint_distance = s.checkpoint_distance;
+  cluster_config.gc_lingering = sim::Ms(s.gc_lingering_ms);
   cluster_config.faults.drop = faults.drop;
   cluster_config.faults.delay = faults.delay;
   cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);
@@ -278,6 +280,7 @@ model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario
   cluster_config.node_faults.replay_fail = faults.replay_fail;
   cluster_config.node_faults.compact = faults.compact;
   cluster_config.node_faults.checkpoint_race = faults.checkpoint_race;
+  cluster_config.node_faults.gc = faults.gc;
   cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
   return cluster_config;
 }

@@ -76,7 +76,11 @@ void ReadCluster(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
     scenario.checkpoint_distance = static_cast<uint64_t>(
         ReadInt(f.Get("checkpoint_distance"), ctx, "cluster.checkpoint_distance", 0, 1000000));
   }
-  f.Finish({"datanodes", "frontends", "placement", "gc", "checkpoint_distance"});
+  if (f.Has("gc_lingering_ms")) {
+    scenario.gc_lingering_ms =
+        ReadInt(f.Get("gc_lingering_ms"), ctx, "cluster.gc_lingering_ms", 0, 86'400'000);
+  }
+  f.Finish({"datanodes", "frontends", "placement", "gc", "checkpoint_distance", "gc_lingering_ms"});
 }
 
 void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {

@@ -148,6 +148,7 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     x.replay_fail = ReadRatio(f.Get("replay_fail"), ctx, "faults.replay_fail");
   }
   if (f.Has("compact")) x.compact = ReadRatio(f.Get("compact"), ctx, "faults.compact");
+  if (f.Has("gc")) x.gc = ReadRatio(f.Get("gc"), ctx, "faults.gc");
   if (f.Has("checkpoint_race")) {
     x.checkpoint_race = ReadRatio(f.Get("checkpoint_race"), ctx, "faults.checkpoint_race");
   }
@@ -230,6 +231,7 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
             "leader_start_ms_max",
             "replay_fail",
             "compact",
+            "gc",
             "checkpoint_race",
             "crash",
             "crash_sites",

@@ -17,10 +17,10 @@ const std::vector<std::string> kStepKeys = {
     "at_ms", "after",    "delay_ms",  "occurrence",  "sql",     "frontend",
     "flush", "crash",    "restart",   "partition",   "heal",    "stale_cache",
     "drop",  "delay",    "duplicate", "hold",        "reorder", "expire_lease",
-    "bulk",  "validate", "flight",    "replay_fail", "compact"};
+    "bulk",  "validate", "flight",    "replay_fail", "compact", "gc"};
 const std::vector<std::string> kActions = {
-    "sql",  "flush", "crash",     "restart", "partition", "heal",         "stale_cache",
-    "drop", "delay", "duplicate", "hold",    "reorder",   "expire_lease", "compact"};
+    "sql",   "flush",     "crash", "restart", "partition",    "heal",    "stale_cache", "drop",
+    "delay", "duplicate", "hold",  "reorder", "expire_lease", "compact", "gc"};
 const std::vector<std::string> kRuleKeys = {"kind", "from", "to", "count", "ms", "until"};
 
 std::string NodeList(const Scenario& s) {
@@ -109,7 +109,7 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
   if (present.size() != 1) {
     ctx.Fail(node, path,
              present.empty()
-                 ? "a step needs one action: sql, flush, compact, crash, restart, partition, "
+                 ? "a step needs one action: sql, flush, compact, gc, crash, restart, partition, "
                    "heal, stale_cache, drop, delay, duplicate, hold, reorder or "
                    "expire_lease"
                  : "a step has one action, found '" + present[0] + "' and '" + present[1] + "'");
@@ -189,6 +189,11 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
     const uint32_t fe = ReadFrontend(value, ctx, s, apath);
     out.push_back(MakeStep(at_ms, model::StaleCacheOp{fe, s.table_id(), true}, where));
     s.stale_frontends.push_back(fe);
+  } else if (action == "gc") {
+    if (!ReadBool(value, ctx, apath) && !ctx.failed()) {
+      ctx.Fail(value, apath, "gc takes 'true' (a GC pass now)");
+    }
+    out.push_back(MakeStep(at_ms, model::GcOp{}, where));
   } else if (action == "expire_lease") {
     if (auto n = ReadNode(value, ctx, s, apath)) {
       if (!ctx.failed() && !(n->value >= 1 && n->value <= s.datanode_count)) {

@@ -92,6 +92,9 @@ struct Faults {
   // A RemapManifest read of a region whose manifest checkpoint is running loses a delta the
   // checkpoint deletes with this ratio (GreptimeDB #8625; fence-checkpoints).
   sim::Ratio checkpoint_race = sim::Ratio::Never();
+  // At each datanode heartbeat tick the metasrv runs a GC pass with this ratio (not a fault;
+  // decided as one so the liveness phase has none).
+  sim::Ratio gc = sim::Ratio::Never();
   sim::Ratio crash = sim::Ratio::Never();                    // default ratio of every crash site
   std::map<std::string, sim::Ratio> crash_sites;             // per-site overrides
   std::optional<std::pair<std::string, uint64_t>> crash_at;  // scripted: site, hit number
@@ -165,6 +168,9 @@ struct Scenario {
   // `cluster.checkpoint_distance`: a region's manifest is checkpointed every this many
   // versions (GreptimeDB's manifest_checkpoint_distance, default 10; 0 = never).
   uint64_t checkpoint_distance = 10;
+  // `cluster.gc_lingering_ms`: GC keeps a file a compaction removed this long (GreptimeDB's
+  // lingering_time, one hour by default).
+  int64_t gc_lingering_ms = 3'600'000;
   model::sql::CreateTable table;
   std::string table_sql;
   std::vector<ScriptedStep> setup;  // run at 1000 + 10 * i ms

@@ -74,7 +74,8 @@ TEST(MutationReportTest, OnlyPicksReferenceSwitchesOnce) {
   ASSERT_TRUE(all.has_value());
   size_t on_in_reference = 0;
   for (const model::RuleInfo& info : model::AllRules()) on_in_reference += info.reference;
-  // Every switch on in reference but the dead protection (gc-positive-proof: no run calls GC).
+  // Every switch on in reference but the dead protection (gc-positive-proof: no run reaches
+  // a file only a staging manifest or remap blob names).
   ASSERT_EQ(DeadProtections().size(), 1u);
   EXPECT_EQ(DeadProtections()[0].name, "gc-positive-proof");
   EXPECT_EQ(all->size() + 1, on_in_reference);

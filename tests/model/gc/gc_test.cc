@@ -1,11 +1,13 @@
-// Goal: RunGc (model/gc/gc.h) under both profiles: greptime deletes a file when neither its
-// writer's normal manifest nor those of the writer's table_repart destinations reference it;
-// Rule::kGcPositiveProof deletes only files no normal manifest, staging manifest or remap blob
-// references. Cases: a merge whose table_repart lacks B -> A (the group failed after
-// ApplyStagingManifest and before ExitStaging) where greptime deletes a file A still reads;
-// the recorded mapping keeping it; unreferenced files collected by both; staging-only files.
+// Goal: RunGc (model/gc/gc.h) as the modelled commit's GC decides: a dropped region that
+// __table_repart lists offers its files at once, a collected region offers the files a
+// compaction removed from its manifest once the lingering time has passed, and an offered
+// file that a normal manifest of the table route lists is kept; Rule::kGcPositiveProof keeps
+// one that a staging manifest or a remap blob lists too. Cases: a merge's adopted files kept,
+// a dropped region's unshared file deleted, removed files and the lingering time, a region
+// that is not collected, crash orphans left alone, and a merged-away region dropped while
+// only the central region's remap blob names its file.
 // Method: build the state with the datanode handlers, run one pass, compare the deleted ids,
-// the remaining files and a scan of the kept region.
+// the remaining files and a scan.
 #include "model/gc/gc.h"
 
 #include <gtest/gtest.h>
@@ -61,6 +63,9 @@ class GcTest : public ::testing::Test {
     if (repart) kv_.Put(TableRepartKey(kTable), EncodeTableRepart(*repart));
   }
   ScanReply ScanA() { return dn_.HandleScan(kA, std::nullopt, Protocol::Greptime(), store_); }
+  static GcScope Scope(std::vector<RegionId> route, std::set<RegionId> collectable, int64_t now) {
+    return GcScope{kTable, std::move(route), std::move(collectable), sim::AtMs(now)};
+  }
 
   ObjectStore store_;
   KvStore kv_;
@@ -68,81 +73,97 @@ class GcTest : public ::testing::Test {
   NoCrashHook no_crash_;
 };
 
-TEST_F(GcTest, GreptimeDeletesAFileTheKeptRegionReadsWhenTheMergeMappingIsMissing) {
-  MergeAndDropB(std::nullopt);
-  ASSERT_EQ(store_.Manifest(kA)->files, (std::set<FileId>{FileId{1}, FileId{2}}));
-  GcReport report = RunGc(store_, kv_, kTable, Protocol::Greptime());
-  EXPECT_EQ(report.files_examined, 2u);
-  EXPECT_EQ(Ids(report.deleted), std::vector<uint64_t>{2});
-  EXPECT_EQ(store_.File(FileId{2}), nullptr);
-  ScanReply scan = ScanA();
-  EXPECT_EQ(scan.code, ReplyCode::kUnexpected);
-  EXPECT_EQ(scan.message, "Failed to read SST file 2 of region 4398046511104(1024, 0): not found");
-}
-
-TEST_F(GcTest, PositiveProofKeepsTheFileWhenTheMergeMappingIsMissing) {
-  MergeAndDropB(std::nullopt);
-  GcReport report = RunGc(store_, kv_, kTable, Reference());
-  EXPECT_EQ(report.files_examined, 2u);
-  EXPECT_TRUE(report.deleted.empty());
-  ScanReply scan = ScanA();
-  ASSERT_TRUE(scan.ok()) << scan.message;
-  EXPECT_EQ(scan.rows, (std::vector<Row>{R(10, 1, 1), R(60, 1, 6)}));
-}
-
-TEST_F(GcTest, GreptimeKeepsTheFileWhenTheMappingIsRecorded) {
+TableRepart BIntoA() {
   TableRepart repart;
   repart.src_to_dst[kA] = {kA};
   repart.src_to_dst[kB] = {kA};
-  MergeAndDropB(repart);
-  EXPECT_TRUE(RunGc(store_, kv_, kTable, Protocol::Greptime()).deleted.empty());
+  return repart;
+}
+
+TEST_F(GcTest, AMergeTargetKeepsTheFilesItAdoptedFromTheDroppedSource) {
+  MergeAndDropB(BIntoA());
+  ASSERT_EQ(store_.Manifest(kA)->files, (std::set<FileId>{FileId{1}, FileId{2}}));
+  for (const Protocol& p : {Protocol::Greptime(), Reference()}) {
+    const GcReport report = RunGc(store_, kv_, Scope({kA}, {kA}, 0), p);
+    EXPECT_EQ(report.files_examined, 2u);
+    EXPECT_EQ(report.regions_collected, 2u);  // A, and B as a dropped source
+    EXPECT_TRUE(report.deleted.empty());
+  }
   EXPECT_EQ(ScanA().rows, (std::vector<Row>{R(10, 1, 1), R(60, 1, 6)}));
 }
 
-TEST_F(GcTest, BothProfilesCollectUnreferencedFiles) {
+TEST_F(GcTest, ADroppedRegionsUnsharedFilesGoAtOnceWhenTableRepartListsIt) {
+  ASSERT_TRUE(dn_.HandleDropRegion(kB, store_, no_crash_).ok());
+  EXPECT_TRUE(RunGc(store_, kv_, Scope({kA}, {kA}, 0), Protocol::Greptime()).deleted.empty());
+  kv_.Put(TableRepartKey(kTable), EncodeTableRepart(BIntoA()));
+  EXPECT_EQ(Ids(RunGc(store_, kv_, Scope({kA}, {kA}, 0), Protocol::Greptime()).deleted),
+            std::vector<uint64_t>{2});
+  EXPECT_EQ(store_.File(FileId{2}), nullptr);
+  EXPECT_NE(store_.File(FileId{1}), nullptr);
+}
+
+TEST_F(GcTest, RemovedFilesWaitForTheLingeringTimeAndASharerKeepsThem) {
+  WriteFlush(kA, R(11, 1, 2), Range(0, 50));  // file 3
+  // B takes a reference to A's file 1, as a split target would.
+  RegionManifest b = *store_.Manifest(kB);
+  b.files.insert(FileId{1});
+  store_.PutManifest(b);
+  ASSERT_TRUE(dn_.HandleCompact(kA, store_, no_crash_, Protocol::Greptime(), sim::AtMs(1000)).ok());
+  EXPECT_EQ(store_.Manifest(kA)->removed_files,
+            (std::map<FileId, int64_t>{{FileId{1}, 1000}, {FileId{3}, 1000}}));
+  GcScope early = Scope({kA, kB}, {kA, kB}, 1999);
+  early.lingering_ms = 1000;
+  EXPECT_TRUE(RunGc(store_, kv_, early, Protocol::Greptime()).deleted.empty());
+  GcScope due = Scope({kA, kB}, {kA, kB}, 2000);
+  due.lingering_ms = 1000;
+  EXPECT_EQ(Ids(RunGc(store_, kv_, due, Protocol::Greptime()).deleted), std::vector<uint64_t>{3});
+  EXPECT_EQ(Scan(dn_, kA, store_), (std::vector<Row>{R(10, 1, 1), R(11, 1, 2)}));
+}
+
+TEST_F(GcTest, ARegionThatIsNotCollectedOffersNothing) {
+  WriteFlush(kA, R(11, 1, 2), Range(0, 50));
+  ASSERT_TRUE(dn_.HandleCompact(kA, store_, no_crash_, Protocol::Greptime(), sim::AtMs(0)).ok());
+  const GcReport report =
+      RunGc(store_, kv_, Scope({kA, kB}, {kB}, 3'600'000), Protocol::Greptime());
+  EXPECT_EQ(report.regions_collected, 1u);
+  EXPECT_TRUE(report.deleted.empty());
+  EXPECT_EQ(
+      Ids(RunGc(store_, kv_, Scope({kA, kB}, {kA, kB}, 3'600'000), Protocol::Greptime()).deleted),
+      (std::vector<uint64_t>{1, 3}));
+}
+
+TEST_F(GcTest, OrphansOfACrashAndOtherTablesAreLeftAlone) {
+  // File 3: an SST orphaned by a crash before its manifest edit (the WAL keeps its rows): an
+  // unknown file of an open region lingers for a day.
+  ASSERT_TRUE(
+      dn_.HandleWrite(kA, {R(20, 1, 2)}, V(Range(0, 50)), Protocol::Greptime(), no_crash_).ok());
+  CrashAt crash("datanode.flush.after_sst");
+  ASSERT_EQ(dn_.HandleFlush(kA, store_, crash).code, ReplyCode::kCrashed);
+  store_.AddFile(RegionId::Of(TableId{2048}, RegionNumber{0}), std::nullopt, {});
   for (const Protocol& p : {Protocol::Greptime(), Reference()}) {
-    SCOPED_TRACE(p.base_name());
-    ObjectStore store = store_;
-    Datanode dn = dn_;
-    // File 3: an SST orphaned by a crash before its manifest edit (the WAL keeps its rows).
-    ASSERT_TRUE(
-        dn.HandleWrite(kA, {R(20, 1, 2)}, V(Range(0, 50)), Protocol::Greptime(), no_crash_).ok());
-    CrashAt crash("datanode.flush.after_sst");
-    ASSERT_EQ(dn.HandleFlush(kA, store, crash).code, ReplyCode::kCrashed);
-    // File 2: B is dropped and nothing shares its file.
-    dn.Crash();
-    dn.Reopen(store);
-    ASSERT_TRUE(dn.HandleDropRegion(kB, store, no_crash_).ok());
-    // A file of another table is never examined.
-    store.AddFile(RegionId::Of(TableId{2048}, RegionNumber{0}), std::nullopt, {});
-    GcReport report = RunGc(store, kv_, kTable, p);
+    const GcReport report = RunGc(store_, kv_, Scope({kA, kB}, {kA, kB}, 86'400'000), p);
     EXPECT_EQ(report.files_examined, 3u);
-    EXPECT_EQ(Ids(report.deleted), (std::vector<uint64_t>{2, 3}));
-    EXPECT_NE(store.File(FileId{1}), nullptr);
-    EXPECT_NE(store.File(FileId{4}), nullptr);
-    EXPECT_EQ(dn.HandleScan(kA, std::nullopt, p, store).rows,
-              (std::vector<Row>{R(10, 1, 1), R(20, 1, 2)}));
+    EXPECT_TRUE(report.deleted.empty());
   }
 }
 
-TEST_F(GcTest, StagingOnlyFilesAreDeletedByGreptimeAndKeptWithPositiveProof) {
+TEST_F(GcTest, ARemapBlobKeepsTheDroppedSourcesFileOnlyWithPositiveProof) {
   ASSERT_TRUE(
       dn_.HandleEnterStaging(kA, StagingInfo::UpdatePartitionExpr(Range(0, 100)), store_, no_crash_)
           .ok());
-  WriteFlush(kA, R(70, 2, 7), Range(0, 100));  // file 3, in A's staging manifest only
-  ObjectStore store = store_;
-  EXPECT_EQ(Ids(RunGc(store, kv_, kTable, Protocol::Greptime()).deleted), std::vector<uint64_t>{3});
-  EXPECT_TRUE(RunGc(store_, kv_, kTable, Reference()).deleted.empty());
-  // A remap blob is a reference too: only the blob refers to B's file once B is dropped.
+  ASSERT_TRUE(dn_.HandleEnterStaging(kB, StagingInfo::RejectAllWrites(), store_, no_crash_).ok());
   std::map<RegionId, std::vector<RegionId>> mapping{{kA, {kA}}, {kB, {kA}}};
   std::map<RegionId, std::optional<PartitionExpr>> targets{{kA, Range(0, 100)}};
-  ASSERT_TRUE(dn_.HandleEnterStaging(kB, StagingInfo::RejectAllWrites(), store_, no_crash_).ok());
   ASSERT_TRUE(dn_.HandleRemapManifest(kA, {kA, kB}, mapping, targets, store_, no_crash_).ok());
+  // B is dropped before A applies: only A's remap blob names file 2.
   ASSERT_TRUE(dn_.HandleDropRegion(kB, store_, no_crash_).ok());
-  EXPECT_TRUE(RunGc(store_, kv_, kTable, Reference()).deleted.empty());
+  kv_.Put(TableRepartKey(kTable), EncodeTableRepart(BIntoA()));
+  ObjectStore store = store_;
+  EXPECT_TRUE(RunGc(store_, kv_, Scope({kA}, {}, 0), Reference()).deleted.empty());
+  EXPECT_EQ(Ids(RunGc(store, kv_, Scope({kA}, {}, 0), Protocol::Greptime()).deleted),
+            std::vector<uint64_t>{2});
   ASSERT_TRUE(dn_.HandleApplyStagingManifest(kA, Range(0, 100), kA, store_, no_crash_).ok());
-  EXPECT_EQ(dn_.HandleScan(kA, std::nullopt, Protocol::Greptime(), store_).rows,
-            (std::vector<Row>{R(10, 1, 1), R(60, 1, 6), R(70, 2, 7)}));
+  EXPECT_EQ(ScanA().rows, (std::vector<Row>{R(10, 1, 1), R(60, 1, 6)}));
 }
 
 }  // namespace gc_test

@@ -44,7 +44,7 @@ TEST(ScenarioLoaderTest, EveryBadInputFixtureGivesItsStatedError) {
       EXPECT_EQ(actual.rfind(kDir + first.substr(17), 0), 0u) << actual;
     }
   }
-  EXPECT_GE(count, 60u);
+  EXPECT_GE(count, 61u);
 }
 
 TEST(ScenarioLoaderTest, InputOnWhichTheParserNeverEndsIsRefusedNotHung) {
@@ -280,7 +280,7 @@ cluster: {datanodes: 2, frontends: 2}
 table: |
   CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h))
   PARTITION ON COLUMNS (a) (a < 10, a >= 10)
-faults: {replay_fail: 1/4, compact: 1/3, checkpoint_race: 1/2}
+faults: {replay_fail: 1/4, compact: 1/3, checkpoint_race: 1/2, gc: 1/5}
 steps:
   - {at_ms: 100, restart: dn2, replay_fail: 3}
   - {at_ms: 200, restart: dn1}
@@ -291,6 +291,7 @@ expect: {reference: pass}
   EXPECT_EQ(result.value().faults.replay_fail, (sim::Ratio{1, 4}));
   EXPECT_EQ(result.value().faults.compact, (sim::Ratio{1, 3}));
   EXPECT_EQ(result.value().faults.checkpoint_race, (sim::Ratio{1, 2}));
+  EXPECT_EQ(result.value().faults.gc, (sim::Ratio{1, 5}));
   const std::vector<ScriptedStep>& steps = result.value().steps;
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_EQ(model::OpAs<model::RestartNodeOp>(steps[0].op).node, model::NodeId{2});
@@ -308,12 +309,14 @@ steps:
   - {at_ms: 100, compact: all}
   - {at_ms: 200, compact: {region: 1}}
   - {at_ms: 300, compact: {region: 0, node: dn1}}
+  - {at_ms: 400, gc: true}
 expect: {reference: pass}
 )yaml",
                               "compact.yaml");
   ASSERT_TRUE(result.ok()) << result.error().Format();
   const std::vector<ScriptedStep>& steps = result.value().steps;
-  ASSERT_EQ(steps.size(), 3u);
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_TRUE(std::holds_alternative<model::GcOp>(std::get<model::FaultAction>(steps[3].op)));
   const auto& all = model::OpAs<model::CompactOp>(steps[0].op);
   EXPECT_TRUE(all.every_region);
   const auto& one = model::OpAs<model::CompactOp>(steps[1].op);
@@ -335,6 +338,7 @@ expect: {reference: pass}
   ASSERT_TRUE(on.ok()) << on.error().Format();
   EXPECT_TRUE(on.value().gc_enabled);
   EXPECT_EQ(on.value().checkpoint_distance, 10u);  // GreptimeDB's default
+  EXPECT_EQ(on.value().gc_lingering_ms, 3'600'000);
   auto off = ParseScenario(
       "name: off\ncluster: {datanodes: 2, gc: false, checkpoint_distance: 0}" + table, "off.yaml");
   ASSERT_TRUE(off.ok()) << off.error().Format();
