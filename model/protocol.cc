@@ -214,6 +214,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "EnterStaging flush can delete a delta RemapManifest listed before it reads it: the remap "
      "fails with a NotFound error the metasrv does not retry, and the repartition rolls back",
      false, true},
+    {Rule::kApplySkipsRemovedFiles, "apply-skips-removed-files",
+     "[inferred: a repartsim design, no GreptimeDB change] an ApplyStagingManifest that a "
+     "dispatched-again group sends to a region that applied before does not attach remapped "
+     "files the region's manifest records as removed: a compaction since the first apply "
+     "holds their rows. Off, the apply adds them back, and an append-mode table returns each "
+     "of their rows twice (INV-NODUP, INV-ACK); a deduplicating table hides it",
+     false, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

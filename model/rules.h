@@ -55,6 +55,7 @@ enum class Rule : uint8_t {
   kFailClosedReplay,            // a WAL entry that fails to apply fails the region open (#8809)
   kCompactionEffectiveSequences,  // compaction keeps adopted rows at their admission sequence
   kFenceCheckpoints,              // EnterStaging waits for a running manifest checkpoint (#8847)
+  kApplySkipsRemovedFiles,        // an apply does not re-add files a compaction removed
   kCount,
 };
 

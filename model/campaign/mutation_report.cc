@@ -113,7 +113,7 @@ const std::vector<DeadProtection>& DeadProtections() {
   static const std::vector<DeadProtection> kDead = {
       {"gc-positive-proof",
        "GC runs, but no flow offers it a file that only a staging manifest or remap blob "
-       "names (reference with it off passes random/compaction_faults seeds 0..4999)"},
+       "names (reference with it off passes every seed of every random scenario)"},
   };
   return kDead;
 }

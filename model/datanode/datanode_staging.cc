@@ -149,6 +149,13 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
 
 namespace {
 
+// Rule::kApplySkipsRemovedFiles: `file` is one the region had and a compaction since removed
+// (its rows are in the output): attaching it again would bring its rows back twice.
+bool RemovedBefore(const Region& region, FileId file, const Protocol& protocol) {
+  return protocol.On(Rule::kApplySkipsRemovedFiles) &&
+         region.version().removed_files.count(file) != 0;
+}
+
 // PR #8946 as its description states it [inferred: its code was not read]: a file that
 // another region wrote keeps its bytes, and the target's manifest gives it a target-local
 // admission sequence that reads rank its rows at. The model gives the files one apply adopts
@@ -193,7 +200,9 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
     if (blob == nullptr || blob->partition_expr != expr) return Reply::Ok();  // a true replay
     std::vector<FileId> missing;
     for (FileId f : blob->files) {
-      if (region->version().files.count(f) == 0) missing.push_back(f);
+      if (region->version().files.count(f) == 0 && !RemovedBefore(*region, f, protocol)) {
+        missing.push_back(f);
+      }
     }
     if (missing.empty()) return Reply::Ok();
     // Attach the remapped files now: the edit the skipped apply would have made.
@@ -224,7 +233,9 @@ Reply Datanode::HandleApplyStagingManifest(RegionId region_id,
   }
   StagingAction edit;
   edit.kind = StagingAction::Kind::kEdit;
-  edit.files_to_add.assign(blob->files.begin(), blob->files.end());
+  for (FileId f : blob->files) {
+    if (!RemovedBefore(*region, f, protocol)) edit.files_to_add.push_back(f);
+  }
   store.AppendStagingAction(region_id, std::move(edit));
   if (crash.ShouldCrash("datanode.apply_staging.after_edit")) return Reply::Crashed();
   // exit_staging_on_success: merge the staged actions into the normal manifest.

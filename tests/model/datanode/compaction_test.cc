@@ -191,6 +191,64 @@ TEST_F(CompactionTest, ACrashAfterTheOutputLeavesItOutsideEveryManifest) {
   EXPECT_EQ(store_.files().size(), files_in_store + 1);
 }
 
+// A split target applies, compacts what it adopted, then stages and applies again (its group
+// dispatched again): apply-skips-removed-files keeps the adopted files out the second time.
+class ReappliedTargetTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(dn_.HandleCreateRegion(kR0, TestSchema(/*append_mode=*/true), Range(0, 100), store_,
+                                       no_crash_)
+                    .ok());
+    for (int64_t v : {1, 2}) {
+      ASSERT_TRUE(
+          dn_.HandleWrite(kR0, {R(60, v, v)}, V(Range(0, 100)), Protocol::Greptime(), no_crash_)
+              .ok());
+      ASSERT_TRUE(dn_.HandleFlush(kR0, store_, no_crash_).ok());
+    }
+    ASSERT_TRUE(
+        dn_.HandleCreateRegion(kR3, TestSchema(true), Range(50, 100), store_, no_crash_).ok());
+    ASSERT_TRUE(dn_.ApplyLease(kR3, RegionRole::kLeader, sim::AtMs(100000), Protocol::Greptime()));
+    ASSERT_TRUE(dn_.HandleEnterStaging(kR0, StagingInfo::UpdatePartitionExpr(Range(0, 50)), store_,
+                                       no_crash_)
+                    .ok());
+  }
+  void StageRemapApply(const Protocol& protocol) {
+    ASSERT_TRUE(dn_.HandleEnterStaging(kR3, StagingInfo::UpdatePartitionExpr(Range(50, 100)),
+                                       protocol, store_, no_crash_)
+                    .ok());
+    const std::map<RegionId, std::vector<RegionId>> mapping = {{kR0, {kR0, kR3}}};
+    const std::map<RegionId, std::optional<PartitionExpr>> targets = {{kR0, Range(0, 50)},
+                                                                      {kR3, Range(50, 100)}};
+    ASSERT_TRUE(dn_.HandleRemapManifest(kR0, {kR0}, mapping, targets, store_, no_crash_).ok());
+    ASSERT_TRUE(
+        dn_.HandleApplyStagingManifest(kR3, Range(50, 100), kR0, protocol, store_, no_crash_).ok());
+  }
+  std::vector<Row> RunWith(bool skip_removed) {
+    Protocol protocol = Protocol::Greptime();
+    SetRule(protocol, "apply-skips-removed-files", skip_removed);
+    StageRemapApply(protocol);
+    EXPECT_EQ(Scan(dn_, kR3, store_), (std::vector<Row>{R(60, 1, 1), R(60, 2, 2)}));
+    EXPECT_TRUE(dn_.HandleCompact(kR3, store_, no_crash_, protocol).ok());
+    EXPECT_EQ(dn_.FindRegion(kR3)->version().removed_files.size(), 2u);
+    StageRemapApply(protocol);
+    return Scan(dn_, kR3, store_);
+  }
+
+  ObjectStore store_;
+  Datanode dn_{NodeId{1}};
+  NoCrashHook no_crash_;
+};
+
+TEST_F(ReappliedTargetTest, RemovedFilesStayOut) {
+  EXPECT_EQ(RunWith(true), (std::vector<Row>{R(60, 1, 1), R(60, 2, 2)}));
+  EXPECT_EQ(dn_.FindRegion(kR3)->version().files.size(), 1u);
+}
+
+TEST_F(ReappliedTargetTest, WithoutTheSwitchTheirRowsComeBackTwice) {
+  EXPECT_EQ(RunWith(false), (std::vector<Row>{R(60, 1, 1), R(60, 1, 1), R(60, 2, 2), R(60, 2, 2)}));
+  EXPECT_EQ(dn_.FindRegion(kR3)->version().files.size(), 3u);
+}
+
 }  // namespace compaction_test
 }  // namespace
 }  // namespace repartsim::model

@@ -1,9 +1,9 @@
 // Goal: seeds of scenarios/random/merge_faults.yaml that need drop-tombstones and
 // route-fenced-reads (docs/findings.md M1, M2) pass under `reference`, and each fails again,
 // with its exact invariants, when that switch alone is off. (The seeds were re-drawn when DDL
-// became a frontend call and again with the transport timing: sweeps of seeds 0..9999 with
-// each switch off found these.) Method: run each seed through the scenario
-// runner with one rule override at a time.
+// became a frontend call, with the transport timing, and when compaction, GC and checkpoints
+// joined the workload: sweeps of seeds 0..9999 with each switch off found these.) Method: run each
+// seed through the scenario runner with one rule override at a time.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -49,23 +49,31 @@ class MergeFencesTest : public ::testing::Test {
 };
 
 TEST_F(MergeFencesTest, ReferencePassesTheSeedsThatFoundTheFences) {
-  for (uint64_t seed : {1989u, 5185u, 9784u}) {
+  for (uint64_t seed : {2769u, 4420u, 5403u, 7782u, 9605u}) {
     EXPECT_EQ(Invariants(seed, {}), std::set<std::string>{}) << "seed " << seed;
   }
 }
 
-// Seed 9784: a CreateRegion of CREATE TABLE, delayed past the merge, re-creates the
-// merged-away region 2 on dn3 at 12,892 ms; a stale frontend's write is acknowledged by it and
-// lost when a heartbeat closes it. Under reference its tombstone refuses the CreateRegion.
+// Seed 2769: a CreateRegion of CREATE TABLE, delayed past the merge, re-creates the
+// merged-away region 2 on dn3; a stale frontend's write is acknowledged by it and lost when a
+// heartbeat closes it. Under reference its tombstone refuses the CreateRegion.
 TEST_F(MergeFencesTest, WithoutDropTombstonesAStaleCreateLosesAnAcknowledgedRow) {
-  EXPECT_EQ(Invariants(9784, {{"drop-tombstones", false}}), std::set<std::string>{"INV-ACK"});
+  EXPECT_EQ(Invariants(2769, {{"drop-tombstones", false}}),
+            (std::set<std::string>{"INV-ACK", "INV-NOOMIT"}));
 }
 
-// Since the transport timing of docs/protocol.md section 12, seeds 0..9999 show the doubled
-// row only (1989, 5185); the missed-rows variant (seed 4449 before) was not drawn again.
-TEST_F(MergeFencesTest, WithoutRouteFencedReadsAnOldPlanDoublesRows) {
-  EXPECT_EQ(Invariants(1989, {{"route-fenced-reads", false}}), std::set<std::string>{"INV-NODUP"});
-  EXPECT_EQ(Invariants(5185, {{"route-fenced-reads", false}}), std::set<std::string>{"INV-NODUP"});
+// Over seeds 0..9999 (since compaction, GC and checkpoints joined the workload) an old plan
+// doubles a row on seeds 5403 and 9605 and misses rows on 4420 and 7782.
+TEST_F(MergeFencesTest, WithoutRouteFencedReadsAnOldPlanDoublesOrMissesRows) {
+  for (uint64_t seed : {5403u, 9605u}) {
+    EXPECT_EQ(Invariants(seed, {{"route-fenced-reads", false}}), std::set<std::string>{"INV-NODUP"})
+        << "seed " << seed;
+  }
+  for (uint64_t seed : {4420u, 7782u}) {
+    EXPECT_EQ(Invariants(seed, {{"route-fenced-reads", false}}),
+              std::set<std::string>{"INV-NOOMIT"})
+        << "seed " << seed;
+  }
 }
 
 }  // namespace merge_fences_test
