@@ -1,0 +1,86 @@
+// Goal: the metasrv's GC pass as a run does it (Cluster::RunGcPass): a pass during a merge
+// collects only the region the group does not lock; after the merge and a compaction of the
+// target with no lingering time, it deletes the target's compacted inputs and the dropped
+// source's file, and the table reads the same; with GC disabled no pass runs. Method: an inline
+// scenario run with its trace kept, in both profiles.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "model/run/runner.h"
+#include "model/scenario/loader.h"
+
+namespace repartsim::scenario {
+namespace {
+namespace gc_pass_test {
+
+std::string Scenario(const std::string& cluster_extra) {
+  return R"yaml(name: gc-pass
+cluster: {datanodes: 2, frontends: 1, placement: [dn1, dn1, dn2], gc_lingering_ms: 0)yaml" +
+         cluster_extra + R"yaml(}
+table: |
+  CREATE TABLE cpu (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT, PRIMARY KEY (host, a))
+  PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)
+setup:
+  - sql: "INSERT INTO cpu VALUES ('h0', 1, 1, 3), ('h1', 1, 1, 15), ('h2', 1, 1, 25)"
+  - flush: all
+steps:
+  - at_ms: 3000
+    sql: "ALTER TABLE cpu MERGE PARTITION (a >= 10 AND a < 20, a >= 20)"
+  - after: RepartitionGroup.EnterStagingRegion
+    gc: true
+  - {at_ms: 7000, sql: "INSERT INTO cpu VALUES ('h1', 2, 2, 15)"}
+  - {at_ms: 7500, flush: {region: 1}}
+  - {at_ms: 8000, compact: {region: 1}}
+  - {at_ms: 9000, gc: true}
+limits: {time_ms_max: 12000, liveness_ms: 20000}
+expect: {reference: pass, greptime: pass}
+)yaml";
+}
+
+run::RunReport RunGcScenario(const std::string& yaml, const std::string& profile) {
+  auto s = ParseScenario(yaml, "gc_pass.yaml");
+  EXPECT_TRUE(s.ok()) << s.error().Format();
+  run::RunConfig config;
+  config.seed = 0;
+  config.profile = profile;
+  config.keep_trace = true;
+  auto report = run::RunScenario(s.value(), config);
+  EXPECT_TRUE(report.ok());
+  return report.value();
+}
+
+size_t Count(const run::RunReport& r, const std::string& needle) {
+  return std::count_if(r.trace_lines.begin(), r.trace_lines.end(), [&](const std::string& line) {
+    return line.find(needle) != std::string::npos;
+  });
+}
+
+TEST(GcPassTest, APassSkipsLockedSourcesThenCollectsCompactedInputsAndTheDroppedSource) {
+  for (const char* profile : {"reference", "greptime"}) {
+    SCOPED_TRACE(profile);
+    const run::RunReport r = RunGcScenario(Scenario(""), profile);
+    EXPECT_EQ(r.outcome, run::Outcome::kPass);
+    // During the merge: regions 1 and 2 are the group's sources, locked; region 0 only.
+    EXPECT_EQ(Count(r, " n0 ms.gc table=1024 regions=1 files=3 deleted=0"), 1u);
+    // After it: files 2 and 4 (region 1's) and 3 (the dropped region 2's, adopted) were the
+    // compaction's inputs; file 5 is its output, file 1 region 0's.
+    EXPECT_EQ(Count(r, " n0 ms.gc table=1024 regions=3 files=5 deleted=3"), 1u);
+    EXPECT_EQ(Count(r, " n0 ms.gc_delete file="), 3u);
+    for (const char* file : {"file=2", "file=3", "file=4"}) {
+      EXPECT_EQ(Count(r, std::string(" n0 ms.gc_delete ") + file), 1u) << file;
+    }
+  }
+}
+
+TEST(GcPassTest, NoPassRunsWhileGcIsDisabled) {
+  const run::RunReport r = RunGcScenario(Scenario(", gc: false"), "reference");
+  EXPECT_EQ(Count(r, " ms.gc "), 0u);
+  // The merge is refused (metasrv GC is required); region 1 compacts its own two files.
+  EXPECT_EQ(Count(r, " dn.compact 4398046511105(1024, 1) Ok rows=2"), 1u);
+}
+
+}  // namespace gc_pass_test
+}  // namespace
+}  // namespace repartsim::scenario
