@@ -10,6 +10,7 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/model/scenario/traced_run.h"
 
 namespace repartsim::scenario {
 namespace {
@@ -40,21 +41,11 @@ expect: {reference: pass, greptime: pass}
 }
 
 run::RunReport RunGcScenario(const std::string& yaml, const std::string& profile) {
-  auto s = ParseScenario(yaml, "gc_pass.yaml");
-  EXPECT_TRUE(s.ok()) << s.error().Format();
-  run::RunConfig config;
-  config.seed = 0;
-  config.profile = profile;
-  config.keep_trace = true;
-  auto report = run::RunScenario(s.value(), config);
-  EXPECT_TRUE(report.ok());
-  return report.value();
+  return testing::RunTraced(ParseScenario(yaml, "gc_pass.yaml"), profile);
 }
 
 size_t Count(const run::RunReport& r, const std::string& needle) {
-  return std::count_if(r.trace_lines.begin(), r.trace_lines.end(), [&](const std::string& line) {
-    return line.find(needle) != std::string::npos;
-  });
+  return testing::CountLines(r, needle);
 }
 
 TEST(GcPassTest, APassSkipsLockedSourcesThenCollectsCompactedInputsAndTheDroppedSource) {

@@ -12,6 +12,7 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "tests/model/scenario/traced_run.h"
 #include "tests/paths.h"
 
 namespace repartsim::scenario {
@@ -22,22 +23,13 @@ constexpr char kRejected[] =
     "rejected error=\"Undefined column: a (not a partition column of table 1024)\"";
 
 run::RunReport RunWindow(const std::string& profile) {
-  auto s = LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
-                            "/scenarios/greptime/on_columns_window.yaml");
-  EXPECT_TRUE(s.ok()) << s.error().Format();
-  run::RunConfig config;
-  config.seed = 0;
-  config.profile = profile;
-  config.keep_trace = true;
-  auto report = run::RunScenario(s.value(), config);
-  EXPECT_TRUE(report.ok());
-  return report.value();
+  return testing::RunTraced(LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
+                                             "/scenarios/greptime/on_columns_window.yaml"),
+                            profile);
 }
 
 size_t Count(const run::RunReport& r, const std::string& needle) {
-  return std::count_if(r.trace_lines.begin(), r.trace_lines.end(), [&](const std::string& line) {
-    return line.find(needle) != std::string::npos;
-  });
+  return testing::CountLines(r, needle);
 }
 
 TEST(OnColumnsWindowTest, GreptimeRejectsInsertsInTheWindowWithUndefinedColumn) {
