@@ -146,6 +146,10 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
       if (!dn.failed_opens().empty()) OpenRegionsOf(dn, 0, /*retry=*/true, step);
       FinishCheckpoints(dn, step);
       if (ChooseGc(config_.node_faults, step.chooser)) RunGcPass(step);
+      if (config_.gc_interval.ms > 0 && step.now >= next_gc_) {
+        next_gc_ = step.now + config_.gc_interval;
+        RunGcPass(step);
+      }
       if (ChooseCompaction(config_.node_faults, step.chooser)) {
         if (!CompactRegionsOf(dn, step)) return;  // a crash point fired
       }
@@ -319,6 +323,7 @@ uint64_t Cluster::Fingerprint() const {
   ops_.Fingerprint(h, [](sim::Hasher& hh, const ScheduledOp& op) { HashScheduledOp(hh, op); });
   for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
   for (sim::SimTime t : paused_until_) h.Add(t.ms);
+  if (config_.gc_interval.ms > 0) h.Add(next_gc_.ms);  // only then, to keep fingerprints
   history_.Hash(h);
   // The scripted-fault state: rules, held messages, armed steps, states passed.
   script_.HashRules(h);

@@ -54,6 +54,9 @@ struct ClusterConfig {
   uint64_t checkpoint_distance = 10;
   // GC keeps a file a compaction removed from a manifest this long (GreptimeDB: one hour).
   sim::Duration gc_lingering = sim::Seconds(3600);
+  // The metasrv's GC scheduler runs a pass every this long (0: only steps and NodeFaults::gc),
+  // checked when a datanode's heartbeat tick comes.
+  sim::Duration gc_interval{0};
   MetasrvConfig metasrv;
   FrontendConfig frontend;
 };
@@ -245,7 +248,9 @@ class Cluster final : public StreamLinks {
   sim::Network<Message> network_;
   sim::EventQueue<ScheduledOp> ops_;
   std::vector<sim::SimTime> next_heartbeat_;  // per datanode
-  std::vector<sim::SimTime> paused_until_;    // per node id: paused before this time
+  std::vector<sim::SimTime> paused_until_;
+  sim::SimTime next_gc_{0};  // ClusterConfig::gc_interval: the next periodic GC pass is due    //
+                             // per node id: paused before this time
   History history_;
   sim::SimTime now_;  // time of the last fired event
 

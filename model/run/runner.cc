@@ -268,6 +268,7 @@ model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario
   cluster_config.gc_enabled = s.gc_enabled;
   cluster_config.checkpoint_distance = s.checkpoint_distance;
   cluster_config.gc_lingering = sim::Ms(s.gc_lingering_ms);
+  cluster_config.gc_interval = sim::Ms(s.gc_interval_ms);
   cluster_config.faults.drop = faults.drop;
   cluster_config.faults.delay = faults.delay;
   cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);

@@ -80,7 +80,12 @@ void ReadCluster(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
     scenario.gc_lingering_ms =
         ReadInt(f.Get("gc_lingering_ms"), ctx, "cluster.gc_lingering_ms", 0, 86'400'000);
   }
-  f.Finish({"datanodes", "frontends", "placement", "gc", "checkpoint_distance", "gc_lingering_ms"});
+  if (f.Has("gc_interval_ms")) {
+    scenario.gc_interval_ms =
+        ReadInt(f.Get("gc_interval_ms"), ctx, "cluster.gc_interval_ms", 0, 86'400'000);
+  }
+  f.Finish({"datanodes", "frontends", "placement", "gc", "checkpoint_distance", "gc_lingering_ms",
+            "gc_interval_ms"});
 }
 
 void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {

@@ -171,6 +171,9 @@ struct Scenario {
   // `cluster.gc_lingering_ms`: GC keeps a file a compaction removed this long (GreptimeDB's
   // lingering_time, one hour by default).
   int64_t gc_lingering_ms = 3'600'000;
+  // `cluster.gc_interval_ms`: the metasrv runs a GC pass every this long (0: none; passes then
+  // come from `gc: true` steps and faults.gc).
+  int64_t gc_interval_ms = 0;
   model::sql::CreateTable table;
   std::string table_sql;
   std::vector<ScriptedStep> setup;  // run at 1000 + 10 * i ms

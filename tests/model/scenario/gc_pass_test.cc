@@ -1,7 +1,8 @@
 // Goal: the metasrv's GC pass as a run does it (Cluster::RunGcPass): a pass during a merge
 // collects only the region the group does not lock; after the merge and a compaction of the
 // target with no lingering time, it deletes the target's compacted inputs and the dropped
-// source's file, and the table reads the same; with GC disabled no pass runs. Method: an inline
+// source's file, and the table reads the same; cluster.gc_interval_ms adds periodic passes;
+// with GC disabled no pass runs. Method: an inline
 // scenario run with its trace kept, in both profiles.
 #include <gtest/gtest.h>
 
@@ -62,6 +63,20 @@ TEST(GcPassTest, APassSkipsLockedSourcesThenCollectsCompactedInputsAndTheDropped
     for (const char* file : {"file=2", "file=3", "file=4"}) {
       EXPECT_EQ(Count(r, std::string(" n0 ms.gc_delete ") + file), 1u) << file;
     }
+  }
+}
+
+TEST(GcPassTest, APeriodicPassRunsAtTheFirstHeartbeatTickOfEachInterval) {
+  const run::RunReport r = RunGcScenario(Scenario(", gc_interval_ms: 4000"), "reference");
+  EXPECT_EQ(r.outcome, run::Outcome::kPass);
+  // Passes due at 1 (no table yet: nothing logged), 4001, 10001, 16001 and 22001 ms run at
+  // the next datanode heartbeat tick (each datanode ticks every 3 s); the two steps' passes
+  // stay.
+  EXPECT_EQ(Count(r, " n0 ms.gc table=1024"), 6u);
+  for (const char* at : {" 6001 n0 ms.gc table=1024 regions=3 files=3 deleted=0",
+                         " 12001 n0 ms.gc table=1024 regions=3 files=2 deleted=0",
+                         " 18001 n0 ms.gc table=1024", " 24001 n0 ms.gc table=1024"}) {
+    EXPECT_EQ(Count(r, at), 1u) << at;
   }
 }
 

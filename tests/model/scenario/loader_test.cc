@@ -339,6 +339,7 @@ expect: {reference: pass}
   EXPECT_TRUE(on.value().gc_enabled);
   EXPECT_EQ(on.value().checkpoint_distance, 10u);  // GreptimeDB's default
   EXPECT_EQ(on.value().gc_lingering_ms, 3'600'000);
+  EXPECT_EQ(on.value().gc_interval_ms, 0);
   auto off = ParseScenario(
       "name: off\ncluster: {datanodes: 2, gc: false, checkpoint_distance: 0}" + table, "off.yaml");
   ASSERT_TRUE(off.ok()) << off.error().Format();
