@@ -388,20 +388,20 @@ Reply Datanode::HandleCompact(RegionId region_id, ObjectStore& store, CrashHook&
   FileRowReader reader(*region, store, protocol);
   uint64_t max_file_sequence = 0;  // the largest FileMeta.sequence of the inputs
   for (FileId file_id : inputs) {
-    if (const SstFile* file = store.File(file_id)) {
-      const auto admitted = region->version().file_sequences.find(file_id);
-      if (admitted != region->version().file_sequences.end()) {
-        max_file_sequence = std::max(max_file_sequence, admitted->second);
-      } else {
-        for (const SstRow& r : file->rows)
-          max_file_sequence = std::max(max_file_sequence, r.sequence);
-      }
-    }
     if (!reader.Add(file_id)) {
       return Reply{ReplyCode::kUnexpected,
                    "Failed to read SST file " + std::to_string(file_id.value) +
                        " for compaction of region " + region_id.ToString() + ": not found",
                    0};
+    }
+    // FileMeta.sequence: an adopted file's admission sequence, else its newest row's.
+    const auto admitted = region->version().file_sequences.find(file_id);
+    if (admitted != region->version().file_sequences.end()) {
+      max_file_sequence = std::max(max_file_sequence, admitted->second);
+      continue;
+    }
+    for (const SstRow& r : store.File(file_id)->rows) {
+      max_file_sequence = std::max(max_file_sequence, r.sequence);
     }
   }
   const TableSchema& schema = region->schema();
