@@ -221,6 +221,13 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "holds their rows. Off, the apply adds them back, and an append-mode table returns each "
      "of their rows twice (INV-NODUP, INV-ACK); a deduplicating table hides it",
      false, true},
+    {Rule::kGcRefsNeedOpenRegions, "gc-refs-need-open-regions",
+     "GC reads a region's file references from its leader's open region, and a leader that has "
+     "not opened it (a restarted datanode opening its regions in the background) fails the "
+     "call with RegionNotFound, so the table's GC pass fails. Historical: GreptimeDB #8445 "
+     "(src/mito2/src/engine.rs get_snapshot_of_file_refs); before it such a region was "
+     "skipped, and the files it adopted from a dropped repartition source were deleted",
+     true, true, "#8445"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

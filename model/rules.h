@@ -56,6 +56,7 @@ enum class Rule : uint8_t {
   kCompactionEffectiveSequences,  // compaction keeps adopted rows at their admission sequence
   kFenceCheckpoints,              // EnterStaging waits for a running manifest checkpoint (#8847)
   kApplySkipsRemovedFiles,        // an apply does not re-add files a compaction removed
+  kGcRefsNeedOpenRegions,         // GC fails when a route region's leader has not opened it (#8445)
   kCount,
 };
 

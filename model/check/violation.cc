@@ -164,6 +164,18 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
     const std::string skipped = " dn.replay_skip region=" + region + " ";
     // A compaction rewrites the region's files ("dn.compact <region> Ok rows=N").
     const std::string compacted = " dn.compact" + r + " Ok ";
+    // GC deleting a file the region's manifest still lists ("ms.gc_delete file=F
+    // listed_by=<region>") loses the file's rows whatever else happened to the region.
+    const std::string gc_deleted = " listed_by=" + region;
+    for (const std::string& line : trace_lines) {
+      std::optional<uint64_t> step = LeadingStep(line);
+      if (!step || *step <= after_step) continue;
+      if (*step > violation.step) break;
+      if (line.find(" ms.gc_delete ") != std::string::npos &&
+          line.find(gc_deleted) != std::string::npos) {
+        return &line;
+      }
+    }
     const std::string* crash = nullptr;
     for (const std::string& line : trace_lines) {
       std::optional<uint64_t> step = LeadingStep(line);

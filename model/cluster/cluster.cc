@@ -31,6 +31,7 @@ Cluster::Cluster(ClusterConfig config, Protocol protocol)
     // Heartbeats are staggered so datanodes do not all report at the same instant.
     next_heartbeat_.push_back(sim::SimTime{0} + sim::Ms(1 + i * 100));
   }
+  scripted_replay_failures_.assign(config_.datanode_count, 0);
   FrontendConfig frontend = config_.frontend;
   frontend.gc_enabled = config_.gc_enabled;
   for (uint32_t i = 0; i < config_.frontend_count; ++i) {
@@ -71,6 +72,9 @@ void Cluster::ForEachEnabled(bool every_op, Emit&& emit) const {
     emit(at_node(next_heartbeat_[i], dn.id().value), 0, dn.id().value, kHeartbeat, i);
     if (std::optional<sim::SimTime> t = dn.NextLeaseDeadline()) {
       emit(at_node(*t, dn.id().value), 0, dn.id().value, kLeaseExpiry, i);
+    }
+    if (std::optional<sim::SimTime> t = dn.NextPendingOpen()) {
+      emit(at_node(*t, dn.id().value), 0, dn.id().value, kRegionOpen, i);
     }
   }
   for (uint32_t i = 0; i < frontends_.size(); ++i) {
@@ -143,7 +147,7 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
     case kHeartbeat: {
       Datanode& dn = datanodes_[event.ref];
       if (MaybePause(dn.id(), step)) return;  // the heartbeat goes out when the pause ends
-      if (!dn.failed_opens().empty()) OpenRegionsOf(dn, 0, /*retry=*/true, step);
+      if (!dn.failed_opens().empty()) OpenRegionsOf(dn, nullptr, /*retry=*/true, step);
       FinishCheckpoints(dn, step);
       if (ChooseGc(config_.node_faults, step.chooser)) RunGcPass(step);
       if (config_.gc_interval.ms > 0 && step.now >= next_gc_) {
@@ -181,6 +185,9 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
     }
     case kHeldRelease:
       ReleaseHeld(event.ref, step);
+      return;
+    case kRegionOpen:
+      OpenNextRegion(event.ref, step);
       return;
   }
   REPARTSIM_UNREACHABLE();
@@ -278,33 +285,71 @@ void Cluster::RestartNode(const RestartNodeOp& op, sim::StepContext& step) {
       if (fe.is_up()) network_.OpenStream(node.value, fe.id().value);
     }
   } else if (IsDatanode(node)) {
-    OpenRegionsOf(mutable_datanode(node), op.replay_failures, /*retry=*/false, step);
-    next_heartbeat_[DatanodeIndex(node)] = step.now;
+    const size_t index = DatanodeIndex(node);
+    Datanode& dn = datanodes_[index];
+    scripted_replay_failures_[index] = op.replay_failures;
+    if (config_.init_regions_in_background) {
+      dn.ReopenInBackground(step.now + config_.region_open);
+      sim::Detail d;
+      d.Add("regions", dn.pending_opens().size())
+          .Add("first_at", (step.now + config_.region_open).ms);
+      step.Log(node.value, "dn.opening", d.view());
+    } else {
+      OpenRegionsOf(dn, &scripted_replay_failures_[index], /*retry=*/false, step);
+      scripted_replay_failures_[index] = 0;
+    }
+    next_heartbeat_[index] = step.now;
   } else {
     mutable_frontend(node).Restart();
     if (metasrv_.is_up()) network_.OpenStream(metasrv_id().value, node.value);
   }
 }
 
-void Cluster::OpenRegionsOf(Datanode& dn, uint32_t scripted, bool retry, sim::StepContext& step) {
+ReplayFaults Cluster::ReplayFaultsOf(uint32_t* scripted, sim::StepContext& step) {
   ReplayFaults faults;
-  faults.entry_fails = [&] {
-    if (scripted == 0) return ChooseReplayFailure(config_.node_faults, step.chooser);
-    --scripted;
+  faults.entry_fails = [this, scripted, &step] {
+    if (scripted == nullptr || *scripted == 0) {
+      return ChooseReplayFailure(config_.node_faults, step.chooser);
+    }
+    --*scripted;
     return true;
   };
+  return faults;
+}
+
+void Cluster::LogReplayFailures(const Datanode& dn, const ReplayFaults& faults,
+                                sim::StepContext& step) {
+  for (const ReplayFaults::Failure& f : faults.failures) {
+    sim::Detail d;
+    d.Add("region", f.region.ToString()).Add("entry", f.entry_id).Add("rows", uint64_t{f.rows});
+    step.Log(dn.id().value, f.open_failed ? "dn.open_failed" : "dn.replay_skip", d.view());
+  }
+}
+
+void Cluster::OpenRegionsOf(Datanode& dn, uint32_t* scripted, bool retry, sim::StepContext& step) {
+  ReplayFaults faults = ReplayFaultsOf(scripted, step);
   std::vector<RegionId> opened;
   if (retry) {
     opened = dn.RetryFailedOpens(object_store_, protocol_, &faults);
   } else {
     dn.Reopen(object_store_, protocol_, &faults);
   }
-  for (const ReplayFaults::Failure& f : faults.failures) {
-    sim::Detail d;
-    d.Add("region", f.region.ToString()).Add("entry", f.entry_id).Add("rows", uint64_t{f.rows});
-    step.Log(dn.id().value, f.open_failed ? "dn.open_failed" : "dn.replay_skip", d.view());
-  }
+  LogReplayFailures(dn, faults, step);
   for (RegionId region : opened) step.Log(dn.id().value, "dn.reopen", region.ToString());
+}
+
+void Cluster::OpenNextRegion(size_t index, sim::StepContext& step) {
+  Datanode& dn = datanodes_[index];
+  ReplayFaults faults = ReplayFaultsOf(&scripted_replay_failures_[index], step);
+  const std::optional<RegionId> opened =
+      dn.OpenNextPending(object_store_, protocol_, &faults, step.now + config_.region_open);
+  LogReplayFailures(dn, faults, step);
+  if (opened) {
+    sim::Detail d;
+    d.Word(opened->ToString()).Add("pending", dn.pending_opens().size());
+    step.Log(dn.id().value, "dn.open", d.view());
+  }
+  if (dn.pending_opens().empty()) scripted_replay_failures_[index] = 0;
 }
 
 bool Cluster::Idle() const {
@@ -324,6 +369,10 @@ uint64_t Cluster::Fingerprint() const {
   for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
   for (sim::SimTime t : paused_until_) h.Add(t.ms);
   if (config_.gc_interval.ms > 0) h.Add(next_gc_.ms);  // only then, to keep fingerprints
+  for (size_t i = 0; i < scripted_replay_failures_.size(); ++i) {
+    if (scripted_replay_failures_[i] != 0)
+      h.Add(uint64_t{i}).Add(uint64_t{scripted_replay_failures_[i]});
+  }
   history_.Hash(h);
   // The scripted-fault state: rules, held messages, armed steps, states passed.
   script_.HashRules(h);

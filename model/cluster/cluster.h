@@ -57,6 +57,11 @@ struct ClusterConfig {
   // The metasrv's GC scheduler runs a pass every this long (0: only steps and NodeFaults::gc),
   // checked when a datanode's heartbeat tick comes.
   sim::Duration gc_interval{0};
+  // GreptimeDB's init_regions_in_background: a restarted datanode heartbeats and serves at once
+  // and opens its hosted regions one at a time, one every `region_open` (false: every region
+  // opens before it serves anything, GreptimeDB's default).
+  bool init_regions_in_background = false;
+  sim::Duration region_open = sim::Ms(500);
   MetasrvConfig metasrv;
   FrontendConfig frontend;
 };
@@ -73,6 +78,7 @@ class Cluster final : public StreamLinks {
     kScheduledOp,  // a client statement or fault action due on the op queue
     kArmedOp,      // a step armed on a procedure state, due `delay` after the state passed
     kHeldRelease,  // a held message (lease gap, hold released `ms` after its state) is due
+    kRegionOpen,   // a restarted datanode opens its next region (init_regions_in_background)
   };
 
   Cluster(ClusterConfig config, Protocol protocol);
@@ -213,8 +219,16 @@ class Cluster final : public StreamLinks {
   // tick, or its crash.
   void FinishCheckpoints(const Datanode& dn, sim::StepContext& step);
   // A pass of the metasrv's GC over every table with files (model/gc/gc.h): `ms.gc` per table,
-  // `ms.gc_delete` per deleted file. None while GC is disabled or the metasrv is down.
+  // `ms.gc_delete` per deleted file. None while GC is disabled or the metasrv is down. A table
+  // whose file references cannot all be read fails instead (`ms.gc_failed`): the leader of a
+  // route region is down, or has not opened it (Rule::kGcRefsNeedOpenRegions; with the rule
+  // off that region's references are left out).
   void RunGcPass(sim::StepContext& step);
+  // Asks the leader of each of `route`'s regions for its references (GetFileRefs): the reason
+  // the table's pass fails, or nullopt with the regions whose references are left out in
+  // `unread`.
+  std::optional<std::string> GcReferenceRegions(const TableRoute& route,
+                                                std::set<RegionId>& unread) const;
   // A random pause of datanode `node` at its heartbeat tick (NodeFaults::pause): true iff it
   // paused now (paused_until_ set, `net.pause` logged).
   bool MaybePause(NodeId node, sim::StepContext& step);
@@ -236,7 +250,13 @@ class Cluster final : public StreamLinks {
   // failed in WAL replay (true). The first `scripted` entries replayed fail to apply, then
   // NodeFaults::replay_fail decides; each failed entry is logged (`dn.replay_skip`, or
   // `dn.open_failed` under fail-closed-replay), and each region a retry opened (`dn.reopen`).
-  void OpenRegionsOf(Datanode& dn, uint32_t scripted, bool retry, sim::StepContext& step);
+  void OpenRegionsOf(Datanode& dn, uint32_t* scripted, bool retry, sim::StepContext& step);
+  // The next region of a background reopen (kRegionOpen): `dn.open`, or the replay failures.
+  void OpenNextRegion(size_t index, sim::StepContext& step);
+  // The replay faults of a reopen: the `scripted` failures first (counted down; nullptr: none),
+  // then NodeFaults::replay_fail decides; LogReplayFailures logs each failure.
+  ReplayFaults ReplayFaultsOf(uint32_t* scripted, sim::StepContext& step);
+  void LogReplayFailures(const Datanode& dn, const ReplayFaults& faults, sim::StepContext& step);
   size_t DatanodeIndex(NodeId node) const;
 
   ClusterConfig config_;
@@ -248,9 +268,10 @@ class Cluster final : public StreamLinks {
   sim::Network<Message> network_;
   sim::EventQueue<ScheduledOp> ops_;
   std::vector<sim::SimTime> next_heartbeat_;  // per datanode
-  std::vector<sim::SimTime> paused_until_;
-  sim::SimTime next_gc_{0};  // ClusterConfig::gc_interval: the next periodic GC pass is due    //
-                             // per node id: paused before this time
+  std::vector<sim::SimTime> paused_until_;    // per node id: paused before this time
+  sim::SimTime next_gc_{0};  // ClusterConfig::gc_interval: the next periodic GC pass is due
+  // Per datanode: scripted replay failures (RestartNodeOp) a background reopen has not used.
+  std::vector<uint32_t> scripted_replay_failures_;
   History history_;
   sim::SimTime now_;  // time of the last fired event
 

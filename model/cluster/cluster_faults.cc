@@ -8,6 +8,7 @@
 #include "model/cluster/cluster.h"
 #include "model/gc/gc.h"
 #include "model/meta/table_metadata.h"
+#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -233,7 +234,13 @@ void Cluster::RunGcPass(sim::StepContext& step) {
   for (TableId table : tables) {
     const std::optional<TableRoute> route = ReadTableRoute(metasrv_.kv(), table);
     if (!route) continue;
-    GcScope scope{table, {}, {}, step.now, config_.gc_lingering.ms};
+    GcScope scope{table, {}, {}, step.now, config_.gc_lingering.ms, {}};
+    if (std::optional<std::string> failed = GcReferenceRegions(*route, scope.unread)) {
+      sim::Detail d;
+      d.Add("table", table.value).AddQuoted("reason", *failed);
+      step.Log(metasrv_id().value, "ms.gc_failed", d.view());
+      continue;
+    }
     for (const RegionRoute& r : route->region_routes) {
       scope.route.push_back(r.region_id);
       // Collected: open as a writable leader on a running datanode, and not write-locked by
@@ -256,9 +263,38 @@ void Cluster::RunGcPass(sim::StepContext& step) {
         .Add("deleted", report.deleted.size());
     step.Log(metasrv_id().value, "ms.gc", d.view());
     for (FileId f : report.deleted) {
-      step.Log(metasrv_id().value, "ms.gc_delete", "file=" + std::to_string(f.value));
+      // A route region whose manifest still lists the file (its references were left out)
+      // has lost its rows: named, so that a loss story can point here.
+      sim::Detail del;
+      del.Add("file", f.value);
+      for (const RegionRoute& r : route->region_routes) {
+        const RegionManifest* m = object_store_.Manifest(r.region_id);
+        if (m != nullptr && m->files.count(f) != 0) del.Add("listed_by", r.region_id.ToString());
+      }
+      step.Log(metasrv_id().value, "ms.gc_delete", del.view());
     }
   }
+}
+
+std::optional<std::string> Cluster::GcReferenceRegions(const TableRoute& route,
+                                                       std::set<RegionId>& unread) const {
+  // The metasrv asks each route region's leader for its manifest's references (GetFileRefs,
+  // src/meta-srv/src/gc/procedure.rs); any failed call fails the table's pass.
+  for (const RegionRoute& r : route.region_routes) {
+    if (!r.leader) continue;  // the model reads its manifest from the store
+    const Datanode& dn = datanode(*r.leader);
+    if (!dn.is_up()) return "GetFileRefs to " + NodeName(*r.leader) + " failed: unreachable";
+    if (dn.FindRegion(r.region_id) == nullptr) {
+      // The datanode has not opened the region (a background reopen, a failed open). Since
+      // GreptimeDB #8445 the call fails with RegionNotFound; before it the region was skipped.
+      if (protocol_.On(Rule::kGcRefsNeedOpenRegions)) {
+        return "GetFileRefs to " + NodeName(*r.leader) + " failed: Region " +
+               r.region_id.ToString() + " not found";
+      }
+      unread.insert(r.region_id);
+    }
+  }
+  return std::nullopt;
 }
 
 void Cluster::FinishCheckpoints(const Datanode& dn, sim::StepContext& step) {

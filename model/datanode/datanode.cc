@@ -273,6 +273,7 @@ bool Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState stat
   for (const auto& [file, sequence] : manifest.file_sequences) region.AdvanceSequence(sequence);
   hosted_.insert(id);
   failed_opens_.erase(id);
+  pending_opens_.erase(id);  // opened by a request before its turn in a background reopen
   return true;
 }
 
@@ -344,6 +345,7 @@ Reply Datanode::HandleCloseRegion(RegionId region_id) {
   REPARTSIM_ASSERT(up_);
   regions_.erase(region_id);
   hosted_.erase(region_id);
+  pending_opens_.erase(region_id);
   return Reply::Ok();
 }
 
@@ -359,6 +361,7 @@ Reply Datanode::HandleDropRegion(RegionId region_id, ObjectStore& store, CrashHo
   store.ClearRemapBlobs(region_id);
   wals_.erase(region_id);
   hosted_.erase(region_id);
+  pending_opens_.erase(region_id);
   // SST files stay: other regions may share them (docs/protocol.md section 2.4); GC removes them.
   return Reply::Ok();
 }
@@ -510,6 +513,10 @@ void Datanode::Hash(sim::Hasher& h) const {
   if (!failed_opens_.empty()) {
     h.Add(static_cast<uint64_t>(failed_opens_.size()));
     for (RegionId id : failed_opens_) id.Hash(h);
+  }
+  if (!pending_opens_.empty()) {
+    h.Add(static_cast<uint64_t>(pending_opens_.size())).Add(next_open_.ms);
+    for (RegionId id : pending_opens_) id.Hash(h);
   }
 }
 

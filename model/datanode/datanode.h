@@ -249,6 +249,19 @@ class Datanode {
   // under Rule::kDurableStaging staging is restored (suspended) as in HandleOpenRegion. WAL
   // replay may fail on an entry (`faults`, nullptr: never; see ReplayFaults).
   void Reopen(const ObjectStore& store, const Protocol& protocol, ReplayFaults* faults = nullptr);
+  // Comes back up with no region open: every hosted region waits to be opened by
+  // OpenNextPending, one at a time, the first at `first_open` (GreptimeDB's
+  // init_regions_in_background: heartbeats and requests are served meanwhile, and a region not
+  // open yet answers RegionNotFound).
+  void ReopenInBackground(sim::SimTime first_open);
+  // When the next pending region opens; nullopt when none waits.
+  std::optional<sim::SimTime> NextPendingOpen() const;
+  // Opens the lowest pending region (skipped when it is no longer hosted, is already open or has
+  // no manifest) and schedules the next one at `next`. Returns the region when it opened now.
+  // REQUIRES: is_up() and NextPendingOpen().
+  std::optional<RegionId> OpenNextPending(const ObjectStore& store, const Protocol& protocol,
+                                          ReplayFaults* faults, sim::SimTime next);
+  const std::set<RegionId>& pending_opens() const { return pending_opens_; }
   // Opens again each hosted region whose open failed (fail-closed replay) and that still has a
   // manifest; returns those that opened now. REQUIRES: is_up().
   std::vector<RegionId> RetryFailedOpens(const ObjectStore& store, const Protocol& protocol,
@@ -308,7 +321,9 @@ class Datanode {
   std::map<RegionId, Region> regions_;
   std::map<RegionId, RegionWal> wals_;
   std::set<RegionId> hosted_;
-  std::set<RegionId> failed_opens_;  // in memory: a crash forgets it, the next reopen retries
+  std::set<RegionId> failed_opens_;   // in memory: a crash forgets it, the next reopen retries
+  std::set<RegionId> pending_opens_;  // in memory: hosted regions a background reopen has not
+  sim::SimTime next_open_{0};         // opened yet, and when the next one opens
 };
 
 // Files of `region`'s staged edits that the region flushed itself and that are not yet in its

@@ -141,6 +141,7 @@ void Datanode::Crash() {
   up_ = false;
   regions_.clear();
   failed_opens_.clear();
+  pending_opens_.clear();
 }
 
 void Datanode::OpenHosted(RegionId id, const ObjectStore& store, const Protocol& protocol,
@@ -161,6 +162,32 @@ void Datanode::Reopen(const ObjectStore& store, const Protocol& protocol, Replay
   up_ = true;
   const std::set<RegionId> hosted = hosted_;
   for (RegionId id : hosted) OpenHosted(id, store, protocol, faults);
+}
+
+void Datanode::ReopenInBackground(sim::SimTime first_open) {
+  REPARTSIM_ASSERT(!up_);
+  REPARTSIM_ASSERT(regions_.empty() && failed_opens_.empty() && pending_opens_.empty());
+  up_ = true;
+  pending_opens_ = hosted_;
+  next_open_ = first_open;
+}
+
+std::optional<sim::SimTime> Datanode::NextPendingOpen() const {
+  if (pending_opens_.empty()) return std::nullopt;
+  return next_open_;
+}
+
+std::optional<RegionId> Datanode::OpenNextPending(const ObjectStore& store,
+                                                  const Protocol& protocol, ReplayFaults* faults,
+                                                  sim::SimTime next) {
+  REPARTSIM_ASSERT(up_ && !pending_opens_.empty());
+  const RegionId id = *pending_opens_.begin();
+  pending_opens_.erase(pending_opens_.begin());
+  next_open_ = next;
+  if (hosted_.count(id) == 0 || regions_.count(id) != 0) return std::nullopt;
+  OpenHosted(id, store, protocol, faults);
+  if (regions_.count(id) == 0) return std::nullopt;
+  return id;
 }
 
 std::vector<RegionId> Datanode::RetryFailedOpens(const ObjectStore& store, const Protocol& protocol,

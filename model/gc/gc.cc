@@ -18,9 +18,14 @@ TableRepart ReadRepart(const KvStore& kv, TableId table) {
   return std::move(decoded).value();
 }
 
-// Every file id any normal manifest, staging manifest or remap blob in the store references.
-void AddEveryReference(const ObjectStore& store, std::set<FileId>& refs) {
+// Every file id a staging manifest, a remap blob or the normal manifest of a region outside
+// `route` in the store references: what the route regions' GetFileRefs answers cannot
+// show. A route region's normal manifest is not read here: whether its leader's answer counts
+// is Rule::kGcRefsNeedOpenRegions' business.
+void AddEveryOtherReference(const ObjectStore& store, const std::set<RegionId>& route,
+                            std::set<FileId>& refs) {
   for (const auto& [region, manifest] : store.manifests()) {
+    if (route.count(region) != 0) continue;
     refs.insert(manifest.files.begin(), manifest.files.end());
   }
   for (const auto& [region, actions] : store.staging()) {
@@ -42,11 +47,14 @@ GcReport RunGc(ObjectStore& store, const KvStore& kv, const GcScope& scope,
   GcReport report;
   std::set<FileId> refs;
   for (RegionId region : scope.route) {
+    if (scope.unread.count(region) != 0) continue;
     if (const RegionManifest* m = store.Manifest(region)) {
       refs.insert(m->files.begin(), m->files.end());
     }
   }
-  if (protocol.On(Rule::kGcPositiveProof)) AddEveryReference(store, refs);
+  if (protocol.On(Rule::kGcPositiveProof)) {
+    AddEveryOtherReference(store, std::set<RegionId>(scope.route.begin(), scope.route.end()), refs);
+  }
 
   std::set<FileId> offered;
   for (RegionId region : scope.collectable) {

@@ -2,7 +2,9 @@
 // metasrv's batch GC procedure and the datanodes' GC workers of the modelled commit decide it
 // (docs/protocol.md section 11), run in one step:
 //   - the references are the files every region of the table route lists in its normal
-//     manifest (a region's related regions are the whole route), read from the object store;
+//     manifest (a region's related regions are the whole route), read from the object store,
+//     but for the `unread` ones (Cluster::GcReferenceRegions: a leader that had not opened the
+//     region, before GreptimeDB #8445);
 //   - a region the pass collects (open as leader on a running datanode, not locked by a
 //     running procedure: a repartition group write-locks its sources) offers the files its
 //     manifest recorded as removed at least `lingering_ms` ago (fast mode; GreptimeDB's
@@ -11,8 +13,8 @@
 //     (GreptimeDB deletes a dropped region's unknown files at once);
 //   - an offered file no reference names is deleted. Unknown files of open regions (a full
 //     listing) wait one day, longer than any run, so the pass never offers them.
-// Rule::kGcPositiveProof: an offered file is kept while any normal manifest, staging manifest
-// or remap blob in the store references it.
+// Rule::kGcPositiveProof: an offered file is kept while a staging manifest, a remap blob or the
+// normal manifest of a region outside the route references it (what GetFileRefs cannot show).
 #pragma once
 
 #include <cstddef>
@@ -40,6 +42,7 @@ struct GcScope {
   std::set<RegionId> collectable;  // route regions whose GC runs now
   sim::SimTime now;
   int64_t lingering_ms = 3'600'000;  // removed files are kept this long
+  std::set<RegionId> unread;         // route regions whose references were left out
 };
 
 // Deletes the files of `scope.table` the pass finds garbage. A malformed __table_repart value

@@ -24,6 +24,20 @@ struct Line {
   std::string_view text;  // the whole line
 };
 
+// The regions of an `ms.gc_delete` line's `listed_by=` fields, joined by " and ".
+std::string ListedBy(std::string_view rest) {
+  static constexpr std::string_view kKey = "listed_by=";
+  std::string out;
+  for (size_t at = rest.find(kKey); at != std::string_view::npos;) {
+    const size_t start = at + kKey.size();
+    at = rest.find(" listed_by=", start);
+    if (!out.empty()) out += " and ";
+    out += rest.substr(start, at == std::string_view::npos ? at : at - start);
+    if (at != std::string_view::npos) ++at;
+  }
+  return out;
+}
+
 std::optional<Line> ParseLine(std::string_view text) {
   Line line;
   line.text = text;
@@ -254,6 +268,10 @@ std::string Teller::Action(const Line& event) const {
   if (event.event == "dn.replay_skip") {
     return node + " skipped a WAL entry it could not apply while reopening (" +
            std::string(event.rest) + ")";
+  }
+  if (event.event == "ms.gc_delete") {
+    return "GC deleted a file that region " + ListedBy(event.rest) + " still listed (" +
+           std::string(event.rest.substr(0, event.rest.find(' '))) + ")";
   }
   if (event.event == "dn.compact") {
     return node + " compacted the files of region " +

@@ -269,6 +269,8 @@ model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario
   cluster_config.checkpoint_distance = s.checkpoint_distance;
   cluster_config.gc_lingering = sim::Ms(s.gc_lingering_ms);
   cluster_config.gc_interval = sim::Ms(s.gc_interval_ms);
+  cluster_config.init_regions_in_background = s.init_regions_in_background;
+  cluster_config.region_open = sim::Ms(s.region_open_ms);
   cluster_config.faults.drop = faults.drop;
   cluster_config.faults.delay = faults.delay;
   cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);

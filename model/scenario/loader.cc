@@ -84,8 +84,16 @@ void ReadCluster(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
     scenario.gc_interval_ms =
         ReadInt(f.Get("gc_interval_ms"), ctx, "cluster.gc_interval_ms", 0, 86'400'000);
   }
+  if (f.Has("init_regions_in_background")) {
+    scenario.init_regions_in_background =
+        ReadBool(f.Get("init_regions_in_background"), ctx, "cluster.init_regions_in_background");
+  }
+  if (f.Has("region_open_ms")) {
+    scenario.region_open_ms =
+        ReadInt(f.Get("region_open_ms"), ctx, "cluster.region_open_ms", 1, 600'000);
+  }
   f.Finish({"datanodes", "frontends", "placement", "gc", "checkpoint_distance", "gc_lingering_ms",
-            "gc_interval_ms"});
+            "gc_interval_ms", "init_regions_in_background", "region_open_ms"});
 }
 
 void ReadTable(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {

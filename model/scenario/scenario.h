@@ -174,6 +174,11 @@ struct Scenario {
   // `cluster.gc_interval_ms`: the metasrv runs a GC pass every this long (0: none; passes then
   // come from `gc: true` steps and faults.gc).
   int64_t gc_interval_ms = 0;
+  // `cluster.init_regions_in_background`: a restarted datanode serves at once and opens its
+  // regions one at a time, one every `cluster.region_open_ms` (GreptimeDB's option; false, its
+  // default: every region opens before the datanode serves).
+  bool init_regions_in_background = false;
+  int64_t region_open_ms = 500;
   model::sql::CreateTable table;
   std::string table_sql;
   std::vector<ScriptedStep> setup;  // run at 1000 + 10 * i ms

@@ -25,6 +25,8 @@ struct FingerprintSeam<model::Datanode> {
   }
   static std::map<model::RegionId, model::RegionWal>& wals(model::Datanode& dn) { return dn.wals_; }
   static std::set<model::RegionId>& hosted(model::Datanode& dn) { return dn.hosted_; }
+  static std::set<model::RegionId>& pending_opens(model::Datanode& dn) { return dn.pending_opens_; }
+  static SimTime& next_open(model::Datanode& dn) { return dn.next_open_; }
 };
 
 template <>
@@ -72,6 +74,20 @@ TEST(DatanodeFingerprintCompletenessTest, EveryNodeFieldChangesTheFingerprint) {
              DnSeam::wals(dn).at(kR1).Append(MakeWriteBatch(9, 9, {R(9, 9, 9)}));
            }},
           {"hosted_", [](Datanode& dn) { DnSeam::hosted(dn).insert(kR3); }},
+          {"pending_opens_", [](Datanode& dn) { DnSeam::pending_opens(dn).insert(kR3); }},
+      });
+}
+
+TEST(DatanodeFingerprintCompletenessTest, TheNextBackgroundOpenChangesTheFingerprint) {
+  ObjectStore store;
+  Datanode base = Built(store);
+  base.Crash();
+  base.ReopenInBackground(sim::AtMs(5000));
+  ASSERT_EQ(base.pending_opens().size(), 1u);
+  ExpectEachMutationChangesFingerprint<Datanode>(
+      base, [](const Datanode& dn) { return dn.Fingerprint(); },
+      {
+          {"next_open_", [](Datanode& dn) { DnSeam::next_open(dn) = sim::AtMs(6000); }},
       });
 }
 

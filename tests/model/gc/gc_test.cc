@@ -2,12 +2,12 @@
 // __table_repart lists offers its files at once, a collected region offers the files a
 // compaction removed from its manifest once the lingering time has passed, and an offered
 // file that a normal manifest of the table route lists is kept; Rule::kGcPositiveProof keeps
-// one that a staging manifest or a remap blob lists too. Cases: a merge's adopted files kept,
-// a dropped region's unshared file deleted, removed files and the lingering time, a region
-// that is not collected, crash orphans left alone, and a merged-away region dropped while
-// only the central region's remap blob names its file.
-// Method: build the state with the datanode handlers, run one pass, compare the deleted ids,
-// the remaining files and a scan.
+// one that a staging manifest, a remap blob or a region outside the route lists too. Cases: a
+// merge's adopted files kept, a dropped region's unshared file deleted, removed files and the
+// lingering time, a region that is not collected, crash orphans left alone, a merged-away region
+// dropped while only the central region's remap blob names its file, and a route region left unread
+// (its leader had not opened it). Method: build the state with the datanode handlers, run one pass,
+// compare the deleted ids, the remaining files and a scan.
 #include "model/gc/gc.h"
 
 #include <gtest/gtest.h>
@@ -64,7 +64,7 @@ class GcTest : public ::testing::Test {
   }
   ScanReply ScanA() { return dn_.HandleScan(kA, std::nullopt, Protocol::Greptime(), store_); }
   static GcScope Scope(std::vector<RegionId> route, std::set<RegionId> collectable, int64_t now) {
-    return GcScope{kTable, std::move(route), std::move(collectable), sim::AtMs(now)};
+    return GcScope{kTable, std::move(route), std::move(collectable), sim::AtMs(now), 3'600'000, {}};
   }
 
   ObjectStore store_;
@@ -164,6 +164,27 @@ TEST_F(GcTest, ARemapBlobKeepsTheDroppedSourcesFileOnlyWithPositiveProof) {
             std::vector<uint64_t>{2});
   ASSERT_TRUE(dn_.HandleApplyStagingManifest(kA, Range(0, 100), kA, store_, no_crash_).ok());
   EXPECT_EQ(ScanA().rows, (std::vector<Row>{R(10, 1, 1), R(60, 1, 6)}));
+}
+
+TEST_F(GcTest, AnUnreadRouteRegionProtectsNothingEvenWithPositiveProof) {
+  // A adopted B's file 2 and B was dropped; A's leader had not opened A (GreptimeDB before
+  // #8445 skipped it). Positive proof reads what GetFileRefs cannot show, not route regions.
+  MergeAndDropB(BIntoA());
+  for (const Protocol& p : {Protocol::Greptime(), Reference()}) {
+    ObjectStore store = store_;
+    GcScope scope = Scope({kA}, {}, 0);
+    scope.unread = {kA};
+    EXPECT_EQ(Ids(RunGc(store, kv_, scope, p).deleted), std::vector<uint64_t>{2});
+  }
+  // A region outside the route that lists the file keeps it under positive proof only.
+  RegionManifest other = *store_.Manifest(kA);
+  other.region_id = kR3;
+  store_.PutManifest(other);
+  GcScope scope = Scope({kA}, {}, 0);
+  scope.unread = {kA};
+  ObjectStore store = store_;
+  EXPECT_TRUE(RunGc(store_, kv_, scope, Reference()).deleted.empty());
+  EXPECT_EQ(Ids(RunGc(store, kv_, scope, Protocol::Greptime()).deleted), std::vector<uint64_t>{2});
 }
 
 }  // namespace gc_test

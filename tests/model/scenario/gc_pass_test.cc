@@ -2,8 +2,10 @@
 // collects only the region the group does not lock; after the merge and a compaction of the
 // target with no lingering time, it deletes the target's compacted inputs and the dropped
 // source's file, and the table reads the same; cluster.gc_interval_ms adds periodic passes;
-// with GC disabled no pass runs. Method: an inline
-// scenario run with its trace kept, in both profiles.
+// with GC disabled no pass runs; a route region whose leader has not opened it fails the pass
+// (GreptimeDB #8445), and with that switch off it is skipped and its adopted file deleted.
+// Method: an inline scenario run with its trace kept, in both profiles, and the bundled
+// scenario greptime/gc_skips_unopened_merge_target with the switch on and off.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
 #include "tests/model/scenario/traced_run.h"
+#include "tests/paths.h"
 
 namespace repartsim::scenario {
 namespace {
@@ -85,6 +88,43 @@ TEST(GcPassTest, NoPassRunsWhileGcIsDisabled) {
   EXPECT_EQ(Count(r, " ms.gc "), 0u);
   // The merge is refused (metasrv GC is required); region 1 compacts its own two files.
   EXPECT_EQ(Count(r, " dn.compact 4398046511105(1024, 1) Ok rows=2"), 1u);
+}
+
+// The bundled scenario of GreptimeDB #8445: dn2 restarts with its regions opening in the
+// background, and the GC pass at 10 s runs before it opened the merge target, region 1.
+run::RunReport RunUnopenedTarget(bool gc_refs_need_open_regions) {
+  return testing::RunTraced(
+      LoadScenarioFile(std::string(REPARTSIM_SOURCE_DIR) +
+                       "/scenarios/greptime/gc_skips_unopened_merge_target.yaml"),
+      "greptime", {{"gc-refs-need-open-regions", gc_refs_need_open_regions}});
+}
+
+TEST(GcPassTest, ARegionItsLeaderHasNotOpenedFailsThePass) {
+  const run::RunReport r = RunUnopenedTarget(true);
+  EXPECT_EQ(r.outcome, run::Outcome::kPass);
+  EXPECT_EQ(Count(r, " n2 dn.opening regions=1 first_at=12500"), 1u);
+  EXPECT_EQ(Count(r,
+                  " 10000 n0 ms.gc_failed table=1024 reason=\"GetFileRefs to dn2 failed: "
+                  "Region 4398046511105(1024, 1) not found\""),
+            1u);
+  EXPECT_EQ(Count(r, " ms.gc "), 0u);
+  EXPECT_EQ(Count(r, " 12500 n2 dn.open 4398046511105(1024, 1) pending=0"), 1u);
+}
+
+TEST(GcPassTest, BeforeGreptimeDb8445TheRegionIsSkippedAndItsAdoptedFileDeleted) {
+  const run::RunReport r = RunUnopenedTarget(false);
+  EXPECT_EQ(r.outcome, run::Outcome::kSafety);
+  EXPECT_EQ(Count(r, " ms.gc_failed"), 0u);
+  // Region 0 is collected, and region 2, dropped by the merge, offers its one file, which only
+  // region 1 (skipped) lists.
+  EXPECT_EQ(Count(r, " 10000 n0 ms.gc table=1024 regions=2 files=3 deleted=1"), 1u);
+  EXPECT_EQ(Count(r, " 10000 n0 ms.gc_delete file=3 listed_by=4398046511105(1024, 1)"), 1u);
+  EXPECT_EQ(Count(r,
+                  " n4 fe.query_done id=1 error=\"Failed to read SST file 3 of region "
+                  "4398046511105(1024, 1): not found\""),
+            1u);
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations[0].invariant, check::Invariant::kAck);
 }
 
 }  // namespace gc_pass_test

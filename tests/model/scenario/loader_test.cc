@@ -340,11 +340,19 @@ expect: {reference: pass}
   EXPECT_EQ(on.value().checkpoint_distance, 10u);  // GreptimeDB's default
   EXPECT_EQ(on.value().gc_lingering_ms, 3'600'000);
   EXPECT_EQ(on.value().gc_interval_ms, 0);
+  EXPECT_FALSE(on.value().init_regions_in_background);  // GreptimeDB's default
+  EXPECT_EQ(on.value().region_open_ms, 500);
   auto off = ParseScenario(
       "name: off\ncluster: {datanodes: 2, gc: false, checkpoint_distance: 0}" + table, "off.yaml");
   ASSERT_TRUE(off.ok()) << off.error().Format();
   EXPECT_FALSE(off.value().gc_enabled);
   EXPECT_EQ(off.value().checkpoint_distance, 0u);
+  auto background = ParseScenario(
+      "name: bg\ncluster: {init_regions_in_background: true, region_open_ms: 3000}" + table,
+      "bg.yaml");
+  ASSERT_TRUE(background.ok()) << background.error().Format();
+  EXPECT_TRUE(background.value().init_regions_in_background);
+  EXPECT_EQ(background.value().region_open_ms, 3000);
   auto bad = ParseScenario("name: bad\ncluster: {gc: maybe}" + table, "bad.yaml");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().Format().rfind("bad.yaml:2:", 0), 0u) << bad.error().Format();

@@ -1,8 +1,8 @@
 // Goal: the reference profile is clean under the random faults of the bundled library
 // (scenarios/random/: delays up to 10 s, stream resets, datanode pauses, handler-chain lease
-// gaps, crash points, leader-start windows, swarm; background compaction in one). Method: a
-// sample of 200 seeds of each scenario (1,400 runs) must all pass; random_faults_slow_test.cc
-// runs every seed (35,000).
+// gaps, crash points, leader-start windows, swarm; background compaction, checkpoints and GC;
+// background region opening in one). Method: a sample of 200 seeds of each scenario (1,600 runs)
+// must all pass; random_faults_slow_test.cc runs every seed (40,000).
 #include "tests/model/scenario/random_faults.h"
 
 namespace repartsim::scenario {
@@ -10,9 +10,9 @@ namespace {
 namespace random_faults_test {
 
 TEST(RandomFaultsTest, ReferencePassesASampleOfTwoHundredSeedsEach) {
-  ASSERT_EQ(RandomFaultScenarios().size(), 7u);
+  ASSERT_EQ(RandomFaultScenarios().size(), 8u);
   const SweepResult r = SweepReference(200);
-  EXPECT_EQ(r.runs, 1400u);
+  EXPECT_EQ(r.runs, 1600u);
   std::string text;
   for (const std::string& f : r.failures) text += f + "\n";
   EXPECT_TRUE(r.failures.empty()) << text;

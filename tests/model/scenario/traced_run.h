@@ -6,19 +6,24 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
 
 namespace repartsim::scenario::testing {
 
-// Runs seed 0 of `loaded` (a LoadScenarioFile or ParseScenario result) under `profile`.
-inline run::RunReport RunTraced(const sim::Result<Scenario>& loaded, const std::string& profile) {
+// Runs seed 0 of `loaded` (a LoadScenarioFile or ParseScenario result) under `profile`, with
+// the rule overrides `rules` applied after the scenario's.
+inline run::RunReport RunTraced(const sim::Result<Scenario>& loaded, const std::string& profile,
+                                std::vector<std::pair<std::string, bool>> rules = {}) {
   EXPECT_TRUE(loaded.ok()) << loaded.error().Format();
   run::RunConfig config;
   config.seed = 0;
   config.profile = profile;
   config.keep_trace = true;
+  config.rules = std::move(rules);
   auto report = run::RunScenario(loaded.value(), config);
   EXPECT_TRUE(report.ok());
   return report.value();
