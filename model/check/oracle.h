@@ -151,6 +151,8 @@ class Oracle {
   std::optional<uint64_t> MaxAckedIssueStep(const Identity& identity, const QuerySpec& spec) const;
   Visibility VisibilityOf(uint32_t version, std::optional<uint64_t> max_acked_issue,
                           const QuerySpec& spec) const;
+  // Whether `version` satisfies the WHERE of the query MarkMatches prepared.
+  bool Matches(uint32_t version) const;
   void AddLwwSlot(uint32_t identity_index, const QuerySpec& spec, Expectation& out) const;
   void AddAppendSlots(uint32_t identity_index, const QuerySpec& spec, Expectation& out) const;
   DiffEntry Unexpected(const model::Row& row, int32_t identity, const QuerySpec& spec) const;
@@ -176,8 +178,15 @@ class Oracle {
   std::map<std::string, SqliteStatement> predicates_;
   size_t versions_flushed_ = 0;
   bool cross_check_ = false;
-  // Scratch, sized to versions_/identities_ and cleared after each use.
-  std::vector<uint8_t> matched_;
+  // Scratch, sized to versions_/identities_ and cleared after each use. matched_: per version
+  // 1 when it satisfies the query's WHERE, 0 when not, kMatchUnknown when the model's
+  // evaluator has not been asked yet (Matches asks it on first use, so a query evaluates its
+  // predicate only on the versions it may see, not on every version of the run).
+  static constexpr uint8_t kMatchUnknown = 2;
+  mutable std::vector<uint8_t> matched_;
+  const model::Predicate* lazy_where_ = nullptr;  // the WHERE Matches evaluates
+  // The lazy WHERE reads identity columns only: every version of an identity matches alike.
+  bool identity_where_ = false;
   mutable std::vector<int32_t> slot_of_identity_;
 };
 

@@ -27,19 +27,40 @@ bool Interpreted(const model::Predicate& p) {
   return true;
 }
 
+// True iff every column `p` reads is one of `identity` (schema indices) or no column of the
+// schema (read as NULL): all versions of one identity then give `p` the same answer.
+bool ReadsOnly(const model::Predicate& p, const model::TableSchema& schema,
+               const std::vector<size_t>& identity) {
+  if (!p.column.empty()) {
+    const std::optional<size_t> i = schema.FindColumn(p.column);
+    if (i && std::find(identity.begin(), identity.end(), *i) == identity.end()) return false;
+  }
+  for (const model::Predicate& child : p.children) {
+    if (!ReadsOnly(child, schema, identity)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 sim::Status Oracle::MarkMatches(const QuerySpec& spec) {
+  lazy_where_ = nullptr;
+  identity_where_ = false;
   if (spec.where_sql.empty()) {
     matched_.assign(versions_.size(), 1);
     return sim::Ok{};
   }
   if (spec.where == nullptr || !Interpreted(*spec.where)) return MarkMatchesBySqlite(spec);
+  if (!cross_check_) {
+    matched_.assign(versions_.size(), kMatchUnknown);
+    lazy_where_ = spec.where;
+    identity_where_ = ReadsOnly(*spec.where, schema_, identity_columns_);
+    return sim::Ok{};
+  }
   matched_.resize(versions_.size());
   for (size_t v = 0; v < versions_.size(); ++v) {
     matched_[v] = model::EvaluatePredicate(*spec.where, schema_, versions_[v].row) ? 1 : 0;
   }
-  if (!cross_check_) return sim::Ok{};
   const std::vector<uint8_t> by_model = matched_;
   sim::Status status = MarkMatchesBySqlite(spec);
   if (!status.ok()) return status;
@@ -71,6 +92,15 @@ sim::Status Oracle::MarkMatchesBySqlite(const QuerySpec& spec) {
   }
   select.Reset();
   return sim::Ok{};
+}
+
+bool Oracle::Matches(uint32_t version) const {
+  uint8_t& m = matched_[version];
+  if (m == kMatchUnknown) {
+    REPARTSIM_ASSERT(lazy_where_ != nullptr);
+    m = model::EvaluatePredicate(*lazy_where_, schema_, versions_[version].row) ? 1 : 0;
+  }
+  return m != 0;
 }
 
 std::optional<uint64_t> Oracle::MaxAckedIssueStep(const Identity& identity,
@@ -111,7 +141,7 @@ void Oracle::AddLwwSlot(uint32_t identity_index, const QuerySpec& spec, Expectat
   for (uint32_t version : identity.versions) {
     Visibility visibility = VisibilityOf(version, max_issue, spec);
     if (visibility != Visibility::kRequired && visibility != Visibility::kOptional) continue;
-    if (matched_[version] != 0) {
+    if (Matches(version)) {
       out.versions.push_back(version);
     } else {
       all_match = false;
@@ -135,9 +165,9 @@ void Oracle::AddAppendSlots(uint32_t identity_index, const QuerySpec& spec,
   const Identity& identity = identities_[identity_index];
   std::vector<Distinct> values;
   for (uint32_t version : identity.versions) {
-    if (matched_[version] == 0) continue;
     Visibility visibility = VisibilityOf(version, std::nullopt, spec);
     if (visibility != Visibility::kRequired && visibility != Visibility::kOptional) continue;
+    if (!Matches(version)) continue;
     const model::Row& row = versions_[version].row;
     auto same = std::find_if(values.begin(), values.end(), [&](const Distinct& d) {
       return versions_[d.versions.front()].row == row;
@@ -162,15 +192,16 @@ Result<Expectation> Oracle::Expect(const QuerySpec& spec) {
   REPARTSIM_ASSERT(spec.start_step <= spec.end_step);
   sim::Status status = MarkMatches(spec);
   if (!status.ok()) return status.error();
-  // Identities with a matching version, in order of first registration.
-  slot_of_identity_.assign(identities_.size(), -1);
-  for (size_t version = 0; version < versions_.size(); ++version) {
-    if (matched_[version] != 0) slot_of_identity_[versions_[version].identity] = 0;
-  }
+  // Identities in order of first registration; one adds slots only for a version that the
+  // query may see and that matches its WHERE.
   Expectation out;
   out.spec = spec;
   for (uint32_t identity = 0; identity < identities_.size(); ++identity) {
-    if (slot_of_identity_[identity] < 0) continue;
+    if (identity_where_) {
+      const std::vector<uint32_t>& versions = identities_[identity].versions;
+      if (!Matches(versions.front())) continue;
+      for (uint32_t version : versions) matched_[version] = 1;
+    }
     if (schema_.append_mode) {
       AddAppendSlots(identity, spec, out);
     } else {

@@ -10,7 +10,8 @@
 // off while the runs are timed, so it does not weigh on the runs/s figures.
 // After the Google Benchmark table it prints a summary: ns per run and per step, runs/s per
 // core (CPU time), the ratio per step to the floor, the 96 s / 12 s per-step cost ratio and
-// the 96 s / 12 s peak heap ratio.
+// the 96 s / 12 s peak heap ratio. BM_SplitRunBoundedKeys runs the same with a workload of 60
+// keys, so that the table stops growing: the ratios without the table's growth.
 //   build/bench/run_bench                      (about 10 s on an idle core)
 //   build/bench/run_bench --benchmark_filter=Split/12000
 #include <benchmark/benchmark.h>
@@ -94,22 +95,29 @@ std::string RepoRoot() {
 namespace repartsim {
 namespace {
 
-// The bundled split scenario with its safety phase (and workload) lasting `length_ms`.
-const scenario::Scenario& Split(int64_t length_ms) {
-  static std::map<int64_t, scenario::Scenario> cache;
-  auto it = cache.find(length_ms);
+// The bundled split scenario with its safety phase (and workload) lasting `length_ms`. With
+// `bounded_keys` the workload writes 60 keys only (host h0 or h1, ts 0, a 0..29), so the table
+// stops growing a few seconds in and later writes replace rows.
+const scenario::Scenario& Split(int64_t length_ms, bool bounded_keys = false) {
+  static std::map<std::pair<int64_t, bool>, scenario::Scenario> cache;
+  auto it = cache.find({length_ms, bounded_keys});
   if (it == cache.end()) {
     scenario::Scenario s =
         scenario::LoadScenarioFile(RepoRoot() + "/scenarios/split/split_with_writers.yaml").value();
     s.limits.time_ms_max = length_ms;
     s.workload.end_ms = length_ms;
-    it = cache.emplace(length_ms, std::move(s)).first;
+    if (bounded_keys) {
+      s.workload.columns["host"].strings = {"h0", "h1"};
+      s.workload.columns["ts"].min = 0;
+      s.workload.columns["ts"].max = 0;
+    }
+    it = cache.emplace(std::make_pair(length_ms, bounded_keys), std::move(s)).first;
   }
   return it->second;
 }
 
-void BM_SplitRun(benchmark::State& state) {
-  const scenario::Scenario& s = Split(state.range(0));
+void RunSplit(benchmark::State& state, bool bounded_keys) {
+  const scenario::Scenario& s = Split(state.range(0), bounded_keys);
   uint64_t steps = 0;
   uint64_t runs = 0;
   for (auto _ : state) {
@@ -140,7 +148,10 @@ void BM_SplitRun(benchmark::State& state) {
       static_cast<double>(steps) / static_cast<double>(std::max<uint64_t>(1, runs)));
   state.counters["peak_heap_MB"] = benchmark::Counter(static_cast<double>(peak_max) / 1e6);
 }
+void BM_SplitRun(benchmark::State& state) { RunSplit(state, false); }
 BENCHMARK(BM_SplitRun)->Arg(12000)->Arg(96000)->Unit(benchmark::kMillisecond);
+void BM_SplitRunBoundedKeys(benchmark::State& state) { RunSplit(state, true); }
+BENCHMARK(BM_SplitRunBoundedKeys)->Arg(12000)->Arg(96000)->Unit(benchmark::kMillisecond);
 
 // The floor: one engine step of the tick model (16 timers) with its trace line formatted.
 void BM_Floor(benchmark::State& state) {
@@ -185,29 +196,34 @@ void PrintSummary(const Capture& capture) {
   };
   const Capture::Figures* floor = find("BM_Floor");
   std::printf("\nsummary (CPU time; scenarios/split/split_with_writers.yaml, seeds 0..9)\n");
-  std::map<int64_t, std::pair<double, double>> per_step_and_peak;
-  for (int64_t length : {12000, 96000}) {
-    const Capture::Figures* f = find("BM_SplitRun/" + std::to_string(length));
-    if (f == nullptr) continue;
-    const double steps = f->counters.at("steps_per_run");
-    const double ns_step = f->cpu_ns / steps;
-    const double peak = f->counters.at("peak_heap_MB");
-    per_step_and_peak[length] = {ns_step, peak};
-    std::printf(
-        "split %2lld s: %9.0f ns/run  %6.0f steps/run  %6.0f ns/step  %7.1f runs/s per core  "
-        "peak heap %6.1f MB",
-        static_cast<long long>(length / 1000), f->cpu_ns, steps, ns_step, 1e9 / f->cpu_ns, peak);
-    if (floor != nullptr) std::printf("  %5.1fx floor/step", ns_step / floor->cpu_ns);
-    std::printf("\n");
+  for (const char* variant : {"", "BoundedKeys"}) {
+    std::map<int64_t, std::pair<double, double>> per_step_and_peak;
+    const std::string label = *variant == 0 ? "split" : "split, 60 keys";
+    for (int64_t length : {12000, 96000}) {
+      const Capture::Figures* f =
+          find(std::string("BM_SplitRun") + variant + "/" + std::to_string(length));
+      if (f == nullptr) continue;
+      const double steps = f->counters.at("steps_per_run");
+      const double ns_step = f->cpu_ns / steps;
+      const double peak = f->counters.at("peak_heap_MB");
+      per_step_and_peak[length] = {ns_step, peak};
+      std::printf(
+          "%s %2lld s: %9.0f ns/run  %6.0f steps/run  %6.0f ns/step  %7.1f runs/s per core  "
+          "peak heap %6.1f MB",
+          label.c_str(), static_cast<long long>(length / 1000), f->cpu_ns, steps, ns_step,
+          1e9 / f->cpu_ns, peak);
+      if (floor != nullptr) std::printf("  %5.1fx floor/step", ns_step / floor->cpu_ns);
+      std::printf("\n");
+    }
+    if (per_step_and_peak.size() == 2) {
+      const auto& a = per_step_and_peak.at(12000);
+      const auto& b = per_step_and_peak.at(96000);
+      std::printf("%s, 96 s / 12 s: per-step cost %.2fx, peak heap %.2fx\n", label.c_str(),
+                  b.first / a.first, b.second / a.second);
+    }
   }
   if (floor != nullptr)
     std::printf("floor: %.0f ns/event (tick model, trace line formatted)\n", floor->cpu_ns);
-  if (per_step_and_peak.size() == 2) {
-    const auto& a = per_step_and_peak.at(12000);
-    const auto& b = per_step_and_peak.at(96000);
-    std::printf("96 s / 12 s: per-step cost %.2fx, peak heap %.2fx\n", b.first / a.first,
-                b.second / a.second);
-  }
 }
 
 }  // namespace
