@@ -1,5 +1,8 @@
 #include "model/run/workload.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "sim/assert.h"
 
 namespace repartsim::run {
@@ -124,7 +127,12 @@ std::vector<WorkloadOp> DrawWorkload(const scenario::Scenario& s, sim::Prng& prn
 WorkloadCounts ScheduleWorkload(const scenario::Scenario& s, sim::Prng& prng,
                                 model::Cluster& cluster) {
   WorkloadCounts counts;
-  for (WorkloadOp& op : DrawWorkload(s, prng)) {
+  // Pushed in time order (ties in draw order), so each push lands at the queue's end instead
+  // of moving the later ops of the streams drawn before it; the queue's order is the same.
+  std::vector<WorkloadOp> ops = DrawWorkload(s, prng);
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const WorkloadOp& a, const WorkloadOp& b) { return a.at_ms < b.at_ms; });
+  for (WorkloadOp& op : ops) {
     if (std::holds_alternative<model::InsertOp>(op.statement)) {
       ++counts.inserts;
     } else {

@@ -11,7 +11,9 @@
 // After the Google Benchmark table it prints a summary: ns per run and per step, runs/s per
 // core (CPU time), the ratio per step to the floor, the 96 s / 12 s per-step cost ratio and
 // the 96 s / 12 s peak heap ratio. BM_SplitRunBoundedKeys runs the same with a workload of 60
-// keys, so that the table stops growing: the ratios without the table's growth.
+// keys, so that the table stops growing; BM_SplitRunSteadyState also flushes and compacts
+// every region every 4 s, so that memtables, WALs and files stop growing too: the ratios
+// without the data's growth.
 //   build/bench/run_bench                      (about 10 s on an idle core)
 //   build/bench/run_bench --benchmark_filter=Split/12000
 #include <benchmark/benchmark.h>
@@ -95,29 +97,61 @@ std::string RepoRoot() {
 namespace repartsim {
 namespace {
 
-// The bundled split scenario with its safety phase (and workload) lasting `length_ms`. With
-// `bounded_keys` the workload writes 60 keys only (host h0 or h1, ts 0, a 0..29), so the table
-// stops growing a few seconds in and later writes replace rows.
-const scenario::Scenario& Split(int64_t length_ms, bool bounded_keys = false) {
-  static std::map<std::pair<int64_t, bool>, scenario::Scenario> cache;
-  auto it = cache.find({length_ms, bounded_keys});
+// How the workload of the split differs from the bundled one.
+enum class Variant {
+  kBundled,
+  kBoundedKeys,  // 60 keys only (host h0 or h1, ts 0, a 0..29): the table stops growing a few
+                 // seconds in and later writes replace rows
+  kSteadyState,  // the same 60 keys, and every region flushed and then compacted every 4 s
+                 // from 6 s on, as a database does in the background: memtables, WALs and
+                 // files stop growing too
+};
+
+// The bundled split scenario with its safety phase (and workload) lasting `length_ms`.
+const scenario::Scenario& Split(int64_t length_ms, Variant variant = Variant::kBundled) {
+  static std::map<std::pair<int64_t, Variant>, scenario::Scenario> cache;
+  auto it = cache.find({length_ms, variant});
   if (it == cache.end()) {
-    scenario::Scenario s =
-        scenario::LoadScenarioFile(RepoRoot() + "/scenarios/split/split_with_writers.yaml").value();
+    const std::string path = RepoRoot() + "/scenarios/split/split_with_writers.yaml";
+    std::string text;
+    if (variant == Variant::kSteadyState) {
+      // The flushes and compactions are scenario steps: read the file and add them.
+      std::FILE* f = std::fopen(path.c_str(), "rb");
+      char buf[4096];
+      for (size_t n; f != nullptr && (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
+        text.append(buf, n);
+      }
+      if (f != nullptr) std::fclose(f);
+      std::string steps;
+      for (int64_t at = 6000; at < length_ms; at += 4000) {
+        steps += "  - {at_ms: " + std::to_string(at) + ", flush: all}\n";
+        steps += "  - {at_ms: " + std::to_string(at + 100) + ", compact: all}\n";
+      }
+      text.insert(text.find("workload:"), steps);
+      // The loader refuses steps after the safety phase: lengthen it in the text too.
+      const std::string bundled_limit = "time_ms_max: 12000";
+      const size_t limit = text.find(bundled_limit);
+      if (limit != std::string::npos) {
+        text.replace(limit, bundled_limit.size(), "time_ms_max: " + std::to_string(length_ms));
+      }
+    }
+    scenario::Scenario s = variant == Variant::kSteadyState
+                               ? scenario::ParseScenario(text, path).value()
+                               : scenario::LoadScenarioFile(path).value();
     s.limits.time_ms_max = length_ms;
     s.workload.end_ms = length_ms;
-    if (bounded_keys) {
+    if (variant != Variant::kBundled) {
       s.workload.columns["host"].strings = {"h0", "h1"};
       s.workload.columns["ts"].min = 0;
       s.workload.columns["ts"].max = 0;
     }
-    it = cache.emplace(std::make_pair(length_ms, bounded_keys), std::move(s)).first;
+    it = cache.emplace(std::make_pair(length_ms, variant), std::move(s)).first;
   }
   return it->second;
 }
 
-void RunSplit(benchmark::State& state, bool bounded_keys) {
-  const scenario::Scenario& s = Split(state.range(0), bounded_keys);
+void RunSplit(benchmark::State& state, Variant variant) {
+  const scenario::Scenario& s = Split(state.range(0), variant);
   uint64_t steps = 0;
   uint64_t runs = 0;
   for (auto _ : state) {
@@ -148,10 +182,12 @@ void RunSplit(benchmark::State& state, bool bounded_keys) {
       static_cast<double>(steps) / static_cast<double>(std::max<uint64_t>(1, runs)));
   state.counters["peak_heap_MB"] = benchmark::Counter(static_cast<double>(peak_max) / 1e6);
 }
-void BM_SplitRun(benchmark::State& state) { RunSplit(state, false); }
+void BM_SplitRun(benchmark::State& state) { RunSplit(state, Variant::kBundled); }
 BENCHMARK(BM_SplitRun)->Arg(12000)->Arg(96000)->Unit(benchmark::kMillisecond);
-void BM_SplitRunBoundedKeys(benchmark::State& state) { RunSplit(state, true); }
+void BM_SplitRunBoundedKeys(benchmark::State& state) { RunSplit(state, Variant::kBoundedKeys); }
 BENCHMARK(BM_SplitRunBoundedKeys)->Arg(12000)->Arg(96000)->Unit(benchmark::kMillisecond);
+void BM_SplitRunSteadyState(benchmark::State& state) { RunSplit(state, Variant::kSteadyState); }
+BENCHMARK(BM_SplitRunSteadyState)->Arg(12000)->Arg(96000)->Unit(benchmark::kMillisecond);
 
 // The floor: one engine step of the tick model (16 timers) with its trace line formatted.
 void BM_Floor(benchmark::State& state) {
@@ -196,9 +232,11 @@ void PrintSummary(const Capture& capture) {
   };
   const Capture::Figures* floor = find("BM_Floor");
   std::printf("\nsummary (CPU time; scenarios/split/split_with_writers.yaml, seeds 0..9)\n");
-  for (const char* variant : {"", "BoundedKeys"}) {
+  const std::pair<const char*, const char*> variants[] = {
+      {"", "split"}, {"BoundedKeys", "split, 60 keys"}, {"SteadyState", "split, steady state"}};
+  for (const auto& [variant, label_text] : variants) {
     std::map<int64_t, std::pair<double, double>> per_step_and_peak;
-    const std::string label = *variant == 0 ? "split" : "split, 60 keys";
+    const std::string label = label_text;
     for (int64_t length : {12000, 96000}) {
       const Capture::Figures* f =
           find(std::string("BM_SplitRun") + variant + "/" + std::to_string(length));
