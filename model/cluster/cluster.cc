@@ -353,6 +353,9 @@ void Cluster::OpenNextRegion(size_t index, sim::StepContext& step) {
 }
 
 bool Cluster::Idle() const {
+  for (const Datanode& dn : datanodes_) {
+    if (dn.is_up() && dn.NextPendingOpen()) return false;  // a background reopen goes on
+  }
   return !metasrv_.procedures().HasActive() && ops_.empty() && network_.Pending().empty() &&
          held_.empty() && script_.armed_empty() && waiting_create_.empty();
 }

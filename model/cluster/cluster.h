@@ -140,7 +140,8 @@ class Cluster final : public StreamLinks {
   const sim::Network<Message>& network() const { return network_; }
   sim::Network<Message>& mutable_network() { return network_; }
   uint32_t node_count() const { return 1 + config_.datanode_count + config_.frontend_count; }
-  // True iff no procedure is active, no client op is queued and no message is in flight.
+  // True iff no procedure is active, no client op is queued, no message is in flight and no
+  // restarted datanode still opens its regions in the background.
   bool Idle() const;
   // Messages kept back by scripted hold/reorder rules.
   size_t held_message_count() const { return held_.size(); }
