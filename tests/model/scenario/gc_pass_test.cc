@@ -3,7 +3,8 @@
 // target with no lingering time, it deletes the target's compacted inputs and the dropped
 // source's file, and the table reads the same; cluster.gc_interval_ms adds periodic passes;
 // with GC disabled no pass runs; a route region whose leader has not opened it fails the pass
-// (GreptimeDB #8445), and with that switch off it is skipped and its adopted file deleted.
+// (GreptimeDB #8445), and with that switch off it is skipped and its adopted file deleted; a
+// run is not quiescent while a background reopen goes on.
 // Method: an inline scenario run with its trace kept, in both profiles, and the bundled
 // scenario greptime/gc_skips_unopened_merge_target with the switch on and off.
 #include <gtest/gtest.h>
@@ -125,6 +126,33 @@ TEST(GcPassTest, BeforeGreptimeDb8445TheRegionIsSkippedAndItsAdoptedFileDeleted)
             1u);
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].invariant, check::Invariant::kAck);
+}
+
+TEST(GcPassTest, ARunIsNotQuiescentBeforeABackgroundReopenOpenedEveryRegion) {
+  // dn2 restarts at the end of the safety phase and opens its one region 20 s later: the run
+  // goes on until it has (Cluster::Idle), and the final check finds every row.
+  const std::string yaml = R"yaml(name: late-open
+cluster: {datanodes: 2, frontends: 1, placement: [dn1, dn2],
+          init_regions_in_background: true, region_open_ms: 20000}
+table: |
+  CREATE TABLE cpu (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT, PRIMARY KEY (host, a))
+  PARTITION ON COLUMNS (a) (a < 10, a >= 10)
+setup:
+  - sql: "INSERT INTO cpu VALUES ('h0', 1, 1, 3), ('h1', 1, 1, 15)"
+steps:
+  - {at_ms: 4000, crash: dn2}
+  - {at_ms: 4500, restart: dn2}
+limits: {time_ms_max: 5000, liveness_ms: 60000}
+expect: {reference: pass, greptime: pass}
+)yaml";
+  for (const char* profile : {"reference", "greptime"}) {
+    SCOPED_TRACE(profile);
+    const run::RunReport r = RunGcScenario(yaml, profile);
+    EXPECT_EQ(r.outcome, run::Outcome::kPass);
+    EXPECT_TRUE(r.quiescent);
+    EXPECT_EQ(Count(r, " 24500 n2 dn.open 4398046511105(1024, 1) pending=0"), 1u);
+    EXPECT_GE(r.time_ms, 24500);
+  }
 }
 
 }  // namespace gc_pass_test
