@@ -11,9 +11,9 @@
 // After the Google Benchmark table it prints a summary: ns per run and per step, runs/s per
 // core (CPU time), the ratio per step to the floor, the 96 s / 12 s per-step cost ratio and
 // the 96 s / 12 s peak heap ratio. BM_SplitRunBoundedKeys runs the same with a workload of 60
-// keys, so that the table stops growing; BM_SplitRunSteadyState also flushes and compacts
-// every region every 4 s, so that memtables, WALs and files stop growing too: the ratios
-// without the data's growth.
+// keys, so that the table stops growing; BM_SplitRunSteadyState also flushes, compacts and
+// collects every 4 s, so that memtables, WALs and files stop growing too: the ratios without
+// the data's growth.
 //   build/bench/run_bench                      (about 10 s on an idle core)
 //   build/bench/run_bench --benchmark_filter=Split/12000
 #include <benchmark/benchmark.h>
@@ -102,9 +102,9 @@ enum class Variant {
   kBundled,
   kBoundedKeys,  // 60 keys only (host h0 or h1, ts 0, a 0..29): the table stops growing a few
                  // seconds in and later writes replace rows
-  kSteadyState,  // the same 60 keys, and every region flushed and then compacted every 4 s
-                 // from 6 s on, as a database does in the background: memtables, WALs and
-                 // files stop growing too
+  kSteadyState,  // the same 60 keys, every region flushed and then compacted every 4 s
+                 // from 6 s on, and GC every 4 s with no lingering time, as a database does
+                 // in the background: memtables, WALs and files stop growing too
 };
 
 // The bundled split scenario with its safety phase (and workload) lasting `length_ms`.
@@ -128,6 +128,14 @@ const scenario::Scenario& Split(int64_t length_ms, Variant variant = Variant::kB
         steps += "  - {at_ms: " + std::to_string(at + 100) + ", compact: all}\n";
       }
       text.insert(text.find("workload:"), steps);
+      // GC deletes the compacted inputs (no lingering), every 4 s too.
+      const std::string cluster = "cluster: {datanodes: 3, frontends: 2}";
+      const size_t at = text.find(cluster);
+      if (at != std::string::npos) {
+        text.replace(at, cluster.size(),
+                     "cluster: {datanodes: 3, frontends: 2, gc_interval_ms: 4000, "
+                     "gc_lingering_ms: 0}");
+      }
       // The loader refuses steps after the safety phase: lengthen it in the text too.
       const std::string bundled_limit = "time_ms_max: 12000";
       const size_t limit = text.find(bundled_limit);
