@@ -256,9 +256,9 @@ class Datanode {
   void ReopenInBackground(sim::SimTime first_open);
   // When the next pending region opens; nullopt when none waits.
   std::optional<sim::SimTime> NextPendingOpen() const;
-  // Opens the lowest pending region (skipped when it is no longer hosted, is already open or has
-  // no manifest) and schedules the next one at `next`. Returns the region when it opened now.
-  // REQUIRES: is_up() and NextPendingOpen().
+  // Opens the lowest pending region (skipped when it has no manifest, or its WAL replay failed
+  // under fail-closed replay) and schedules the next one at `next`. Returns the region when it
+  // opened now. REQUIRES: is_up() and NextPendingOpen().
   std::optional<RegionId> OpenNextPending(const ObjectStore& store, const Protocol& protocol,
                                           ReplayFaults* faults, sim::SimTime next);
   const std::set<RegionId>& pending_opens() const { return pending_opens_; }

@@ -184,7 +184,8 @@ std::optional<RegionId> Datanode::OpenNextPending(const ObjectStore& store,
   const RegionId id = *pending_opens_.begin();
   pending_opens_.erase(pending_opens_.begin());
   next_open_ = next;
-  if (hosted_.count(id) == 0 || regions_.count(id) != 0) return std::nullopt;
+  // Opening, closing or dropping a region takes it out of the queue.
+  REPARTSIM_ASSERT(hosted_.count(id) != 0 && regions_.count(id) == 0);
   OpenHosted(id, store, protocol, faults);
   if (regions_.count(id) == 0) return std::nullopt;
   return id;

@@ -32,7 +32,9 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
+#include "model/scenario/scenario_limits.h"
 #include "sim/chooser.h"
+#include "sim/input_file.h"
 #include "sim/simulation.h"
 #include "tools/bench/tick_model.h"
 
@@ -116,12 +118,7 @@ const scenario::Scenario& Split(int64_t length_ms, Variant variant = Variant::kB
     std::string text;
     if (variant == Variant::kSteadyState) {
       // The flushes and compactions are scenario steps: read the file and add them.
-      std::FILE* f = std::fopen(path.c_str(), "rb");
-      char buf[4096];
-      for (size_t n; f != nullptr && (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
-        text.append(buf, n);
-      }
-      if (f != nullptr) std::fclose(f);
+      text = sim::ReadInputFile(path, scenario::kScenarioBytesMax, "scenario file").value();
       std::string steps;
       for (int64_t at = 6000; at < length_ms; at += 4000) {
         steps += "  - {at_ms: " + std::to_string(at) + ", flush: all}\n";
