@@ -1,5 +1,7 @@
 // EventQueue<Payload>: pending events ordered by (time, seq); seq is the queue's insertion
-// counter, so events at equal times run in insertion order (FoundationDB's TaskQueue rule).
+// counter, so events at equal times run in insertion order (FoundationDB's TaskQueue rule);
+// Reserve and PushReserved let a producer push later an event that keeps the place it would
+// have had if pushed now.
 // Value type: copying a queue snapshots it (Payload must be copyable; no pointers/closures).
 // Storage is one vector sorted ascending from head_: Pop is O(1), Push is a binary search plus
 // a short memmove (new events are usually the latest), PopAt/RemoveIf are O(n).
@@ -37,6 +39,26 @@ class EventQueue {
                          [](SimTime t, const Entry& e) { return t < e.at; });
     entries_.insert(it, Entry{at, seq, std::move(payload)});
     return seq;
+  }
+
+  // Reserves `n` seqs for PushReserved: an event pushed later with one of them runs among the
+  // events of its time as if it had been pushed now. Returns the first; they are consecutive.
+  uint64_t Reserve(uint64_t n) {
+    const uint64_t first = next_seq_;
+    next_seq_ += n;
+    return first;
+  }
+
+  // Schedules `payload` at `at` with `seq`, a seq from Reserve that no pending entry holds: it
+  // goes after every entry earlier in (time, seq) order.
+  void PushReserved(SimTime at, uint64_t seq, Payload payload) {
+    REPARTSIM_ASSERT(seq < next_seq_);
+    auto it = std::upper_bound(
+        entries_.begin() + static_cast<std::ptrdiff_t>(head_), entries_.end(),
+        std::make_pair(at, seq), [](const std::pair<SimTime, uint64_t>& key, const Entry& e) {
+          return key.first < e.at || (!(e.at < key.first) && key.second < e.seq);
+        });
+    entries_.insert(it, Entry{at, seq, std::move(payload)});
   }
 
   bool empty() const { return head_ == entries_.size(); }

@@ -112,6 +112,18 @@ class Cluster final : public StreamLinks {
   // ones run, in order and 10 ms apart, once it ended (`op.release_script`). A fault action
   // is scheduled as with Schedule.
   void ScheduleScriptOp(sim::SimTime at, ScheduledOp op);
+  // Reserves `n` consecutive op-queue seqs (the first is returned) for ScheduleReserved: an op
+  // scheduled later with one of them runs among the ops due at its time as if it had been
+  // scheduled at the reservation. The runner feeds its workload so, one statement per stream.
+  uint64_t ReserveOpSeqs(uint64_t n) { return ops_.Reserve(n); }
+  void ScheduleReserved(sim::SimTime at, uint64_t seq, ScheduledOp op) {
+    ops_.PushReserved(at, seq, std::move(op));
+  }
+  // Scheduled ops not yet run (client statements and fault actions in the op queue).
+  size_t scheduled_ops() const { return ops_.size(); }
+  // How many scheduled ops have been taken off the queue to run, and the seq of the last one.
+  uint64_t ops_taken() const { return ops_taken_; }
+  uint64_t last_op_seq() const { return last_op_seq_; }
   // Round-robin placement of `rule`'s regions (region i on datanode i mod D) for CREATE TABLE.
   CreateTableOp PlanCreateTable(TableId table, const TableSchema& schema, const PartitionRule& rule,
                                 const std::vector<uint32_t>& placement = {}) const;
@@ -284,6 +296,9 @@ class Cluster final : public StreamLinks {
   bool track_states_ = false;                // something waits on a procedure state
   // The next trace message id (Outgoing::id). Trace bookkeeping, not state: not fingerprinted.
   uint64_t next_message_id_ = 1;
+  // ops_taken(), last_op_seq(): bookkeeping for the runner, not state: not fingerprinted.
+  uint64_t ops_taken_ = 0;
+  uint64_t last_op_seq_ = 0;
 };
 
 }  // namespace repartsim::model

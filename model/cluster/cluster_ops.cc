@@ -106,6 +106,8 @@ CreateTableOp Cluster::PlanCreateTable(TableId table, const TableSchema& schema,
 
 void Cluster::RunScheduledOp(size_t index, sim::StepContext& step) {
   auto entry = ops_.PopAt(index);
+  ++ops_taken_;
+  last_op_seq_ = entry.seq;
   const bool scripted = script_seqs_.erase(entry.seq) != 0;
   if (scripted && (CreateTableInProgress() || !waiting_create_.empty())) {
     // The scenario's client has not got the answer to its CREATE TABLE yet.

@@ -111,9 +111,10 @@ class PhasedRun {
   PhasedRun(const scenario::Scenario& s, model::Cluster& cluster, PhaseChooser& chooser,
             sim::Trace& trace, sim::CrashPlan& plan, sim::CrashPointStats& stats,
             const scenario::Faults& faults, uint64_t seed,
-            const std::function<bool(const StepView&)>& after_step)
+            const std::function<bool(const StepView&)>& after_step, WorkloadFeeder& workload)
       : s_(s),
         cluster_(cluster),
+        workload_(workload),
         trace_(trace),
         rule_watch_(s),
         query_watch_(s.table_id(), s.table.schema),
@@ -137,6 +138,7 @@ class PhasedRun {
     assert_context.in_run = true;
     uint64_t crashes = 0;
     while (sim_.Step()) {
+      workload_.AfterStep(cluster_);  // first: the step's watchers see the next statement due
       // Stamped with the index of the step just taken, as its trace lines are.
       rule_watch_.AfterStep(cluster_, check::CheckAt{sim_.steps() - 1, sim_.now().ms});
       query_watch_.AfterStep(cluster_);
@@ -239,6 +241,7 @@ class PhasedRun {
 
   const scenario::Scenario& s_;
   model::Cluster& cluster_;
+  WorkloadFeeder& workload_;
   sim::Trace& trace_;
   PublishedRuleWatch rule_watch_;
   QueryWatch query_watch_;
@@ -383,7 +386,7 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
 
   model::Cluster cluster(ClusterConfigOf(s, faults), protocol.value());
   ScheduleScript(s, cluster);
-  ScheduleWorkload(s, workload_prng, cluster);
+  WorkloadFeeder workload(s, workload_prng, cluster);
 
   sim::Trace trace;
   trace.KeepLines(config.keep_trace);
@@ -406,7 +409,8 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
   if (config.replay != nullptr) replay.emplace(*config.replay);
   PhaseChooser chooser(replay ? static_cast<sim::Chooser&>(*replay) : recording);
 
-  PhasedRun run(s, cluster, chooser, trace, plan, stats, faults, config.seed, config.after_step);
+  PhasedRun run(s, cluster, chooser, trace, plan, stats, faults, config.seed, config.after_step,
+                workload);
   run.query_watch().oracle().set_cross_check(config.oracle_cross_check);
   run.Run(report);
   if (report.cut) {

@@ -48,6 +48,25 @@ TEST(EventQueueTest, AtAndPopAtIndexInTimeSeqOrder) {
   EXPECT_EQ(q.At(0).seq, 0u);
 }
 
+TEST(EventQueueTest, AReservedSeqKeepsThePlaceOfItsReservation) {
+  EventQueue<int> q;
+  EXPECT_EQ(q.Push(AtMs(10), 1), 0u);
+  EXPECT_EQ(q.Reserve(2), 1u);  // seqs 1 and 2
+  EXPECT_EQ(q.Push(AtMs(10), 4), 3u);
+  EXPECT_EQ(q.Push(AtMs(20), 5), 4u);
+  // Pushed after seq 3 and 4, seq 2 and 1 still run before them at equal times and after seq 0.
+  q.PushReserved(AtMs(10), 2, 3);
+  q.PushReserved(AtMs(10), 1, 2);
+  EXPECT_EQ(q.At(1).seq, 1u);
+  EXPECT_EQ(Drain(q), (std::vector<int>{1, 2, 3, 4, 5}));
+  // A reserved seq pushed at a later time goes by its time; new pushes still count on.
+  EXPECT_EQ(q.Reserve(1), 5u);
+  EXPECT_EQ(q.Push(AtMs(30), 7), 6u);
+  q.PushReserved(AtMs(40), 5, 8);
+  q.PushReserved(AtMs(30), 5, 6);
+  EXPECT_EQ(Drain(q), (std::vector<int>{6, 7, 8}));
+}
+
 TEST(EventQueueTest, RemoveIfDropsMatchingPayloadsAndKeepsOrder) {
   EventQueue<int> q;
   for (int i = 0; i < 10; ++i) q.Push(AtMs(10 - i), i);
