@@ -48,6 +48,7 @@ Oracle::Oracle(const Oracle& other)
       writes_(other.writes_),
       write_index_(other.write_index_),
       versions_(other.versions_),
+      owned_rows_(other.owned_rows_),
       identities_(other.identities_),
       identity_heads_(other.identity_heads_),
       cross_check_(other.cross_check_) {}
@@ -87,34 +88,50 @@ sim::Status Oracle::OpenMirror() {
 
 void Oracle::RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::Row> rows) {
   REPARTSIM_ASSERT_MSG(write_index_.count(id) == 0, "write id registered twice");
-  uint32_t write = static_cast<uint32_t>(writes_.size());
+  const uint32_t write = static_cast<uint32_t>(writes_.size());
   writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight});
   write_index_.emplace(id, write);
   for (model::Row& row : rows) {
-    REPARTSIM_ASSERT(row.size() == schema_.columns.size());
-    for (size_t i = 0; i < row.size(); ++i) {
-      REPARTSIM_ASSERT(row[i].is_null() ||
-                       row[i].type() == model::StorageType(schema_.columns[i].type));
-    }
-    uint64_t hash = IdentityHash(row);
-    int32_t found = FindIdentity(row, hash);
-    uint32_t identity_index = static_cast<uint32_t>(found);
-    if (found < 0) {
-      identity_index = static_cast<uint32_t>(identities_.size());
-      auto [head, fresh] = identity_heads_.emplace(hash, identity_index);
-      identities_.push_back(Identity{{}, fresh ? kNoIdentity : head->second});
-      head->second = identity_index;
-    }
-    Identity& identity = identities_[identity_index];
-    uint32_t version = static_cast<uint32_t>(versions_.size());
-    // Within one request the later row of an identity wins (per-row sequence numbers).
-    if (!schema_.append_mode && !identity.versions.empty() &&
-        versions_[identity.versions.back()].write == write) {
-      versions_[identity.versions.back()].overwritten_in_write = true;
-    }
-    versions_.push_back(Version{write, identity_index, false, std::move(row)});
-    identity.versions.push_back(version);
+    owned_rows_.push_back(std::move(row));
+    AddVersion(write, owned_rows_.back(), nullptr);
   }
+}
+
+void Oracle::RegisterWriteInPlace(WriteId id, uint64_t issue_step,
+                                  std::span<const model::Row> rows) {
+  REPARTSIM_ASSERT_MSG(write_index_.count(id) == 0, "write id registered twice");
+  const uint32_t write = static_cast<uint32_t>(writes_.size());
+  writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight});
+  write_index_.emplace(id, write);
+  for (const model::Row& row : rows) AddVersion(write, row, &row);
+}
+
+// `row` is owned_rows_.back() when `in_place` is null.
+void Oracle::AddVersion(uint32_t write, const model::Row& row, const model::Row* in_place) {
+  REPARTSIM_ASSERT(row.size() == schema_.columns.size());
+  for (size_t i = 0; i < row.size(); ++i) {
+    REPARTSIM_ASSERT(row[i].is_null() ||
+                     row[i].type() == model::StorageType(schema_.columns[i].type));
+  }
+  uint64_t hash = IdentityHash(row);
+  int32_t found = FindIdentity(row, hash);
+  uint32_t identity_index = static_cast<uint32_t>(found);
+  if (found < 0) {
+    identity_index = static_cast<uint32_t>(identities_.size());
+    auto [head, fresh] = identity_heads_.emplace(hash, identity_index);
+    identities_.push_back(Identity{{}, fresh ? kNoIdentity : head->second});
+    head->second = identity_index;
+  }
+  Identity& identity = identities_[identity_index];
+  uint32_t version = static_cast<uint32_t>(versions_.size());
+  // Within one request the later row of an identity wins (per-row sequence numbers).
+  if (!schema_.append_mode && !identity.versions.empty() &&
+      versions_[identity.versions.back()].write == write) {
+    versions_[identity.versions.back()].overwritten_in_write = true;
+  }
+  const uint32_t owned = in_place != nullptr ? 0 : static_cast<uint32_t>(owned_rows_.size() - 1);
+  versions_.push_back(Version{write, identity_index, false, in_place, owned});
+  identity.versions.push_back(version);
 }
 
 Oracle::WriteRecord& Oracle::FindWrite(WriteId id) {
@@ -159,7 +176,7 @@ WriteState Oracle::StateOf(WriteId id) const { return FindWrite(id).state; }
 
 const model::Row& Oracle::VersionRow(uint32_t version) const {
   REPARTSIM_ASSERT(version < versions_.size());
-  return versions_[version].row;
+  return RowOf(version);
 }
 
 uint64_t Oracle::IdentityHash(const model::Row& row) const {
@@ -180,7 +197,7 @@ int32_t Oracle::FindIdentity(const model::Row& row, uint64_t hash) const {
   if (head == identity_heads_.end()) return -1;
   for (uint32_t i = head->second; i != kNoIdentity; i = identities_[i].next_same_hash) {
     const Identity& identity = identities_[i];
-    if (SameIdentity(versions_[identity.versions.front()].row, row)) {
+    if (SameIdentity(RowOf(identity.versions.front()), row)) {
       return static_cast<int32_t>(i);
     }
   }
@@ -199,7 +216,7 @@ void Oracle::Flush() {
   if (versions_flushed_ == versions_.size()) return;
   db_->ExecOrDie("BEGIN");
   for (size_t v = versions_flushed_; v < versions_.size(); ++v) {
-    const model::Row& row = versions_[v].row;
+    const model::Row& row = RowOf(v);
     insert_.BindInt(1, static_cast<int64_t>(v));
     for (size_t i = 0; i < row.size(); ++i) insert_.BindValue(static_cast<int>(i + 2), row[i]);
     REPARTSIM_ASSERT(insert_.Step() == SqliteStatement::StepResult::kDone);

@@ -1,5 +1,6 @@
 // The SQLite oracle: the ground truth a run's query results are compared against.
-// It records every write of the run (id, issue step, rows) and its outcome: acknowledged
+// It records every write of the run (id, issue step, rows: its own copy, or the caller's rows
+// in place) and its outcome: acknowledged
 // (applied; last write wins per identity = primary key + time index, unless append mode),
 // rejected (never applied) or unknown (a "maybe": may or may not be applied, at most once).
 // Expect() computes, from the query's own WHERE text run by SQLite, which rows a query over
@@ -88,6 +89,10 @@ class Oracle {
 
   // REQUIRES: `id` is new; every row has one value per schema column, of its storage type.
   void RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::Row> rows);
+  // The same without a copy: the oracle keeps pointers to `rows`, which the caller keeps
+  // alive, unchanged and in place for as long as this oracle or a copy of it is used (the
+  // run's History does: a WriteRecord's rows never change once it is issued).
+  void RegisterWriteInPlace(WriteId id, uint64_t issue_step, std::span<const model::Row> rows);
   // REQUIRES: the write is in flight (or unknown, for a late acknowledgement).
   void Acknowledge(WriteId id, uint64_t step);
   // REQUIRES: the write is in flight.
@@ -128,7 +133,9 @@ class Oracle {
     uint32_t write = 0;                 // index into writes_
     uint32_t identity = 0;              // index into identities_
     bool overwritten_in_write = false;  // a later row of the same write has this identity
-    model::Row row;
+    // The row: *in_place (RegisterWriteInPlace), else owned_rows_[owned].
+    const model::Row* in_place = nullptr;
+    uint32_t owned = 0;
   };
   static constexpr uint32_t kNoIdentity = 0xffffffffu;
   struct Identity {
@@ -139,6 +146,11 @@ class Oracle {
 
   Oracle(model::TableSchema schema, std::string path);
   sim::Status OpenMirror();
+  void AddVersion(uint32_t write, const model::Row& row, const model::Row* in_place);
+  const model::Row& RowOf(uint32_t version) const {
+    const Version& v = versions_[version];
+    return v.in_place != nullptr ? *v.in_place : owned_rows_[v.owned];
+  }
   WriteRecord& FindWrite(WriteId id);
   const WriteRecord& FindWrite(WriteId id) const;
   uint64_t IdentityHash(const model::Row& row) const;
@@ -167,6 +179,7 @@ class Oracle {
   std::vector<WriteRecord> writes_;
   std::map<WriteId, uint32_t> write_index_;
   std::vector<Version> versions_;
+  std::vector<model::Row> owned_rows_;  // the rows RegisterWrite was given
   std::vector<Identity> identities_;
   // Identity lookup by the sim::Hasher hash of the identity columns' values; collisions chain
   // through Identity::next_same_hash. Never iterated.

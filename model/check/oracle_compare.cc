@@ -32,7 +32,7 @@ DiffEntry Oracle::Unexpected(const model::Row& row, int32_t identity, const Quer
   int rank_best = 0;
   bool rejected = false;
   for (uint32_t version : record.versions) {
-    if (versions_[version].row != row) continue;
+    if (RowOf(version) != row) continue;
     int rank = 0;
     switch (VisibilityOf(version, max_issue, spec)) {
       case Visibility::kRequired:
@@ -88,12 +88,12 @@ QueryDiff Oracle::Compare(const Expectation& expected,
         first_returned[static_cast<size_t>(slot)] = static_cast<int32_t>(i);
       }
       const std::span<const uint32_t> allowed = expected.VersionsOf(expected_slot);
-      found = std::any_of(allowed.begin(), allowed.end(),
-                          [&](uint32_t v) { return versions_[v].row == row; });
+      found =
+          std::any_of(allowed.begin(), allowed.end(), [&](uint32_t v) { return RowOf(v) == row; });
     } else if (slot >= 0) {
       for (size_t s = static_cast<size_t>(slot);
            s < slots.size() && slots[s].identity == static_cast<uint32_t>(identity); ++s) {
-        if (versions_[expected.VersionsOf(slots[s]).front()].row != row) continue;
+        if (RowOf(expected.VersionsOf(slots[s]).front()) != row) continue;
         ++returned[s];
         if (first_returned[s] < 0) first_returned[s] = static_cast<int32_t>(i);
         found = true;
@@ -125,7 +125,7 @@ void Oracle::CompareSlots(const Expectation& expected, const std::vector<model::
     entry.count_max = slot.count_max;
     if (returned[s] < slot.count_min) {
       entry.kind = DiffKind::kMissing;
-      entry.row = versions_[expected.VersionsOf(slot).back()].row;
+      entry.row = RowOf(expected.VersionsOf(slot).back());
       entry.allowed = DistinctRows(expected.VersionsOf(slot));
       if (entry.allowed.size() == 1) entry.allowed.clear();
     } else {

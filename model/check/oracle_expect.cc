@@ -59,7 +59,7 @@ sim::Status Oracle::MarkMatches(const QuerySpec& spec) {
   }
   matched_.resize(versions_.size());
   for (size_t v = 0; v < versions_.size(); ++v) {
-    matched_[v] = model::EvaluatePredicate(*spec.where, schema_, versions_[v].row) ? 1 : 0;
+    matched_[v] = model::EvaluatePredicate(*spec.where, schema_, RowOf(v)) ? 1 : 0;
   }
   const std::vector<uint8_t> by_model = matched_;
   sim::Status status = MarkMatchesBySqlite(spec);
@@ -98,7 +98,7 @@ bool Oracle::Matches(uint32_t version) const {
   uint8_t& m = matched_[version];
   if (m == kMatchUnknown) {
     REPARTSIM_ASSERT(lazy_where_ != nullptr);
-    m = model::EvaluatePredicate(*lazy_where_, schema_, versions_[version].row) ? 1 : 0;
+    m = model::EvaluatePredicate(*lazy_where_, schema_, RowOf(version)) ? 1 : 0;
   }
   return m != 0;
 }
@@ -168,17 +168,16 @@ void Oracle::AddAppendSlots(uint32_t identity_index, const QuerySpec& spec,
     Visibility visibility = VisibilityOf(version, std::nullopt, spec);
     if (visibility != Visibility::kRequired && visibility != Visibility::kOptional) continue;
     if (!Matches(version)) continue;
-    const model::Row& row = versions_[version].row;
-    auto same = std::find_if(values.begin(), values.end(), [&](const Distinct& d) {
-      return versions_[d.versions.front()].row == row;
-    });
+    const model::Row& row = RowOf(version);
+    auto same = std::find_if(values.begin(), values.end(),
+                             [&](const Distinct& d) { return RowOf(d.versions.front()) == row; });
     if (same == values.end()) same = values.insert(values.end(), Distinct{});
     same->versions.push_back(version);
     same->count_min += visibility == Visibility::kRequired ? 1 : 0;
     same->count_max += 1;
   }
   std::sort(values.begin(), values.end(), [&](const Distinct& a, const Distinct& b) {
-    return CompareRows(versions_[a.versions.front()].row, versions_[b.versions.front()].row) < 0;
+    return CompareRows(RowOf(a.versions.front()), RowOf(b.versions.front())) < 0;
   });
   for (const Distinct& d : values) {
     out.slots.push_back(ExpectedSlot{identity_index, static_cast<uint32_t>(out.versions.size()),
@@ -231,7 +230,7 @@ Result<QueryDiff> Oracle::Check(const QuerySpec& spec, const std::vector<model::
 std::vector<model::Row> Oracle::DistinctRows(std::span<const uint32_t> versions) const {
   std::vector<model::Row> out;
   for (uint32_t version : versions) {
-    const model::Row& row = versions_[version].row;
+    const model::Row& row = RowOf(version);
     if (std::find(out.begin(), out.end(), row) == out.end()) out.push_back(row);
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 #include "sim/assert.h"
 
@@ -47,11 +48,16 @@ check::QuerySpec QuerySpecOf(const model::QueryRecord& q) {
 QueryWatch::QueryWatch(model::TableId table, const model::TableSchema& schema)
     : table_(table), oracle_(OpenOracle(schema)) {}
 
+// The oracle reads each write's rows where the History keeps them. A WriteRecord's rows never
+// change once it is issued, and the History's vector of records moves them when it grows (a
+// move keeps a vector's buffer) instead of copying them.
+static_assert(std::is_nothrow_move_constructible_v<model::WriteRecord>);
+
 void QueryWatch::RegisterWrites(const model::History& history) {
   for (; next_write_ < history.writes.size(); ++next_write_) {
     const model::WriteRecord& w = history.writes[next_write_];
     if (w.table != table_) continue;
-    oracle_.RegisterWrite(w.id, w.start_step, w.rows);
+    oracle_.RegisterWriteInPlace(w.id, w.start_step, w.rows);  // History keeps them
     if (!Resolve(w, oracle_)) pending_writes_.push_back(next_write_);
   }
   std::erase_if(pending_writes_,

@@ -26,6 +26,8 @@ class QueryWatch {
   // Watches the queries and writes of table `table`, whose schema is `schema`.
   QueryWatch(model::TableId table, const model::TableSchema& schema);
 
+  // The oracle reads the rows of the History's writes in place: the History the watch is
+  // given must outlive every use of oracle().
   // After each step: registers new writes and outcomes, checks every query that has become
   // decidable, and releases the rows of those that passed.
   void AfterStep(model::Cluster& cluster);

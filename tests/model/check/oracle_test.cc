@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,39 @@ TEST(OracleTest, LastAcknowledgedWriteWinsAndStaleValueIsWrongValue) {
   EXPECT_EQ(DiffText(oracle, Q(5, 5), {R("a", 1000, 1)}),
             "wrong value (host='a', ts=1000, v=1): stale value superseded before the query "
             "started; expected (host='a', ts=1000, v=2)\n");
+}
+
+TEST(OracleTest, RowsRegisteredInPlaceAreReadWhereTheCallerKeepsThem) {
+  // The same two writes, one oracle copying them and one reading them in place.
+  const std::vector<Row> first = {R("a", 1000, 1), R("b", 1000, 7)};
+  const std::vector<Row> second = {R("a", 1000, 2)};
+  Oracle copied = Make();
+  Oracle in_place = Make();
+  copied.RegisterWrite(1, 1, first);
+  copied.RegisterWrite(2, 3, second);
+  in_place.RegisterWriteInPlace(1, 1, first);
+  in_place.RegisterWriteInPlace(2, 3, second);
+  for (Oracle* oracle : {&copied, &in_place}) {
+    oracle->Acknowledge(1, 2);
+    oracle->Acknowledge(2, 4);
+  }
+  ASSERT_EQ(in_place.version_count(), 3u);
+  EXPECT_EQ(&in_place.VersionRow(0), &first[0]);
+  EXPECT_EQ(&in_place.VersionRow(2), &second[0]);
+  EXPECT_NE(&copied.VersionRow(0), &first[0]);
+  for (uint32_t v = 0; v < 3; ++v) EXPECT_EQ(copied.VersionRow(v), in_place.VersionRow(v));
+  for (Oracle* oracle : {&copied, &in_place}) {
+    EXPECT_EQ(DiffText(*oracle, Q(5, 5), {R("a", 1000, 2), R("b", 1000, 7)}), "");
+    EXPECT_EQ(DiffText(*oracle, Q(5, 5), {R("a", 1000, 1), R("b", 1000, 7)}),
+              "wrong value (host='a', ts=1000, v=1): stale value superseded before the query "
+              "started; expected (host='a', ts=1000, v=2)\n");
+  }
+  // A copy keeps its own copy of the rows it owns after the original is gone.
+  std::optional<Oracle> original(Make());
+  original->RegisterWrite(1, 1, {R("c", 5, 5)});
+  const Oracle copy = *original;
+  original.reset();
+  EXPECT_EQ(copy.VersionRow(0), R("c", 5, 5));
 }
 
 TEST(OracleTest, OverlappingAcknowledgedWritesMayEachSurvive) {
