@@ -13,8 +13,7 @@ void OwnershipProbe::OnAccepted(const Region& region, const RegionWrite& write, 
                                 NodeContext& ctx) {
   REPARTSIM_ASSERT(region.id() == write.region);
   // Every acceptance, for reports: the last region that accepted a row holds it.
-  history_.acceptances.push_back(
-      Acceptance{ctx.step.step, ctx.self, write.region, write.rows, write_id});
+  history_.Accept(ctx.step.step, ctx.self, write.region, write_id, write.rows);
   const std::optional<PartitionExpr>& current = region.version().partition_expr;
   if (!current.has_value()) return;  // an unpartitioned region owns every row
   const PartitionExpr* staging = nullptr;

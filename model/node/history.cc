@@ -24,6 +24,32 @@ WriteRecord& History::Write(uint64_t id) {
   return writes[id - 1];
 }
 
+void History::Accept(uint64_t step, NodeId node, RegionId region, uint64_t write_id,
+                     const std::vector<Row>& rows) {
+  Acceptance& a = acceptances.emplace_back(Acceptance{step, node, region, write_id, 0, {}});
+  // Each accepted row as a bit of the record's rows: the first equal row not taken yet.
+  const bool known =
+      write_id >= 1 && write_id <= writes.size() && writes[write_id - 1].id == write_id;
+  const std::vector<Row>* written = known ? &writes[write_id - 1].rows : nullptr;
+  if (written != nullptr && written->size() <= 64) {
+    uint64_t bits = 0;
+    for (const Row& row : rows) {
+      size_t i = 0;
+      while (i < written->size() && (((bits >> i) & 1) != 0 || (*written)[i] != row)) ++i;
+      if (i == written->size()) {
+        bits = 0;
+        break;
+      }
+      bits |= uint64_t{1} << i;
+    }
+    if (bits != 0 || rows.empty()) {
+      a.write_rows = bits;
+      return;
+    }
+  }
+  a.rows = rows;
+}
+
 QueryRecord& History::Query(uint64_t id) {
   REPARTSIM_ASSERT(id >= 1 && id <= queries.size());
   REPARTSIM_ASSERT(queries[id - 1].id == id);

@@ -113,13 +113,18 @@ struct OwnershipBreach {
 };
 
 // A region accepted rows of a write (its datanode acknowledged them): reports name it as the
-// rows' holder. Recorded by the cluster as it happens, in step order.
+// rows' holder. Recorded by the cluster as it happens, in step order (History::Accept).
 struct Acceptance {
   uint64_t step = 0;
   NodeId node;
   RegionId region;
-  std::vector<Row> rows;
   uint64_t write_id = 0;  // the WriteRecord whose request carried the rows
+  // The rows: those of WriteRecord write_id whose bits are set here (bit i: its rows[i]), so
+  // that a run does not keep a second copy of every row it wrote; or, when the accepted rows
+  // are not such a set (no record, a record of more than 64 rows, a row the record does not
+  // hold as many times), `rows`.
+  uint64_t write_rows = 0;
+  std::vector<Row> rows;
 };
 
 struct History {
@@ -139,6 +144,20 @@ struct History {
   DdlRecord& Ddl(uint64_t id);
   // Outcomes only (not rows): enough to tell histories apart in a fingerprint cheaply.
   void Hash(sim::Hasher& h) const;
+  // Records that `region` on `node` accepted `rows` of write `write_id` (0: none) at `step`.
+  void Accept(uint64_t step, NodeId node, RegionId region, uint64_t write_id,
+              const std::vector<Row>& rows);
+  // Calls f(const Row&) for each row `a` accepted (in the write record's order when
+  // a.write_rows is set).
+  template <class F>
+  void ForEachAcceptedRow(const Acceptance& a, F f) const {
+    for (const Row& row : a.rows) f(row);
+    if (a.write_rows == 0) return;
+    const std::vector<Row>& rows = writes[a.write_id - 1].rows;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if ((a.write_rows >> i) & 1) f(rows[i]);
+    }
+  }
   // For the checker: drops the rows of queries[index], which it has checked and passed (a
   // long run would otherwise keep every result it ever returned). row_count stays.
   void ReleaseQueryRows(size_t index);

@@ -24,9 +24,9 @@ std::map<std::string, const model::Acceptance*> LastHolders(const CheckInput& in
   for (const model::Acceptance& a : in.cluster->history().acceptances) {
     if (a.step > step_max) break;
     if (a.region.table_id() != in.scenario->table_id()) continue;
-    for (const model::Row& row : a.rows) {
+    in.cluster->history().ForEachAcceptedRow(a, [&](const model::Row& row) {
       if (row.size() == schema.columns.size()) out[check::RenderRow(schema, row)] = &a;
-    }
+    });
   }
   return out;
 }
@@ -40,11 +40,11 @@ std::map<std::pair<uint64_t, std::string>, const model::Acceptance*> WriteHolder
   const model::TableSchema& schema = in.scenario->table.schema;
   for (const model::Acceptance& a : in.cluster->history().acceptances) {
     if (a.write_id == 0 || a.region.table_id() != in.scenario->table_id()) continue;
-    for (const model::Row& row : a.rows) {
+    in.cluster->history().ForEachAcceptedRow(a, [&](const model::Row& row) {
       if (row.size() == schema.columns.size()) {
         out[{a.write_id, check::RenderRow(schema, row)}] = &a;
       }
-    }
+    });
   }
   return out;
 }
