@@ -16,10 +16,7 @@
 
 #include "model/run/explore.h"
 #include "model/scenario/loader.h"
-
-// The repository root (benchmarks get no REPARTSIM_SOURCE_DIR): this file is tools/bench/.
-#define REPARTSIM_BENCH_ROOT \
-  (std::string(__FILE__).substr(0, std::string(__FILE__).rfind("/tools/bench/")))
+#include "tools/bench/repo_root.h"
 
 namespace {
 
@@ -27,7 +24,7 @@ using repartsim::run::ExploreConfig;
 
 const repartsim::scenario::Scenario& SplitSmall() {
   static const repartsim::scenario::Scenario s =
-      repartsim::scenario::LoadScenarioFile(REPARTSIM_BENCH_ROOT +
+      repartsim::scenario::LoadScenarioFile(repartsim::bench::RepoRoot(__FILE__) +
                                             "/scenarios/explore/split_small.yaml")
           .value();
   return s;

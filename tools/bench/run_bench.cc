@@ -18,7 +18,6 @@
 //   build/bench/run_bench --benchmark_filter=Split/12000
 #include <benchmark/benchmark.h>
 #include <malloc.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +35,7 @@
 #include "sim/chooser.h"
 #include "sim/input_file.h"
 #include "sim/simulation.h"
+#include "tools/bench/repo_root.h"
 #include "tools/bench/tick_model.h"
 
 // ---- heap accounting ---------------------------------------------------------------------------
@@ -82,20 +82,6 @@ void operator delete[](void* p) noexcept { Release(p); }
 void operator delete(void* p, size_t) noexcept { Release(p); }
 void operator delete[](void* p, size_t) noexcept { Release(p); }
 
-// The repository root: this file is tools/bench/ of it. __FILE__ may be relative to the build
-// directory (ccache's base-dir rewriting), which is the executable's parent (build/bench/..).
-std::string RepoRoot() {
-  const std::string file = __FILE__;
-  std::string root = file.substr(0, file.rfind("/tools/bench/"));
-  if (!root.empty() && root[0] == '/') return root;
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return root;
-  std::string dir(exe, static_cast<size_t>(n));
-  dir = dir.substr(0, dir.rfind('/'));  // build/bench
-  return dir + "/../" + root;
-}
-
 namespace repartsim {
 namespace {
 
@@ -114,7 +100,7 @@ const scenario::Scenario& Split(int64_t length_ms, Variant variant = Variant::kB
   static std::map<std::pair<int64_t, Variant>, scenario::Scenario> cache;
   auto it = cache.find({length_ms, variant});
   if (it == cache.end()) {
-    const std::string path = RepoRoot() + "/scenarios/split/split_with_writers.yaml";
+    const std::string path = bench::RepoRoot(__FILE__) + "/scenarios/split/split_with_writers.yaml";
     std::string text;
     if (variant == Variant::kSteadyState) {
       // The flushes and compactions are scenario steps: read the file and add them.
@@ -255,7 +241,7 @@ void PrintSummary(const Capture& capture) {
       per_step_and_peak[length] = {ns_step, peak};
       std::printf(
           "%s %2lld s: %9.0f ns/run  %6.0f steps/run  %6.0f ns/step  %7.1f runs/s per core  "
-          "peak heap %6.1f MB",
+          "peak heap %6.2f MB",
           label.c_str(), static_cast<long long>(length / 1000), f->cpu_ns, steps, ns_step,
           1e9 / f->cpu_ns, peak);
       if (floor != nullptr) std::printf("  %5.1fx floor/step", ns_step / floor->cpu_ns);

@@ -9,10 +9,7 @@
 
 #include "model/run/runner.h"
 #include "model/scenario/loader.h"
-
-// The repository root (benchmarks get no REPARTSIM_SOURCE_DIR): this file is tools/bench/.
-#define REPARTSIM_BENCH_ROOT \
-  (std::string(__FILE__).substr(0, std::string(__FILE__).rfind("/tools/bench/")))
+#include "tools/bench/repo_root.h"
 
 namespace {
 
@@ -20,7 +17,7 @@ constexpr uint64_t kRuns = 8;
 
 const repartsim::scenario::Scenario& Split() {
   static const repartsim::scenario::Scenario s =
-      repartsim::scenario::LoadScenarioFile(REPARTSIM_BENCH_ROOT +
+      repartsim::scenario::LoadScenarioFile(repartsim::bench::RepoRoot(__FILE__) +
                                             "/scenarios/split/split_with_writers.yaml")
           .value();
   return s;
