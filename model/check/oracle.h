@@ -197,7 +197,7 @@ class Oracle {
   // predicate only on the versions it may see, not on every version of the run).
   static constexpr uint8_t kMatchUnknown = 2;
   mutable std::vector<uint8_t> matched_;
-  const model::Predicate* lazy_where_ = nullptr;  // the WHERE Matches evaluates
+  model::BoundPredicate lazy_where_;  // the WHERE Matches evaluates (unbound: none)
   // The lazy WHERE reads identity columns only: every version of an identity matches alike.
   bool identity_where_ = false;
   mutable std::vector<int32_t> slot_of_identity_;

@@ -44,7 +44,7 @@ bool ReadsOnly(const model::Predicate& p, const model::TableSchema& schema,
 }  // namespace
 
 sim::Status Oracle::MarkMatches(const QuerySpec& spec) {
-  lazy_where_ = nullptr;
+  lazy_where_ = model::BoundPredicate();
   identity_where_ = false;
   if (spec.where_sql.empty()) {
     matched_.assign(versions_.size(), 1);
@@ -53,7 +53,7 @@ sim::Status Oracle::MarkMatches(const QuerySpec& spec) {
   if (spec.where == nullptr || !Interpreted(*spec.where)) return MarkMatchesBySqlite(spec);
   if (!cross_check_) {
     matched_.assign(versions_.size(), kMatchUnknown);
-    lazy_where_ = spec.where;
+    lazy_where_ = model::BoundPredicate(*spec.where, schema_);
     identity_where_ = ReadsOnly(*spec.where, schema_, identity_columns_);
     return sim::Ok{};
   }
@@ -97,8 +97,7 @@ sim::Status Oracle::MarkMatchesBySqlite(const QuerySpec& spec) {
 bool Oracle::Matches(uint32_t version) const {
   uint8_t& m = matched_[version];
   if (m == kMatchUnknown) {
-    REPARTSIM_ASSERT(lazy_where_ != nullptr);
-    m = model::EvaluatePredicate(*lazy_where_, schema_, RowOf(version)) ? 1 : 0;
+    m = lazy_where_.Evaluate(RowOf(version)) ? 1 : 0;
   }
   return m != 0;
 }

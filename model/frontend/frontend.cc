@@ -264,11 +264,12 @@ void Frontend::OnScanResponse(ScanResponse& reply, NodeContext& ctx) {
   if (reply.code == ReplyCode::kOk) {
     ++statement.ok_count;
     statement.result_count += reply.count;
+    BoundPredicate where;  // its columns looked up once for all the rows
+    if (statement.where.has_value() && !reply.rows.empty()) {
+      where = BoundPredicate(*statement.where, statement.schema);
+    }
     for (Row& row : reply.rows) {
-      if (statement.where.has_value() &&
-          !EvaluatePredicate(*statement.where, statement.schema, row)) {
-        continue;
-      }
+      if (where.predicate() != nullptr && !where.Evaluate(row)) continue;
       if (statement.count_star) {
         ++statement.result_count;  // count(*) with a WHERE: counted, not kept
       } else {

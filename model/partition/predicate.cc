@@ -113,22 +113,45 @@ Tri OrTri(Tri a, Tri b) {
 
 Tri NotTri(Tri a) { return a ? Tri(!*a) : std::nullopt; }
 
-Tri Eval(const Predicate& p, const TableSchema& schema, const Row& row) {
+// Where Eval finds a node's column: by name in the schema at each node, or from the indices
+// a BoundPredicate resolved, taken in pre-order.
+struct ColumnsByName {
+  const TableSchema& schema;
+  std::optional<size_t> Next(const Predicate& p) { return schema.FindColumn(p.column); }
+};
+struct ColumnsBound {
+  const int32_t* next;
+  std::optional<size_t> Next(const Predicate&) {
+    const int32_t i = *next++;
+    return i < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(i));
+  }
+};
+
+// Visits every node in pre-order, children in order (no short cut: ColumnsBound relies on
+// it, and evaluation has no side effects).
+template <class Columns>
+Tri Eval(const Predicate& p, const Row& row, Columns& columns) {
   static const Value kNull;
   const Value* v = &kNull;
   if (!p.column.empty()) {
-    std::optional<size_t> i = schema.FindColumn(p.column);
+    std::optional<size_t> i = columns.Next(p);
     if (i && *i < row.size()) v = &row[*i];
   }
   switch (p.kind) {
     case Predicate::Kind::kCompare:
       return CompareTri(*v, p.op, p.values[0]);
-    case Predicate::Kind::kAnd:
-      return AndTri(Eval(p.children[0], schema, row), Eval(p.children[1], schema, row));
-    case Predicate::Kind::kOr:
-      return OrTri(Eval(p.children[0], schema, row), Eval(p.children[1], schema, row));
+    case Predicate::Kind::kAnd: {
+      const Tri a = Eval(p.children[0], row, columns);
+      const Tri b = Eval(p.children[1], row, columns);
+      return AndTri(a, b);
+    }
+    case Predicate::Kind::kOr: {
+      const Tri a = Eval(p.children[0], row, columns);
+      const Tri b = Eval(p.children[1], row, columns);
+      return OrTri(a, b);
+    }
     case Predicate::Kind::kNot:
-      return NotTri(Eval(p.children[0], schema, row));
+      return NotTri(Eval(p.children[0], row, columns));
     case Predicate::Kind::kIn: {
       Tri any = false;
       for (const Value& x : p.values) any = OrTri(any, CompareTri(*v, CompareOp::kEq, x));
@@ -147,10 +170,42 @@ Tri Eval(const Predicate& p, const TableSchema& schema, const Row& row) {
   REPARTSIM_UNREACHABLE();
 }
 
+// The pre-order column indices of BoundPredicate: the nodes Eval visits, in its order, each
+// node with a column taking one.
+void ResolveColumns(const Predicate& p, const TableSchema& schema, std::vector<int32_t>& out) {
+  if (!p.column.empty()) {
+    std::optional<size_t> i = schema.FindColumn(p.column);
+    out.push_back(i ? static_cast<int32_t>(*i) : -1);
+  }
+  switch (p.kind) {
+    case Predicate::Kind::kAnd:
+    case Predicate::Kind::kOr:
+      ResolveColumns(p.children[0], schema, out);
+      ResolveColumns(p.children[1], schema, out);
+      break;
+    case Predicate::Kind::kNot:
+      ResolveColumns(p.children[0], schema, out);
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
 bool EvaluatePredicate(const Predicate& p, const TableSchema& schema, const Row& row) {
-  return Eval(p, schema, row) == true;
+  ColumnsByName columns{schema};
+  return Eval(p, row, columns) == true;
+}
+
+BoundPredicate::BoundPredicate(const Predicate& p, const TableSchema& schema) : p_(&p) {
+  ResolveColumns(p, schema, columns_);
+}
+
+bool BoundPredicate::Evaluate(const Row& row) const {
+  REPARTSIM_ASSERT(p_ != nullptr);
+  ColumnsBound columns{columns_.data()};
+  return Eval(*p_, row, columns) == true;
 }
 
 }  // namespace repartsim::model

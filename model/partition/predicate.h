@@ -38,4 +38,22 @@ struct Predicate {
 // SQL three-valued evaluation on a row (unknown -> false at the top). kOther is unknown.
 bool EvaluatePredicate(const Predicate& p, const TableSchema& schema, const Row& row);
 
+// A predicate with its columns looked up in one schema once, for evaluating it on many rows:
+// Evaluate(row) == EvaluatePredicate(p, schema, row). Keeps a pointer to `p`, which must
+// outlive it and not change.
+class BoundPredicate {
+ public:
+  BoundPredicate() = default;
+  BoundPredicate(const Predicate& p, const TableSchema& schema);
+  // REQUIRES: bound (made from a predicate).
+  bool Evaluate(const Row& row) const;
+  const Predicate* predicate() const { return p_; }
+
+ private:
+  const Predicate* p_ = nullptr;
+  // Per node of p_ in pre-order (a node, then its children in order): the index of the
+  // node's column in the schema, or -1 (no column, or not in the schema).
+  std::vector<int32_t> columns_;
+};
+
 }  // namespace repartsim::model

@@ -5,6 +5,7 @@
 // failure message names the case seed so it can be replayed.
 #include <gtest/gtest.h>
 
+#include "model/partition/predicate.h"
 #include "model/partition/prune.h"
 #include "model/partition/simplify.h"
 #include "model/partition/subtask.h"
@@ -79,6 +80,41 @@ TEST(PartitionPropertyTest, PruningIsSound) {
     }
   }
   EXPECT_GT(pruned, kCases / 4);  // pruning must actually prune
+}
+
+// Renames some columns to one the schema lacks and turns some nodes into kOther (with and
+// without a column), so that BoundPredicate meets every shape Eval handles.
+void Roughen(sim::Prng& prng, Predicate& p) {
+  if (!p.column.empty() && prng.Below(8) == 0) p.column = "zz";
+  if (prng.Below(16) == 0) {
+    p.kind = Predicate::Kind::kOther;
+    if (prng.Below(2) == 0) p.column.clear();
+    return;  // Eval reads no child of a kOther node
+  }
+  for (Predicate& child : p.children) Roughen(prng, child);
+}
+
+TEST(PartitionPropertyTest, ABoundPredicateAgreesWithEvaluatePredicate) {
+  TableSchema schema = PropertySchema();
+  uint64_t matched = 0;
+  uint64_t rows = 0;
+  for (uint64_t seed = 0; seed < kCases; ++seed) {
+    sim::Prng prng(seed);
+    Predicate where = testing::RandomPredicate(prng, 3);
+    Roughen(prng, where);
+    const BoundPredicate bound(where, schema);
+    ASSERT_EQ(bound.predicate(), &where);
+    for (int r = 0; r < 20; ++r) {
+      Row row = testing::RandomRow(prng, true);
+      const bool expected = EvaluatePredicate(where, schema, row);
+      ASSERT_EQ(bound.Evaluate(row), expected) << "seed " << seed << " where " << where.ToSql();
+      matched += expected;
+      ++rows;
+    }
+  }
+  // Neither answer may hold vacuously.
+  EXPECT_GT(matched, rows / 10);
+  EXPECT_LT(matched, rows - rows / 10);
 }
 
 TEST(PartitionPropertyTest, GroupingCoversEveryChangedExpressionExactlyOnce) {
