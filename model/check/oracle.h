@@ -201,6 +201,26 @@ class Oracle {
   // The lazy WHERE reads identity columns only: every version of an identity matches alike.
   bool identity_where_ = false;
   mutable std::vector<int32_t> slot_of_identity_;
+  // The identities by their value in one identity column, for a WHERE that bounds that
+  // column: Expect visits only the identities in the bounds instead of every identity. Built
+  // for a column when a query first needs it, and brought up to date with the identities
+  // registered since at each use. Values in TotalOrder.
+  struct ValueLess {
+    bool operator()(const model::Value& a, const model::Value& b) const {
+      return model::TotalOrder(a, b) < 0;
+    }
+  };
+  struct ColumnIndex {
+    size_t column = 0;
+    uint32_t indexed = 0;  // identities_[0, indexed) are in `identities`
+    std::map<model::Value, std::vector<uint32_t>, ValueLess> identities;
+  };
+  // The identities whose `column` value may lie in [low, high] (a bound may be absent), in
+  // registration order, into `out`.
+  void IdentitiesInRange(size_t column, const model::Value* low, const model::Value* high,
+                         std::vector<uint32_t>& out);
+  std::vector<ColumnIndex> column_indexes_;
+  std::vector<uint32_t> candidates_;  // scratch of Expect
 };
 
 }  // namespace repartsim::check
