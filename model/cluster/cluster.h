@@ -227,6 +227,8 @@ class Cluster final : public StreamLinks {
   // Compacts each writable region of `dn` that has two or more files: false iff a crash point
   // fired (the datanode is down).
   bool CompactRegionsOf(Datanode& dn, sim::StepContext& step);
+  // Flushes `region` on `dn` (a scripted flush) and logs `dn.flush`; nothing when dn is down.
+  void FlushRegion(Datanode& dn, RegionId region, sim::StepContext& step);
   // Ends the running manifest checkpoints of `dn`'s hosted regions (`dn.checkpoint_done`): a
   // checkpoint runs from the manifest edit that started it to the datanode's next heartbeat
   // tick, or its crash.

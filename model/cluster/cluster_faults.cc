@@ -167,12 +167,15 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
   if (auto* crash = std::get_if<CrashNodeOp>(&op)) return CrashNode(crash->node, step);
   if (auto* restart = std::get_if<RestartNodeOp>(&op)) return RestartNode(*restart, step);
   if (auto* flush = std::get_if<FlushOp>(&op)) {
-    Datanode& dn = mutable_datanode(flush->node);
-    if (!dn.is_up()) return;
-    NodeContext ctx(dn.id(), step, protocol_, history_);
-    Reply reply = dn.HandleFlush(flush->region, object_store_, ctx, protocol_);
-    ctx.Log("dn.flush", flush->region.ToString() + " " + std::string(ReplyCodeName(reply.code)));
-    Flush(ctx, step);
+    if (!flush->every_region)
+      return FlushRegion(mutable_datanode(flush->node), flush->region, step);
+    for (Datanode& dn : datanodes_) {
+      std::vector<RegionId> regions;
+      for (const auto& [id, region] : dn.regions()) {
+        if (region.state() == RegionState::kWritable) regions.push_back(id);
+      }
+      for (RegionId region : regions) FlushRegion(dn, region, step);  // stops if dn crashes
+    }
     return;
   }
   if (auto* partition = std::get_if<PartitionOp>(&op)) {
@@ -200,6 +203,14 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
     return;
   }
   REPARTSIM_UNREACHABLE();
+}
+
+void Cluster::FlushRegion(Datanode& dn, RegionId region, sim::StepContext& step) {
+  if (!dn.is_up()) return;
+  NodeContext ctx(dn.id(), step, protocol_, history_);
+  Reply reply = dn.HandleFlush(region, object_store_, ctx, protocol_);
+  ctx.Log("dn.flush", region.ToString() + " " + std::string(ReplyCodeName(reply.code)));
+  Flush(ctx, step);
 }
 
 bool Cluster::CompactRegion(Datanode& dn, RegionId region, sim::StepContext& step) {

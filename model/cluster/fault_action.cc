@@ -20,6 +20,7 @@ void HashFaultAction(sim::Hasher& h, const FaultAction& action) {
     if (restart->replay_failures != 0) h.Add(restart->replay_failures);
   } else if (const auto* flush = std::get_if<FlushOp>(&action)) {
     h.Add(flush->node.value).Add(flush->region.value);
+    if (flush->every_region) h.Add(uint64_t{1});
   } else if (const auto* partition = std::get_if<PartitionOp>(&action)) {
     for (NodeId n : partition->side_a) h.Add(n.value);
     h.Add(uint64_t{0xffff});

@@ -29,6 +29,7 @@ struct RestartNodeOp {
 struct FlushOp {
   NodeId node;
   RegionId region;
+  bool every_region = false;  // every writable region of every datanode up (node, region unused)
 };
 struct PartitionOp {
   std::vector<NodeId> side_a;

@@ -28,8 +28,10 @@ std::string NodeList(const Scenario& s) {
          std::to_string(s.frontend_count);
 }
 
-// `flush: all` or `flush: {region: N, node: dnK}` (node defaults to the initial placement);
-// `compact:` the same, where `all` means every region open when the step runs.
+// `flush: all` (each region the table was created with, on its first leader), `flush:
+// writable` (every writable region of every datanode up when the step runs, regions a
+// repartition made included) or `flush: {region: N, node: dnK}` (node defaults to the initial
+// placement); `compact:` `all` (every writable region when the step runs) or the mapping.
 void ReadRegionStep(const std::string& action, const YAML::Node& node, int64_t at_ms,
                     LoadContext& ctx, Scenario& s, const std::string& path,
                     std::vector<ScriptedStep>& out) {
@@ -46,6 +48,10 @@ void ReadRegionStep(const std::string& action, const YAML::Node& node, int64_t a
     out.push_back(MakeStep(at_ms, model::CompactOp{{}, {}, /*every_region=*/true}, ctx.At(node)));
     return;
   }
+  if (node.IsScalar() && node.Scalar() == "writable" && !compact) {
+    out.push_back(MakeStep(at_ms, model::FlushOp{{}, {}, /*every_region=*/true}, ctx.At(node)));
+    return;
+  }
   if (node.IsScalar() && node.Scalar() == "all") {
     for (size_t r = 0; r < regions; ++r) {
       out.push_back(MakeStep(at_ms, model::FlushOp{leader(r), region_id(r)}, ctx.At(node)));
@@ -53,7 +59,9 @@ void ReadRegionStep(const std::string& action, const YAML::Node& node, int64_t a
     return;
   }
   if (!node.IsMap()) {
-    ctx.Fail(node, path, "expected 'all' or a mapping {region: N, node: dnK}");
+    ctx.Fail(node, path,
+             compact ? "expected 'all' or a mapping {region: N, node: dnK}"
+                     : "expected 'all', 'writable' or a mapping {region: N, node: dnK}");
     return;
   }
   Fields f(node, ctx, path);

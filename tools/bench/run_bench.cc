@@ -107,10 +107,8 @@ const scenario::Scenario& Split(int64_t length_ms, Variant variant = Variant::kB
       text = sim::ReadInputFile(path, scenario::kScenarioBytesMax, "scenario file").value();
       std::string steps;
       for (int64_t at = 6000; at < length_ms; at += 4000) {
-        // `flush: all` names the table's initial regions; the split's new region 3 (on dn1 in
-        // every seed) is flushed by name, or its memtable would keep every version for good.
-        steps += "  - {at_ms: " + std::to_string(at) + ", flush: all}\n";
-        steps += "  - {at_ms: " + std::to_string(at) + ", flush: {region: 3, node: dn1}}\n";
+        // `writable`: the split's new region too (`all` names the table's initial regions).
+        steps += "  - {at_ms: " + std::to_string(at) + ", flush: writable}\n";
         steps += "  - {at_ms: " + std::to_string(at + 100) + ", compact: all}\n";
       }
       text.insert(text.find("workload:"), steps);

@@ -299,13 +299,16 @@ expect: {reference: pass}
   EXPECT_EQ(model::OpAs<model::RestartNodeOp>(steps[1].op).replay_failures, 0u);
 }
 
-TEST(ScenarioLoaderTest, CompactStepsNameARegionOrEveryOpenRegion) {
-  auto result = ParseScenario(R"yaml(name: compact
+// The cluster and table of the step-parsing tests: two regions, on dn2 and dn1.
+constexpr char kTwoRegions[] = R"yaml(
 cluster: {datanodes: 2, frontends: 1, placement: [dn2, dn1]}
 table: |
   CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, a INT, PRIMARY KEY (h))
   PARTITION ON COLUMNS (a) (a < 10, a >= 10)
-steps:
+)yaml";
+
+TEST(ScenarioLoaderTest, CompactStepsNameARegionOrEveryOpenRegion) {
+  auto result = ParseScenario(std::string("name: compact") + kTwoRegions + R"yaml(steps:
   - {at_ms: 100, compact: all}
   - {at_ms: 200, compact: {region: 1}}
   - {at_ms: 300, compact: {region: 0, node: dn1}}
@@ -327,6 +330,34 @@ expect: {reference: pass}
   EXPECT_EQ(placed.node, model::NodeId{1});
   EXPECT_EQ(placed.region, model::RegionId::Of(result.value().table_id(), model::RegionNumber{0}));
   EXPECT_EQ(steps[2].at_ms, 300);
+}
+
+TEST(ScenarioLoaderTest, FlushStepsNameTheInitialRegionsEveryWritableRegionOrOne) {
+  auto result = ParseScenario(std::string("name: flush") + kTwoRegions + R"yaml(steps:
+  - {at_ms: 100, flush: all}
+  - {at_ms: 200, flush: writable}
+  - {at_ms: 300, flush: {region: 1}}
+expect: {reference: pass}
+)yaml",
+                              "flush.yaml");
+  ASSERT_TRUE(result.ok()) << result.error().Format();
+  const std::vector<ScriptedStep>& steps = result.value().steps;
+  ASSERT_EQ(steps.size(), 4u);
+  const model::TableId table = result.value().table_id();
+  // `all`: one flush per initial region, at its initial leader.
+  const auto& first = model::OpAs<model::FlushOp>(steps[0].op);
+  const auto& second = model::OpAs<model::FlushOp>(steps[1].op);
+  EXPECT_FALSE(first.every_region);
+  EXPECT_EQ(first.node, model::NodeId{2});
+  EXPECT_EQ(first.region, model::RegionId::Of(table, model::RegionNumber{0}));
+  EXPECT_EQ(second.node, model::NodeId{1});
+  EXPECT_EQ(second.region, model::RegionId::Of(table, model::RegionNumber{1}));
+  EXPECT_TRUE(model::OpAs<model::FlushOp>(steps[2].op).every_region);
+  EXPECT_EQ(steps[2].at_ms, 200);
+  const auto& one = model::OpAs<model::FlushOp>(steps[3].op);
+  EXPECT_FALSE(one.every_region);
+  EXPECT_EQ(one.node, model::NodeId{1});
+  EXPECT_EQ(one.region, model::RegionId::Of(table, model::RegionNumber{1}));
 }
 
 TEST(ScenarioLoaderTest, ClusterGcIsOnUnlessTurnedOffAndCheckpointsAreEveryTenVersions) {
