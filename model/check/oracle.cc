@@ -51,7 +51,9 @@ Oracle::Oracle(const Oracle& other)
       owned_rows_(other.owned_rows_),
       identities_(other.identities_),
       identity_heads_(other.identity_heads_),
-      cross_check_(other.cross_check_) {}
+      cross_check_(other.cross_check_),
+      horizon_(other.horizon_),
+      forgotten_count_(other.forgotten_count_) {}
 
 Oracle& Oracle::operator=(const Oracle& other) {
   if (this != &other) *this = Oracle(other);
@@ -119,7 +121,8 @@ void Oracle::AddVersion(uint32_t write, const model::Row& row, const model::Row*
   if (found < 0) {
     identity_index = static_cast<uint32_t>(identities_.size());
     auto [head, fresh] = identity_heads_.emplace(hash, identity_index);
-    identities_.push_back(Identity{{}, fresh ? kNoIdentity : head->second});
+    identities_.push_back(Identity{
+        {}, fresh ? kNoIdentity : head->second, static_cast<uint32_t>(versions_.size()), {}});
     head->second = identity_index;
   }
   Identity& identity = identities_[identity_index];
@@ -185,6 +188,41 @@ uint64_t Oracle::IdentityHash(const model::Row& row) const {
   return hasher.Finish();
 }
 
+uint64_t Oracle::RowHash(const model::Row& row) {
+  sim::Hasher hasher;
+  for (const model::Value& value : row) value.Hash(hasher);
+  return hasher.Finish();
+}
+
+void Oracle::set_horizon(uint64_t step) {
+  REPARTSIM_ASSERT_MSG(step >= horizon_, "the oracle's horizon moved back");
+  horizon_ = step;
+}
+
+void Oracle::Forget(Identity& identity) {
+  // The latest issue among the versions acknowledged before the horizon: every query from
+  // the horizon on counts it (MaxAckedIssueStep), so a version acknowledged before it is stale.
+  std::optional<uint64_t> max_issue;
+  for (uint32_t version : identity.versions) {
+    const WriteRecord& write = writes_[versions_[version].write];
+    if (write.state != WriteState::kAcknowledged || write.resolve_step >= horizon_) continue;
+    if (!max_issue.has_value() || write.issue_step > *max_issue) max_issue = write.issue_step;
+  }
+  std::erase_if(identity.versions, [&](uint32_t version) {
+    const Version& v = versions_[version];
+    const WriteRecord& write = writes_[v.write];
+    const bool rejected = write.state == WriteState::kRejected;
+    // An in-flight write may still be rejected, which VisibilityOf tells before "stale".
+    const bool overwritten = v.overwritten_in_write && write.state != WriteState::kInFlight;
+    const bool superseded = !schema_.append_mode && write.state == WriteState::kAcknowledged &&
+                            write.resolve_step < horizon_ && write.resolve_step < *max_issue;
+    if (!rejected && !overwritten && !superseded) return false;
+    identity.forgotten.push_back((RowHash(RowOf(version)) & ~uint64_t{1}) | (rejected ? 1 : 0));
+    ++forgotten_count_;
+    return true;
+  });
+}
+
 bool Oracle::SameIdentity(const model::Row& a, const model::Row& b) const {
   for (size_t index : identity_columns_) {
     if (a[index] != b[index]) return false;
@@ -197,7 +235,7 @@ int32_t Oracle::FindIdentity(const model::Row& row, uint64_t hash) const {
   if (head == identity_heads_.end()) return -1;
   for (uint32_t i = head->second; i != kNoIdentity; i = identities_[i].next_same_hash) {
     const Identity& identity = identities_[i];
-    if (SameIdentity(RowOf(identity.versions.front()), row)) {
+    if (SameIdentity(RowOf(identity.key), row)) {
       return static_cast<int32_t>(i);
     }
   }

@@ -118,6 +118,21 @@ class Oracle {
 
   const model::TableSchema& schema() const { return schema_; }
   const model::Row& VersionRow(uint32_t version) const;
+  // Forgetting, so that a long run's checks visit the versions a query may still see rather
+  // than every version the run wrote. No query that starts at or after `step` can see a
+  // version that is rejected, that a later row of its own write overwrote (once the write has
+  // an outcome), or that was acknowledged before `step` and is older than the issue of another
+  // version of its identity acknowledged before `step` (last write wins). Once the horizon is
+  // set, Expect drops such versions from each identity it visits and keeps a 64-bit hash of
+  // each dropped row value (Identity::forgotten), so that a result returning one is still
+  // told "stale value ..." or "value written only by rejected writes", as without forgetting.
+  // REQUIRES: `step` does not decrease, and every later Expect, Check or ExpectCount has
+  // spec.start_step >= step (checked). 0, the default, forgets nothing.
+  void set_horizon(uint64_t step);
+  uint64_t horizon() const { return horizon_; }
+  // Versions dropped so far (they stay in version_count() and in the SQLite mirror).
+  size_t forgotten_count() const { return forgotten_count_; }
+
   size_t write_count() const { return writes_.size(); }
   size_t version_count() const { return versions_.size(); }
   size_t identity_count() const { return identities_.size(); }
@@ -139,8 +154,12 @@ class Oracle {
   };
   static constexpr uint32_t kNoIdentity = 0xffffffffu;
   struct Identity {
-    std::vector<uint32_t> versions;         // in registration order; never empty
+    // In registration order; without the forgotten ones (then possibly empty).
+    std::vector<uint32_t> versions;
     uint32_t next_same_hash = kNoIdentity;  // collision chain of identity_heads_
+    uint32_t key = 0;  // its first version, whose row gives the identity columns' values
+    // The forgotten versions' rows: RowHash(row) with bit 0 set iff its write was rejected.
+    std::vector<uint64_t> forgotten;
   };
   enum class Visibility { kNone, kRequired, kOptional, kStale, kAfterEnd, kRejected };
 
@@ -154,6 +173,9 @@ class Oracle {
   WriteRecord& FindWrite(WriteId id);
   const WriteRecord& FindWrite(WriteId id) const;
   uint64_t IdentityHash(const model::Row& row) const;
+  static uint64_t RowHash(const model::Row& row);
+  // Drops the versions of `identity` no query starting at or after horizon_ can see.
+  void Forget(Identity& identity);
   bool SameIdentity(const model::Row& a, const model::Row& b) const;
   int32_t FindIdentity(const model::Row& row, uint64_t hash) const;
   int32_t FindIdentity(const model::Row& row) const;
@@ -191,6 +213,8 @@ class Oracle {
   std::map<std::string, SqliteStatement> predicates_;
   size_t versions_flushed_ = 0;
   bool cross_check_ = false;
+  uint64_t horizon_ = 0;
+  size_t forgotten_count_ = 0;
   // Scratch, sized to versions_/identities_ and cleared after each use. matched_: per version
   // 1 when it satisfies the query's WHERE, 0 when not, kMatchUnknown when the model's
   // evaluator has not been asked yet (Matches asks it on first use, so a query evaluates its

@@ -53,6 +53,18 @@ DiffEntry Oracle::Unexpected(const model::Row& row, int32_t identity, const Quer
     }
     rank_best = std::max(rank_best, rank);
   }
+  // Forgotten versions were stale to this query, or rejected (Oracle::set_horizon).
+  if (!record.forgotten.empty()) {
+    const uint64_t hash = RowHash(row) & ~uint64_t{1};
+    for (uint64_t forgotten : record.forgotten) {
+      if ((forgotten & ~uint64_t{1}) != hash) continue;
+      if ((forgotten & 1) != 0) {
+        rejected = true;
+      } else {
+        rank_best = std::max(rank_best, 2);
+      }
+    }
+  }
   if (rank_best == 0) {
     entry.reason = rejected ? DiffReason::kValueRejected : DiffReason::kValueNeverWritten;
     return entry;

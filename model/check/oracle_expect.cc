@@ -104,7 +104,7 @@ void Oracle::IdentitiesInRange(size_t column, const model::Value* low, const mod
     index = column_indexes_.insert(column_indexes_.end(), ColumnIndex{column, 0, {}});
   }
   for (; index->indexed < identities_.size(); ++index->indexed) {
-    const model::Row& row = RowOf(identities_[index->indexed].versions.front());
+    const model::Row& row = RowOf(identities_[index->indexed].key);
     index->identities[row[column]].push_back(index->indexed);
   }
   out.clear();
@@ -260,6 +260,7 @@ void Oracle::AddAppendSlots(uint32_t identity_index, const QuerySpec& spec,
 
 Result<Expectation> Oracle::Expect(const QuerySpec& spec) {
   REPARTSIM_ASSERT(spec.start_step <= spec.end_step);
+  REPARTSIM_ASSERT_MSG(spec.start_step >= horizon_, "a query starts before the oracle's horizon");
   sim::Status status = MarkMatches(spec);
   if (!status.ok()) return status.error();
   // Identities in order of first registration; one adds slots only for a version that the
@@ -268,10 +269,10 @@ Result<Expectation> Oracle::Expect(const QuerySpec& spec) {
   out.spec = spec;
   auto add = [&](uint32_t identity) {
     if (identity_where_) {
-      const std::vector<uint32_t>& versions = identities_[identity].versions;
-      if (!Matches(versions.front())) return;
-      for (uint32_t version : versions) matched_[version] = 1;
+      if (!Matches(identities_[identity].key)) return;
+      for (uint32_t version : identities_[identity].versions) matched_[version] = 1;
     }
+    if (horizon_ > 0) Forget(identities_[identity]);
     if (schema_.append_mode) {
       AddAppendSlots(identity, spec, out);
     } else {

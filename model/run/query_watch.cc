@@ -56,6 +56,7 @@ static_assert(std::is_nothrow_move_constructible_v<model::WriteRecord>);
 void QueryWatch::RegisterWrites(const model::History& history) {
   for (; next_write_ < history.writes.size(); ++next_write_) {
     const model::WriteRecord& w = history.writes[next_write_];
+    latest_start_ = std::max(latest_start_, w.start_step);
     if (w.table != table_) continue;
     oracle_.RegisterWriteInPlace(w.id, w.start_step, w.rows);  // History keeps them
     if (!Resolve(w, oracle_)) pending_writes_.push_back(next_write_);
@@ -83,6 +84,7 @@ const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {
   passed_now_.clear();
   RegisterWrites(history);
   for (; next_query_ < history.queries.size(); ++next_query_) {
+    latest_start_ = std::max(latest_start_, history.queries[next_query_].start_step);
     if (history.queries[next_query_].table == table_) open_queries_.push_back(next_query_);
   }
   if (open_queries_.empty()) return passed_now_;
@@ -91,6 +93,14 @@ const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {
   for (size_t index : pending_writes_) {
     first_pending_issue = std::min(first_pending_issue, history.writes[index].start_step);
   }
+  // Every query the oracle is asked about from now on starts at or after the horizon: an open
+  // query, one that failed (the end-of-run checker judges it again), or one issued later
+  // (at or after the latest step a record was issued at).
+  uint64_t horizon = std::min(latest_start_, failed_start_min_);
+  for (size_t index : open_queries_) {
+    horizon = std::min(horizon, history.queries[index].start_step);
+  }
+  if (forget_) oracle_.set_horizon(horizon);
   std::erase_if(open_queries_, [&](size_t index) {
     const model::QueryRecord& q = history.queries[index];
     if (q.status == model::QueryStatus::kError) return true;  // nothing to check
@@ -99,6 +109,8 @@ const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {
       if (passed_.size() <= index) passed_.resize(index + 1, 0);
       passed_[index] = 1;
       passed_now_.push_back(index);
+    } else {
+      failed_start_min_ = std::min(failed_start_min_, q.start_step);
     }
     return true;
   });

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "model/check/oracle.h"
@@ -43,6 +44,9 @@ class QueryWatch {
   // WHERE text cannot be evaluated, which the end-of-run check would not report either).
   bool Passed(size_t index) const { return index < passed_.size() && passed_[index] != 0; }
   uint64_t checked() const { return checked_; }
+  // On by default: the oracle forgets the versions no query still to be judged can see
+  // (check::Oracle::set_horizon). Off keeps every version, as a reference for tests.
+  void set_forget(bool on) { forget_ = on; }
 
  private:
   void RegisterWrites(const model::History& history);
@@ -57,6 +61,9 @@ class QueryWatch {
   std::vector<uint8_t> passed_;         // by query index
   std::vector<size_t> passed_now_;      // Advance's answer
   uint64_t checked_ = 0;
+  uint64_t latest_start_ = 0;  // the latest issue step of a History record seen
+  uint64_t failed_start_min_ = std::numeric_limits<uint64_t>::max();  // of failed queries
+  bool forget_ = true;
 };
 
 }  // namespace repartsim::run

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "model/partition/expr.h"
@@ -502,6 +503,129 @@ TEST(OracleTest, CrossCheckStopsTheRunWhenTheModelAndSqliteDisagree) {
   EXPECT_EXIT(static_cast<void>(oracle.ExpectCount(spec)), testing::ExitedWithCode(70),
               "the model's predicate evaluator and SQLite disagree on WHERE \"host\" = 'b'");
 }
+
+TEST(OracleTest, ForgottenStaleAndRejectedValuesAreStillNamed) {
+  Oracle oracle = Make();
+  oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  oracle.Acknowledge(1, 2);
+  oracle.RegisterWrite(2, 3, {R("a", 1000, 2)});
+  oracle.Acknowledge(2, 4);
+  oracle.RegisterWrite(3, 5, {R("a", 1000, 3)});
+  oracle.Reject(3, 6);
+  // A later row of the same write overwrites (a, 1000, 4).
+  oracle.RegisterWrite(4, 7, {R("b", 1000, 4), R("b", 1000, 5)});
+  oracle.Acknowledge(4, 8);
+  oracle.set_horizon(10);
+  EXPECT_EQ(DiffText(oracle, Q(10, 10), {R("a", 1000, 2), R("b", 1000, 5)}), "");
+  EXPECT_EQ(oracle.forgotten_count(), 3u);  // v=1 (stale), v=3 (rejected), v=4 (overwritten)
+  EXPECT_EQ(DiffText(oracle, Q(10, 10), {R("a", 1000, 1), R("b", 1000, 4)}),
+            "wrong value (host='a', ts=1000, v=1): stale value superseded before the query "
+            "started; expected (host='a', ts=1000, v=2)\n"
+            "wrong value (host='b', ts=1000, v=4): stale value superseded before the query "
+            "started; expected (host='b', ts=1000, v=5)\n");
+  EXPECT_EQ(DiffText(oracle, Q(10, 10), {R("a", 1000, 3), R("b", 1000, 5)}),
+            "phantom (host='a', ts=1000, v=3): value written only by rejected writes; expected "
+            "(host='a', ts=1000, v=2)\n");
+  EXPECT_EQ(DiffText(oracle, Q(10, 10), {R("a", 1000, 9), R("b", 1000, 5)}),
+            "phantom (host='a', ts=1000, v=9): value never written; expected (host='a', "
+            "ts=1000, v=2)\n");
+  // The horizon is a promise about every later query.
+  EXPECT_EXIT(static_cast<void>(oracle.ExpectCount(Q(9, 10))), testing::ExitedWithCode(70),
+              "a query starts before the oracle's horizon");
+  EXPECT_EXIT(oracle.set_horizon(9), testing::ExitedWithCode(70),
+              "the oracle's horizon moved back");
+}
+
+// Random writes and outcomes, queries from the horizon on, results drawn from every row ever
+// written (rejected, stale and overwritten ones included) and from rows never written: an
+// oracle that forgets answers exactly as one that keeps every version.
+void CheckForgettingKeepsEveryAnswer(bool append_mode) {
+  Oracle keeps = Make(append_mode);
+  Oracle forgets = Make(append_mode);
+  sim::Prng prng(append_mode ? 11 : 12);
+  const char* hosts[] = {"a", "b", "c"};
+  std::vector<Row> written;
+  std::vector<std::pair<WriteId, bool>> unknown;  // unknown writes, acknowledged later or not
+  std::vector<WriteId> in_flight;
+  uint64_t step = 1;
+  WriteId next = 1;
+  size_t stale = 0;
+  size_t rejected = 0;
+  for (int round = 0; round < 40; ++round) {
+    // Six writes issued, then given outcomes in a random order: overlapping writes, and steps
+    // that an issue and an outcome share now and then.
+    std::vector<WriteId> issued;
+    for (int w = 0; w < 6; ++w) {
+      std::vector<Row> rows;
+      for (uint64_t r = 0, n = 1 + prng.Below(2); r < n; ++r) {
+        rows.push_back(R(hosts[prng.Below(3)], 1000 * static_cast<int64_t>(prng.Below(2)),
+                         static_cast<int64_t>(prng.Below(50))));
+        written.push_back(rows.back());
+      }
+      issued.push_back(next);
+      keeps.RegisterWrite(next, step, rows);
+      forgets.RegisterWrite(next, step, rows);
+      ++next;
+      step += prng.Below(2);
+    }
+    for (size_t i = issued.size(); i > 1; --i) std::swap(issued[i - 1], issued[prng.Below(i)]);
+    for (WriteId id : issued) {
+      const uint64_t outcome = prng.Below(6);
+      for (Oracle* oracle : {&keeps, &forgets}) {
+        if (outcome == 0) oracle->Reject(id, step);
+        if (outcome == 1) oracle->MarkUnknown(id, step);
+        if (outcome >= 3) oracle->Acknowledge(id, step);  // 2: stays in flight
+      }
+      if (outcome == 1) unknown.push_back({id, false});
+      if (outcome == 2) in_flight.push_back(id);
+      step += prng.Below(2);
+    }
+    std::erase_if(in_flight, [&](WriteId id) {  // an outcome, late, now and then
+      const uint64_t late = prng.Below(6);
+      if (late > 1) return false;
+      for (Oracle* oracle : {&keeps, &forgets}) {
+        if (late == 0) oracle->Reject(id, step);
+        if (late == 1) oracle->Acknowledge(id, step);
+      }
+      return true;
+    });
+    for (auto& [id, acked] : unknown) {  // a late acknowledgement now and then
+      if (!acked && prng.Below(8) == 0) {
+        keeps.Acknowledge(id, step);
+        forgets.Acknowledge(id, step);
+        acked = true;
+      }
+    }
+    ++step;
+    forgets.set_horizon(step - prng.Below(4));
+    for (int q = 0; q < 8; ++q) {
+      const uint64_t start = forgets.horizon() + prng.Below(step - forgets.horizon() + 1);
+      const QuerySpec spec =
+          Q(start, start + prng.Below(3), prng.Below(2) == 0 ? "" : "\"host\" = 'a'");
+      std::vector<Row> actual;
+      for (uint64_t r = 0, n = prng.Below(8); r < n; ++r) {
+        actual.push_back(prng.Below(10) == 0
+                             ? R(hosts[prng.Below(3)], 0, 100 + static_cast<int64_t>(r))
+                             : written[prng.Below(written.size())]);
+      }
+      const std::string expected = DiffText(keeps, spec, actual);
+      ASSERT_EQ(DiffText(forgets, spec, actual), expected) << "round " << round;
+      EXPECT_EQ(forgets.ExpectCount(spec).value(), keeps.ExpectCount(spec).value());
+      stale += expected.find("stale value") != std::string::npos;
+      rejected += expected.find("rejected writes") != std::string::npos;
+    }
+  }
+  // Append mode keeps every acknowledged copy: only rejected values are forgotten there.
+  EXPECT_GT(forgets.forgotten_count(), keeps.version_count() / (append_mode ? 12 : 4));
+  EXPECT_EQ(keeps.forgotten_count(), 0u);
+  EXPECT_GT(rejected, 10u);  // the rejected values' hashes were consulted
+  if (!append_mode) {
+    EXPECT_GT(stale, 10u);  // and the stale ones'
+  }
+}
+
+TEST(OracleTest, ForgettingKeepsEveryAnswer) { CheckForgettingKeepsEveryAnswer(false); }
+TEST(OracleTest, ForgettingKeepsEveryAnswerInAppendMode) { CheckForgettingKeepsEveryAnswer(true); }
 
 }  // namespace oracle_test
 }  // namespace

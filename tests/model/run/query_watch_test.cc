@@ -134,6 +134,56 @@ TEST_F(QueryWatchTest, FinishRegistersWhatIsLeftForTheEndOfRunCheck) {
   EXPECT_EQ(watch.oracle().StateOf(2), check::WriteState::kUnknown);
 }
 
+TEST_F(QueryWatchTest, TheOracleForgetsWhatNoQueryStillToBeJudgedCanSee) {
+  history.writes.push_back(Write(1, 1, {R("a", 1, 1)}));
+  Resolve(history.writes[0], model::WriteStatus::kAcked, 2);
+  history.writes.push_back(Write(2, 3, {R("a", 1, 2)}));
+  Resolve(history.writes[1], model::WriteStatus::kAcked, 4);
+  model::QueryRecord open = Query(1, 5, 9, {});
+  open.status = model::QueryStatus::kPending;
+  history.queries.push_back(open);
+  watch.Advance(history);
+  EXPECT_EQ(watch.oracle().horizon(), 5u);  // the open query's start
+  history.queries[0].status = model::QueryStatus::kOk;
+  history.queries[0].rows = {R("a", 1, 2)};
+  history.queries.push_back(Query(2, 12, 13, {R("a", 1, 2)}));
+  EXPECT_EQ(watch.Advance(history), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(watch.oracle().horizon(), 5u);          // set before judging them
+  EXPECT_EQ(watch.oracle().forgotten_count(), 1u);  // v=1, superseded by v=2 before step 5
+  history.queries.push_back(Query(3, 14, 15, {R("a", 1, 2)}));
+  history.queries.back().status = model::QueryStatus::kPending;
+  watch.Advance(history);
+  EXPECT_EQ(watch.oracle().horizon(), 14u);  // no query open before it
+}
+
+TEST_F(QueryWatchTest, TheHorizonStopsAtAFailedQueryForTheEndOfRunCheck) {
+  history.writes.push_back(Write(1, 1, {R("a", 1, 1)}));
+  Resolve(history.writes[0], model::WriteStatus::kAcked, 2);
+  history.writes.push_back(Write(2, 3, {R("a", 1, 2)}));
+  Resolve(history.writes[1], model::WriteStatus::kAcked, 4);
+  history.queries.push_back(Query(1, 5, 6, {R("a", 1, 1)}));  // a stale value
+  EXPECT_TRUE(watch.Advance(history).empty());
+  history.queries.push_back(Query(2, 20, 21, {R("a", 1, 2)}));
+  EXPECT_EQ(watch.Advance(history), std::vector<size_t>{1});
+  EXPECT_EQ(watch.oracle().horizon(), 5u);
+  // The end-of-run checker judges query 1 again, with what it could see.
+  sim::Result<check::QueryDiff> diff =
+      watch.oracle().Check(QuerySpecOf(history.queries[0]), history.queries[0].rows);
+  ASSERT_TRUE(diff.ok());
+  EXPECT_EQ(diff.value().ToText(watch.oracle().schema()),
+            "wrong value (host='a', ts=1, v=1): stale value superseded before the query "
+            "started; expected (host='a', ts=1, v=2)\n");
+}
+
+TEST_F(QueryWatchTest, WithoutForgettingTheHorizonStaysAtZero) {
+  watch.set_forget(false);
+  history.writes.push_back(Write(1, 1, {R("a", 1, 1)}));
+  Resolve(history.writes[0], model::WriteStatus::kAcked, 2);
+  history.queries.push_back(Query(1, 5, 6, {R("a", 1, 1)}));
+  EXPECT_EQ(watch.Advance(history), std::vector<size_t>{0});
+  EXPECT_EQ(watch.oracle().horizon(), 0u);
+}
+
 }  // namespace query_watch_test
 }  // namespace
 }  // namespace repartsim::run
