@@ -145,8 +145,8 @@ class Cluster final : public StreamLinks {
   const Frontend& frontend(uint32_t index) const { return frontends_[index]; }
   const ObjectStore& object_store() const { return object_store_; }
   const History& history() const { return history_; }
-  // For the checker: see History::ReleaseQueryRows.
-  void ReleaseQueryRows(size_t index) { history_.ReleaseQueryRows(index); }
+  // For the checker: see History::ReleasePassedQuery.
+  void ReleasePassedQuery(size_t index) { history_.ReleasePassedQuery(index); }
   const Protocol& protocol() const { return protocol_; }
   const ClusterConfig& config() const { return config_; }
   const sim::Network<Message>& network() const { return network_; }

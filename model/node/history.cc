@@ -85,9 +85,14 @@ void History::Hash(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(procedure_ends.size()));
 }
 
-void History::ReleaseQueryRows(size_t index) {
+void History::ReleasePassedQuery(size_t index) {
   REPARTSIM_ASSERT(index < queries.size());
-  std::vector<Row>().swap(queries[index].rows);
+  QueryRecord& q = queries[index];
+  REPARTSIM_ASSERT(q.status == QueryStatus::kOk);
+  std::vector<Row>().swap(q.rows);
+  q.where.reset();
+  std::string().swap(q.sql);
+  std::vector<RegionId>().swap(q.regions);
 }
 
 }  // namespace repartsim::model

@@ -54,8 +54,9 @@ struct QueryRecord {
   QueryStatus status = QueryStatus::kPending;
   uint64_t end_step = 0;
   sim::SimTime end;
-  // The merged result rows (none for count(*)). The checker releases them once the query
-  // has passed (History::ReleaseQueryRows); row_count keeps their number.
+  // The merged result rows (none for count(*)). The checker releases them, and `where`, `sql`
+  // and `regions`, once the query has passed (History::ReleasePassedQuery); row_count keeps
+  // their number.
   std::vector<Row> rows;
   uint64_t row_count = 0;
   uint64_t count = 0;             // count(*): the count the frontend returned
@@ -158,9 +159,11 @@ struct History {
       if ((a.write_rows >> i) & 1) f(rows[i]);
     }
   }
-  // For the checker: drops the rows of queries[index], which it has checked and passed (a
-  // long run would otherwise keep every result it ever returned). row_count stays.
-  void ReleaseQueryRows(size_t index);
+  // For the checker: drops the rows, WHERE, SQL text and scanned regions of queries[index],
+  // which it has checked and passed (a long run would otherwise keep every result and
+  // statement it ever ran): only a query that fails is reported, and it keeps them.
+  // Its outcome, row_count and count stay.
+  void ReleasePassedQuery(size_t index);
 };
 
 }  // namespace repartsim::model

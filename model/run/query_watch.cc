@@ -77,7 +77,7 @@ bool QueryWatch::CheckQuery(const model::QueryRecord& q) {
 }
 
 void QueryWatch::AfterStep(model::Cluster& cluster) {
-  for (size_t index : Advance(cluster.history())) cluster.ReleaseQueryRows(index);
+  for (size_t index : Advance(cluster.history())) cluster.ReleasePassedQuery(index);
 }
 
 const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {

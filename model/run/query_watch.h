@@ -3,7 +3,8 @@
 // is issued, its outcome when the frontend learns it) and checks a completed query as soon as
 // every write issued up to its end has an outcome: from then on, nothing that happens later
 // changes which rows the query must, may or must not return. A query whose rows match the
-// expectation has passed for good; the watch releases its rows. A query that does not match is
+// expectation has passed for good; the watch releases its rows and statement text
+// (History::ReleasePassedQuery). A query that does not match is
 // left to the end-of-run checker (CheckRun), which judges it with the run's final history,
 // exactly as if no watch had run: its message, its READ-ANOMALY context and its explanation
 // depend on what happened after it.
@@ -30,7 +31,7 @@ class QueryWatch {
   // The oracle reads the rows of the History's writes in place: the History the watch is
   // given must outlive every use of oracle().
   // After each step: registers new writes and outcomes, checks every query that has become
-  // decidable, and releases the rows of those that passed.
+  // decidable, and releases the rows and statements of those that passed.
   void AfterStep(model::Cluster& cluster);
   // AfterStep on a history alone: returns the indices of the queries that passed in this
   // call (their rows are the caller's to release). Valid until the next call.

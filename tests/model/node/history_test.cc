@@ -3,7 +3,7 @@
 // exactly the rows accepted; otherwise (no record, rows the record does not hold as many
 // times, a record of more than 64 rows) it keeps the rows themselves.
 // Method: hand-built write records and acceptances; each case checks the stored form and
-// the rows read back.
+// the rows read back. A passed query sheds everything but its outcome and counts.
 #include "model/node/history.h"
 
 #include <gtest/gtest.h>
@@ -67,6 +67,27 @@ TEST_F(HistoryAcceptTest, RowsThatAreNotASetOfTheRecordsRowsAreKeptThemselves) {
   history.Accept(5, node, region, 2, {R(0)});
   EXPECT_EQ(history.acceptances.back().write_rows, 0u);
   EXPECT_EQ(history.acceptances.back().rows, (std::vector<Row>{R(0)}));
+}
+
+TEST(HistoryTest, APassedQueryKeepsItsOutcomeAndCountsOnly) {
+  History h;
+  QueryRecord& q = h.queries.emplace_back();
+  q.id = 1;
+  q.sql = "SELECT * FROM t WHERE a >= 10 AND a < 20";
+  q.where = Predicate::Compare("a", CompareOp::kGtEq, Value::Int(10));
+  q.rows = {R(11), R(12)};
+  q.row_count = 2;
+  q.regions = {RegionId::Of(TableId{1024}, RegionNumber{1})};
+  q.status = QueryStatus::kOk;
+  q.end_step = 9;
+  h.ReleasePassedQuery(0);
+  EXPECT_TRUE(q.rows.empty() && q.rows.capacity() == 0);
+  EXPECT_FALSE(q.where.has_value());
+  EXPECT_TRUE(q.sql.empty());
+  EXPECT_TRUE(q.regions.empty() && q.regions.capacity() == 0);
+  EXPECT_EQ(q.status, QueryStatus::kOk);
+  EXPECT_EQ(q.row_count, 2u);
+  EXPECT_EQ(q.end_step, 9u);
 }
 
 }  // namespace history_test

@@ -75,9 +75,11 @@ TEST(WorkloadFeederTest, IssuesTheDrawnWorkloadInOrderHoldingOneStatementPerStre
   config.seed = kSeed;
   config.after_step = [&](const StepView& v) {
     if (!v.healed) most_ops = std::max(most_ops, v.cluster.scheduled_ops());
-    // The history's records are complete once the run ends; copy them at the last look.
+    // The history's records are complete once the run ends; copy them at the last look. A
+    // query's SQL text is copied when it is issued (a query that passed sheds it).
     writes = v.cluster.history().writes;
-    issued_queries = v.cluster.history().queries;
+    const std::vector<model::QueryRecord>& now = v.cluster.history().queries;
+    for (size_t i = issued_queries.size(); i < now.size(); ++i) issued_queries.push_back(now[i]);
     return true;
   };
   auto report = RunScenario(s, config);
