@@ -1,6 +1,7 @@
 // Write registration, write outcomes and the SQLite mirror of the oracle.
 #include "model/check/oracle.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "model/check/row_text.h"
@@ -121,8 +122,9 @@ void Oracle::AddVersion(uint32_t write, const model::Row& row, const model::Row*
   if (found < 0) {
     identity_index = static_cast<uint32_t>(identities_.size());
     auto [head, fresh] = identity_heads_.emplace(hash, identity_index);
-    identities_.push_back(Identity{
-        {}, fresh ? kNoIdentity : head->second, static_cast<uint32_t>(versions_.size()), {}});
+    Identity& added = identities_.emplace_back();
+    added.next_same_hash = fresh ? kNoIdentity : head->second;
+    added.key = static_cast<uint32_t>(versions_.size());
     head->second = identity_index;
   }
   Identity& identity = identities_[identity_index];
@@ -221,6 +223,7 @@ void Oracle::Forget(Identity& identity) {
     ++forgotten_count_;
     return true;
   });
+  identity.forget_at = std::max<uint32_t>(2, 2 * static_cast<uint32_t>(identity.versions.size()));
 }
 
 bool Oracle::SameIdentity(const model::Row& a, const model::Row& b) const {

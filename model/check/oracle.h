@@ -123,9 +123,11 @@ class Oracle {
   // version that is rejected, that a later row of its own write overwrote (once the write has
   // an outcome), or that was acknowledged before `step` and is older than the issue of another
   // version of its identity acknowledged before `step` (last write wins). Once the horizon is
-  // set, Expect drops such versions from each identity it visits and keeps a 64-bit hash of
-  // each dropped row value (Identity::forgotten), so that a result returning one is still
-  // told "stale value ..." or "value written only by rejected writes", as without forgetting.
+  // set, Expect drops such versions from each identity it visits once the identity holds
+  // twice the versions it kept the last time (so at a constant cost per version), and keeps a
+  // 64-bit hash of each dropped row value (Identity::forgotten), so that a result returning
+  // one is still told "stale value ..." or "value written only by rejected writes", as
+  // without forgetting.
   // REQUIRES: `step` does not decrease, and every later Expect, Check or ExpectCount has
   // spec.start_step >= step (checked). 0, the default, forgets nothing.
   void set_horizon(uint64_t step);
@@ -160,6 +162,9 @@ class Oracle {
     uint32_t key = 0;  // its first version, whose row gives the identity columns' values
     // The forgotten versions' rows: RowHash(row) with bit 0 set iff its write was rejected.
     std::vector<uint64_t> forgotten;
+    // Expect calls Forget once `versions` holds this many (twice what the last call kept, and
+    // at least 2): amortized, a constant cost per version rather than one pass per visit.
+    uint32_t forget_at = 2;
   };
   enum class Visibility { kNone, kRequired, kOptional, kStale, kAfterEnd, kRejected };
 
@@ -174,7 +179,8 @@ class Oracle {
   const WriteRecord& FindWrite(WriteId id) const;
   uint64_t IdentityHash(const model::Row& row) const;
   static uint64_t RowHash(const model::Row& row);
-  // Drops the versions of `identity` no query starting at or after horizon_ can see.
+  // Drops the versions of `identity` no query starting at or after horizon_ can see, and
+  // sets its forget_at.
   void Forget(Identity& identity);
   bool SameIdentity(const model::Row& a, const model::Row& b) const;
   int32_t FindIdentity(const model::Row& row, uint64_t hash) const;

@@ -272,7 +272,8 @@ Result<Expectation> Oracle::Expect(const QuerySpec& spec) {
       if (!Matches(identities_[identity].key)) return;
       for (uint32_t version : identities_[identity].versions) matched_[version] = 1;
     }
-    if (horizon_ > 0) Forget(identities_[identity]);
+    Identity& record = identities_[identity];
+    if (horizon_ > 0 && record.versions.size() >= record.forget_at) Forget(record);
     if (schema_.append_mode) {
       AddAppendSlots(identity, spec, out);
     } else {
