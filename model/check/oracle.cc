@@ -54,7 +54,8 @@ Oracle::Oracle(const Oracle& other)
       identity_heads_(other.identity_heads_),
       cross_check_(other.cross_check_),
       horizon_(other.horizon_),
-      forgotten_count_(other.forgotten_count_) {}
+      forgotten_count_(other.forgotten_count_),
+      cold_writes_(other.cold_writes_) {}
 
 Oracle& Oracle::operator=(const Oracle& other) {
   if (this != &other) *this = Oracle(other);
@@ -92,7 +93,8 @@ sim::Status Oracle::OpenMirror() {
 void Oracle::RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::Row> rows) {
   REPARTSIM_ASSERT_MSG(write_index_.count(id) == 0, "write id registered twice");
   const uint32_t write = static_cast<uint32_t>(writes_.size());
-  writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight});
+  writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight, false,
+                                static_cast<uint32_t>(rows.size())});
   write_index_.emplace(id, write);
   for (model::Row& row : rows) {
     owned_rows_.push_back(std::move(row));
@@ -104,7 +106,8 @@ void Oracle::RegisterWriteInPlace(WriteId id, uint64_t issue_step,
                                   std::span<const model::Row> rows) {
   REPARTSIM_ASSERT_MSG(write_index_.count(id) == 0, "write id registered twice");
   const uint32_t write = static_cast<uint32_t>(writes_.size());
-  writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight});
+  writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight, true,
+                                static_cast<uint32_t>(rows.size())});
   write_index_.emplace(id, write);
   for (const model::Row& row : rows) AddVersion(write, row, &row);
 }
@@ -135,7 +138,7 @@ void Oracle::AddVersion(uint32_t write, const model::Row& row, const model::Row*
     versions_[identity.versions.back()].overwritten_in_write = true;
   }
   const uint32_t owned = in_place != nullptr ? 0 : static_cast<uint32_t>(owned_rows_.size() - 1);
-  versions_.push_back(Version{write, identity_index, false, in_place, owned});
+  versions_.push_back(Version{write, identity_index, false, false, in_place, owned});
   identity.versions.push_back(version);
 }
 
@@ -181,6 +184,7 @@ WriteState Oracle::StateOf(WriteId id) const { return FindWrite(id).state; }
 
 const model::Row& Oracle::VersionRow(uint32_t version) const {
   REPARTSIM_ASSERT(version < versions_.size());
+  REPARTSIM_ASSERT_MSG(!versions_[version].released, "a released version's row was read");
   return RowOf(version);
 }
 
@@ -221,9 +225,29 @@ void Oracle::Forget(Identity& identity) {
     if (!rejected && !overwritten && !superseded) return false;
     identity.forgotten.push_back((RowHash(RowOf(version)) & ~uint64_t{1}) | (rejected ? 1 : 0));
     ++forgotten_count_;
+    if (version == identity.key) {
+      identity.key_forgotten = true;  // its row still names the identity
+    } else {
+      Release(version);
+    }
     return true;
   });
+  if (identity.key_forgotten && !identity.versions.empty()) {
+    const uint32_t key = identity.key;
+    identity.key = identity.versions.front();
+    identity.key_forgotten = false;
+    Release(key);
+  }
   identity.forget_at = std::max<uint32_t>(2, 2 * static_cast<uint32_t>(identity.versions.size()));
+}
+
+void Oracle::Release(uint32_t version) {
+  Version& v = versions_[version];
+  REPARTSIM_ASSERT(!v.released);
+  v.released = true;
+  WriteRecord& write = writes_[v.write];
+  REPARTSIM_ASSERT(write.readable > 0);
+  if (--write.readable == 0 && write.in_place) cold_writes_.push_back(write.id);
 }
 
 bool Oracle::SameIdentity(const model::Row& a, const model::Row& b) const {
@@ -257,6 +281,7 @@ void Oracle::Flush() {
   if (versions_flushed_ == versions_.size()) return;
   db_->ExecOrDie("BEGIN");
   for (size_t v = versions_flushed_; v < versions_.size(); ++v) {
+    if (versions_[v].released) continue;  // never visible again, and its row may be gone
     const model::Row& row = RowOf(v);
     insert_.BindInt(1, static_cast<int64_t>(v));
     for (size_t i = 0; i < row.size(); ++i) insert_.BindValue(static_cast<int>(i + 2), row[i]);

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>  // lint: lookup-only
+#include <utility>
 #include <vector>
 
 #include "model/check/query_diff.h"
@@ -134,6 +135,10 @@ class Oracle {
   uint64_t horizon() const { return horizon_; }
   // Versions dropped so far (they stay in version_count() and in the SQLite mirror).
   size_t forgotten_count() const { return forgotten_count_; }
+  // The writes registered in place all of whose versions are forgotten and whose rows the
+  // oracle no longer reads (an identity's first readable version is kept to name it), since
+  // the last call: the caller may free or move those rows (History::PackWriteRows).
+  std::vector<WriteId> TakeColdWrites() { return std::exchange(cold_writes_, {}); }
 
   size_t write_count() const { return writes_.size(); }
   size_t version_count() const { return versions_.size(); }
@@ -145,11 +150,14 @@ class Oracle {
     uint64_t issue_step = 0;
     uint64_t resolve_step = 0;
     WriteState state = WriteState::kInFlight;
+    bool in_place = false;
+    uint32_t readable = 0;  // its versions whose rows the oracle may still read
   };
   struct Version {
     uint32_t write = 0;                 // index into writes_
     uint32_t identity = 0;              // index into identities_
     bool overwritten_in_write = false;  // a later row of the same write has this identity
+    bool released = false;              // forgotten, and its row is never read again
     // The row: *in_place (RegisterWriteInPlace), else owned_rows_[owned].
     const model::Row* in_place = nullptr;
     uint32_t owned = 0;
@@ -162,6 +170,7 @@ class Oracle {
     uint32_t key = 0;  // its first version, whose row gives the identity columns' values
     // The forgotten versions' rows: RowHash(row) with bit 0 set iff its write was rejected.
     std::vector<uint64_t> forgotten;
+    bool key_forgotten = false;  // `key` was forgotten while no other version could name it
     // Expect calls Forget once `versions` holds this many (twice what the last call kept, and
     // at least 2): amortized, a constant cost per version rather than one pass per visit.
     uint32_t forget_at = 2;
@@ -182,6 +191,8 @@ class Oracle {
   // Drops the versions of `identity` no query starting at or after horizon_ can see, and
   // sets its forget_at.
   void Forget(Identity& identity);
+  // Marks `version` released: its row is not read again (Flush and cross-checks skip it).
+  void Release(uint32_t version);
   bool SameIdentity(const model::Row& a, const model::Row& b) const;
   int32_t FindIdentity(const model::Row& row, uint64_t hash) const;
   int32_t FindIdentity(const model::Row& row) const;
@@ -221,6 +232,7 @@ class Oracle {
   bool cross_check_ = false;
   uint64_t horizon_ = 0;
   size_t forgotten_count_ = 0;
+  std::vector<WriteId> cold_writes_;
   // Scratch, sized to versions_/identities_ and cleared after each use. matched_: per version
   // 1 when it satisfies the query's WHERE, 0 when not, kMatchUnknown when the model's
   // evaluator has not been asked yet (Matches asks it on first use, so a query evaluates its

@@ -129,13 +129,18 @@ sim::Status Oracle::MarkMatches(const QuerySpec& spec) {
     identity_where_ = ReadsOnly(*spec.where, schema_, identity_columns_);
     return sim::Ok{};
   }
+  // Released versions are not compared: their rows may be gone, and no query sees them.
   matched_.resize(versions_.size());
   for (size_t v = 0; v < versions_.size(); ++v) {
-    matched_[v] = model::EvaluatePredicate(*spec.where, schema_, RowOf(v)) ? 1 : 0;
+    matched_[v] =
+        !versions_[v].released && model::EvaluatePredicate(*spec.where, schema_, RowOf(v)) ? 1 : 0;
   }
   const std::vector<uint8_t> by_model = matched_;
   sim::Status status = MarkMatchesBySqlite(spec);
   if (!status.ok()) return status;
+  for (size_t v = 0; v < versions_.size(); ++v) {
+    if (versions_[v].released) matched_[v] = 0;
+  }
   if (matched_ != by_model) {
     const std::string message =
         "the model's predicate evaluator and SQLite disagree on WHERE " + spec.where_sql;

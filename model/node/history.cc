@@ -1,5 +1,9 @@
 #include "model/node/history.h"
 
+#include <algorithm>
+#include <string_view>
+
+#include "model/partition/row_pack.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -30,7 +34,10 @@ void History::Accept(uint64_t step, NodeId node, RegionId region, uint64_t write
   // Each accepted row as a bit of the record's rows: the first equal row not taken yet.
   const bool known =
       write_id >= 1 && write_id <= writes.size() && writes[write_id - 1].id == write_id;
-  const std::vector<Row>* written = known ? &writes[write_id - 1].rows : nullptr;
+  const std::vector<Row> unpacked =
+      known && writes[write_id - 1].packed ? RowsOf(writes[write_id - 1]) : std::vector<Row>();
+  const std::vector<Row>* written =
+      !known ? nullptr : (writes[write_id - 1].packed ? &unpacked : &writes[write_id - 1].rows);
   if (written != nullptr && written->size() <= 64) {
     uint64_t bits = 0;
     for (const Row& row : rows) {
@@ -83,6 +90,31 @@ void History::Hash(sim::Hasher& h) const {
   }
   h.Add(static_cast<uint64_t>(ownership_breaches.size()));
   h.Add(static_cast<uint64_t>(procedure_ends.size()));
+}
+
+std::vector<Row> History::RowsOf(const WriteRecord& w) const {
+  if (!w.packed) return w.rows;
+  REPARTSIM_ASSERT(w.packed_chunk < packed_rows.size());
+  const std::string& chunk = packed_rows[w.packed_chunk];
+  REPARTSIM_ASSERT(w.packed_offset < chunk.size());
+  return UnpackRows(std::string_view(chunk).substr(w.packed_offset));
+}
+
+void History::PackWriteRows(uint64_t id) {
+  WriteRecord& w = Write(id);
+  if (w.packed) return;
+  std::string pack;
+  PackRows(w.rows, pack);
+  if (packed_rows.empty() ||
+      packed_rows.back().size() + pack.size() > packed_rows.back().capacity()) {
+    packed_rows.emplace_back().reserve(std::max(kPackedChunkBytes, pack.size()));
+  }
+  std::string& chunk = packed_rows.back();
+  w.packed = true;
+  w.packed_chunk = static_cast<uint32_t>(packed_rows.size() - 1);
+  w.packed_offset = static_cast<uint32_t>(chunk.size());
+  chunk += pack;
+  std::vector<Row>().swap(w.rows);
 }
 
 void History::ReleasePassedQuery(size_t index) {

@@ -32,11 +32,16 @@ struct WriteRecord {
   uint64_t id = 0;
   NodeId frontend;
   TableId table;
+  // The rows written; empty once packed (History::PackWriteRows): read them with
+  // History::RowsOf unless the record is known not to be packed.
   std::vector<Row> rows;
   WritePath path{};  // WritePath::kRow (0)
+  bool packed = false;
+  uint32_t packed_chunk = 0;  // where History keeps the packed rows (no room taken: padding)
   uint64_t start_step = 0;
   sim::SimTime start;
   WriteStatus status = WriteStatus::kPending;
+  uint32_t packed_offset = 0;
   uint64_t end_step = 0;
   sim::SimTime end;
   std::string error;
@@ -135,6 +140,10 @@ struct History {
   std::vector<OwnershipBreach> ownership_breaches;
   std::vector<Acceptance> acceptances;       // for reports only: not hashed
   std::vector<ProcedureEnd> procedure_ends;  // root procedures, in end order
+  // Packed write rows (PackWriteRows), in chunks of kPackedChunkBytes or one pack's size:
+  // appending never moves what is packed, and a long run's packs do not reallocate as one.
+  std::vector<std::string> packed_rows;
+  static constexpr size_t kPackedChunkBytes = 4096;
 
   // For the checker and reports (never for model decisions): how root procedure `procedure`
   // ended, nullptr if it has not (yet).
@@ -154,11 +163,19 @@ struct History {
   void ForEachAcceptedRow(const Acceptance& a, F f) const {
     for (const Row& row : a.rows) f(row);
     if (a.write_rows == 0) return;
-    const std::vector<Row>& rows = writes[a.write_id - 1].rows;
+    const WriteRecord& w = writes[a.write_id - 1];
+    const std::vector<Row> unpacked = w.packed ? RowsOf(w) : std::vector<Row>();
+    const std::vector<Row>& rows = w.packed ? unpacked : w.rows;
     for (size_t i = 0; i < rows.size(); ++i) {
       if ((a.write_rows >> i) & 1) f(rows[i]);
     }
   }
+  // The rows of `w`, one of `writes`: its own, or unpacked.
+  std::vector<Row> RowsOf(const WriteRecord& w) const;
+  // For the checker: keeps the rows of write `id` packed (model/partition/row_pack.h) and
+  // frees them as Values, once nothing reads them in place any more (the checker's oracle
+  // forgot every version they carry): a long run keeps a compact copy of what reports name.
+  void PackWriteRows(uint64_t id);
   // For the checker: drops the rows, WHERE, SQL text and scanned regions of queries[index],
   // which it has checked and passed (a long run would otherwise keep every result and
   // statement it ever ran): only a query that fails is reported, and it keeps them.

@@ -1,5 +1,8 @@
 #include "model/run/liveness_probes.h"
 
+#include <deque>
+#include <utility>
+
 #include "model/check/probe_rows.h"
 #include "model/meta/table_metadata.h"
 #include "sim/assert.h"
@@ -17,13 +20,21 @@ bool LivenessProbes::Start(const scenario::Scenario& s, model::Cluster& cluster,
   // Probes test values the system once acknowledged ("writable again"): a value refused from
   // the start (e.g. a NULL no partition covers, refused by design) is not a liveness loss.
   // The fresh time index is above every row written, whatever its outcome.
+  // The rows of packed records are unpacked into `unpacked` (a deque: its rows never move).
+  std::deque<model::Row> unpacked;
   std::vector<const model::Row*> written;
   std::vector<const model::Row*> acked;
   for (const model::WriteRecord& w : cluster.history().writes) {
     if (w.table != s.table_id()) continue;
-    for (const model::Row& row : w.rows) {
-      written.push_back(&row);
-      if (w.status == model::WriteStatus::kAcked) acked.push_back(&row);
+    const size_t first = unpacked.size();
+    if (w.packed) {
+      for (model::Row& row : cluster.history().RowsOf(w)) unpacked.push_back(std::move(row));
+    }
+    const size_t count = w.packed ? unpacked.size() - first : w.rows.size();
+    for (size_t i = 0; i < count; ++i) {
+      const model::Row* row = w.packed ? &unpacked[first + i] : &w.rows[i];
+      written.push_back(row);
+      if (w.status == model::WriteStatus::kAcked) acked.push_back(row);
     }
   }
   std::vector<check::ProbeRegion> regions;

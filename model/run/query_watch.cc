@@ -78,6 +78,7 @@ bool QueryWatch::CheckQuery(const model::QueryRecord& q) {
 
 void QueryWatch::AfterStep(model::Cluster& cluster) {
   for (size_t index : Advance(cluster.history())) cluster.ReleasePassedQuery(index);
+  for (check::WriteId id : oracle_.TakeColdWrites()) cluster.PackWriteRows(id);
 }
 
 const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {

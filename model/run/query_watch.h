@@ -31,7 +31,8 @@ class QueryWatch {
   // The oracle reads the rows of the History's writes in place: the History the watch is
   // given must outlive every use of oracle().
   // After each step: registers new writes and outcomes, checks every query that has become
-  // decidable, and releases the rows and statements of those that passed.
+  // decidable, releases the rows and statements of those that passed, and packs the rows of
+  // the writes the oracle no longer reads (History::PackWriteRows).
   void AfterStep(model::Cluster& cluster);
   // AfterStep on a history alone: returns the indices of the queries that passed in this
   // call (their rows are the caller's to release). Valid until the next call.

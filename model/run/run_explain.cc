@@ -102,7 +102,7 @@ void NoteWrite(const CheckInput& in, const model::WriteRecord& rec, const std::s
 struct Written {
   std::string text;
   const model::WriteRecord* write;
-  const model::Row* row;
+  model::Row row;
 };
 
 std::vector<Written> WrittenRows(const CheckInput& in) {
@@ -110,9 +110,10 @@ std::vector<Written> WrittenRows(const CheckInput& in) {
   std::vector<Written> written;
   for (const model::WriteRecord& w : in.cluster->history().writes) {
     if (w.table != in.scenario->table_id() || w.status == model::WriteStatus::kRejected) continue;
-    for (const model::Row& row : w.rows) {
+    for (model::Row& row : in.cluster->history().RowsOf(w)) {
       if (row.size() == schema.columns.size()) {
-        written.push_back({check::RenderRow(schema, row), &w, &row});
+        std::string text = check::RenderRow(schema, row);
+        written.push_back({std::move(text), &w, std::move(row)});
       }
     }
   }
@@ -177,7 +178,7 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
       bool match = false;
       for (const std::string& row : v.rows) match = match || row.find(w.text) != std::string::npos;
       if (!match) continue;
-      const check::ProbeRegion* final_holder = check::RegionCovering(regions, schema, *w.row);
+      const check::ProbeRegion* final_holder = check::RegionCovering(regions, schema, w.row);
       if (name_regions && final_holder != nullptr) {
         const std::string id = final_holder->region.ToString();
         if (std::find(holders.begin(), holders.end(), id) == holders.end()) holders.push_back(id);

@@ -412,6 +412,7 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
   PhasedRun run(s, cluster, chooser, trace, plan, stats, faults, config.seed, config.after_step,
                 workload);
   run.query_watch().oracle().set_cross_check(config.oracle_cross_check);
+  run.query_watch().set_forget(!config.oracle_keeps_everything);
   run.Run(report);
   if (report.cut) {
     report.crash_points.insert(stats.sites().begin(), stats.sites().end());

@@ -75,6 +75,9 @@ struct RunConfig {
   // quiescence, with SQLite as well as the model's evaluator, and stop with an invariant
   // break (exit 70) if they disagree (Oracle and OwnershipChecker::set_cross_check); for tests.
   bool oracle_cross_check = false;
+  // For tests: the checker's oracle forgets no version (QueryWatch::set_forget), so no write's
+  // rows are packed either; a run's verdict and report are the same either way.
+  bool oracle_keeps_everything = false;
   // Exploration seams (repartsim explore, shrink, --check-determinism). `chooser`, when set,
   // answers every decision instead of the seeded random driver (still recorded in
   // RunReport::choices). `after_step` runs after every step; returning false ends the run

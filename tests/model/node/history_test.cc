@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace repartsim::model {
@@ -67,6 +69,46 @@ TEST_F(HistoryAcceptTest, RowsThatAreNotASetOfTheRecordsRowsAreKeptThemselves) {
   history.Accept(5, node, region, 2, {R(0)});
   EXPECT_EQ(history.acceptances.back().write_rows, 0u);
   EXPECT_EQ(history.acceptances.back().rows, (std::vector<Row>{R(0)}));
+}
+
+TEST_F(HistoryAcceptTest, APackedWritesRowsAreReadBackAndStillTakenAsBits) {
+  history.Accept(7, node, region, 1, {R(3), R(1)});
+  history.PackWriteRows(1);
+  const WriteRecord& w = history.writes[0];
+  EXPECT_TRUE(w.packed);
+  EXPECT_TRUE(w.rows.empty() && w.rows.capacity() == 0);
+  EXPECT_EQ(history.RowsOf(w), (std::vector<Row>{R(1), R(2), R(3), R(2)}));
+  EXPECT_EQ(Rows(history, history.acceptances.back()), (std::vector<Row>{R(1), R(3)}));
+  // An acceptance after packing (a duplicated request delivered late) is still bits.
+  history.Accept(8, node, region, 1, {R(2), R(2)});
+  EXPECT_EQ(history.acceptances.back().write_rows, 0b1010u);
+  EXPECT_TRUE(history.acceptances.back().rows.empty());
+  history.PackWriteRows(1);  // packing twice changes nothing
+  EXPECT_EQ(history.RowsOf(w), (std::vector<Row>{R(1), R(2), R(3), R(2)}));
+}
+
+TEST(HistoryTest, PacksFillChunksWithoutMovingEarlierOnes) {
+  History h;
+  auto row = [](int64_t i) { return Row{Value::Int(i), Value::String(std::string(100, 'x'))}; };
+  for (uint64_t id = 1; id <= 100; ++id) {
+    WriteRecord& w = h.writes.emplace_back();
+    w.id = id;
+    // Write 50 is larger than a chunk: it gets a chunk of its own size.
+    const int64_t rows = id == 50 ? 60 : 1;
+    for (int64_t i = 0; i < rows; ++i) w.rows.push_back(row(static_cast<int64_t>(id) * 100 + i));
+  }
+  const History unpacked = h;
+  for (uint64_t id = 1; id <= 100; ++id) h.PackWriteRows(id);
+  for (uint64_t id = 1; id <= 100; ++id) {
+    EXPECT_EQ(h.RowsOf(h.writes[id - 1]), unpacked.writes[id - 1].rows) << id;
+  }
+  // 113 bytes per one-row pack (1 + 1 + 9 + 102): 36 fit in a chunk of 4096 bytes.
+  EXPECT_EQ(h.writes[35].packed_chunk, 0u);
+  EXPECT_EQ(h.writes[36].packed_chunk, 1u);
+  EXPECT_GT(h.packed_rows[h.writes[49].packed_chunk].size(), History::kPackedChunkBytes);
+  for (const std::string& chunk : h.packed_rows) {
+    EXPECT_LE(chunk.size(), std::max(History::kPackedChunkBytes, chunk.capacity()));
+  }
 }
 
 TEST(HistoryTest, APassedQueryKeepsItsOutcomeAndCountsOnly) {

@@ -68,7 +68,7 @@ TEST(WorkloadFeederTest, IssuesTheDrawnWorkloadInOrderHoldingOneStatementPerStre
   ASSERT_EQ(inserts.size(), 56u);
   ASSERT_EQ(queries.size(), 31u);
 
-  std::vector<model::WriteRecord> writes;
+  model::History history;
   std::vector<model::QueryRecord> issued_queries;
   size_t most_ops = 0;
   RunConfig config;
@@ -77,7 +77,7 @@ TEST(WorkloadFeederTest, IssuesTheDrawnWorkloadInOrderHoldingOneStatementPerStre
     if (!v.healed) most_ops = std::max(most_ops, v.cluster.scheduled_ops());
     // The history's records are complete once the run ends; copy them at the last look. A
     // query's SQL text is copied when it is issued (a query that passed sheds it).
-    writes = v.cluster.history().writes;
+    history = v.cluster.history();
     const std::vector<model::QueryRecord>& now = v.cluster.history().queries;
     for (size_t i = issued_queries.size(); i < now.size(); ++i) issued_queries.push_back(now[i]);
     return true;
@@ -87,12 +87,13 @@ TEST(WorkloadFeederTest, IssuesTheDrawnWorkloadInOrderHoldingOneStatementPerStre
   EXPECT_EQ(report.value().outcome, Outcome::kPass);
 
   // Workload statements come first in id order; the liveness probes after heal follow.
+  const std::vector<model::WriteRecord>& writes = history.writes;
   ASSERT_GE(writes.size(), inserts.size());
   for (size_t i = 0; i < inserts.size(); ++i) {
     SCOPED_TRACE("write " + std::to_string(i + 1));
     EXPECT_EQ(writes[i].start.ms, insert_at[i]);
     EXPECT_EQ(writes[i].frontend.value, s.datanode_count + 1 + inserts[i]->frontend_index);
-    EXPECT_EQ(writes[i].rows, inserts[i]->rows);
+    EXPECT_EQ(history.RowsOf(writes[i]), inserts[i]->rows);
     EXPECT_EQ(writes[i].path, inserts[i]->path);
   }
   ASSERT_GE(issued_queries.size(), queries.size());
