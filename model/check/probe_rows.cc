@@ -40,26 +40,31 @@ const ProbeRegion* RegionCovering(const std::vector<ProbeRegion>& regions,
   return nullptr;
 }
 
+FirstRowsByTuple::FirstRowsByTuple(const model::TableSchema& schema,
+                                   const std::vector<std::string>& partition_columns) {
+  for (const std::string& name : partition_columns) {
+    if (auto index = schema.FindColumn(name)) columns_.push_back(*index);
+  }
+}
+
+void FirstRowsByTuple::Add(const model::Row& row) {
+  key_.clear();
+  for (size_t c : columns_) {
+    REPARTSIM_ASSERT(c < row.size());
+    AppendKey(row[c], key_);
+  }
+  if (seen_.insert(key_).second) rows_.push_back(row);
+}
+
 std::vector<model::Row> ChooseProbeRows(const model::TableSchema& schema,
                                         const std::vector<std::string>& partition_columns,
                                         const std::vector<const model::Row*>& written,
                                         const std::vector<ProbeRegion>& regions, size_t cap) {
-  std::vector<size_t> columns;
-  for (const std::string& name : partition_columns) {
-    if (auto index = schema.FindColumn(name)) columns.push_back(*index);
-  }
   // First row of each distinct tuple, in first-seen order.
+  FirstRowsByTuple distinct(schema, partition_columns);
+  for (const model::Row* row : written) distinct.Add(*row);
   std::vector<const model::Row*> firsts;
-  std::set<std::string> seen;
-  std::string key;
-  for (const model::Row* row : written) {
-    key.clear();
-    for (size_t c : columns) {
-      REPARTSIM_ASSERT(c < row->size());
-      AppendKey((*row)[c], key);
-    }
-    if (seen.insert(key).second) firsts.push_back(row);
-  }
+  for (const model::Row& row : distinct.rows()) firsts.push_back(&row);
   std::vector<model::Row> out;
   std::set<uint64_t> covered;  // region ids represented so far
   auto take = [&](const model::Row* row) {
@@ -77,7 +82,7 @@ std::vector<model::Row> ChooseProbeRows(const model::TableSchema& schema,
 }
 
 int64_t FreshTimeIndex(const model::TableSchema& schema,
-                       const std::vector<const model::Row*>& written) {
+                       std::span<const model::Row* const> written) {
   int64_t max = -1;
   for (const model::Row* row : written) {
     REPARTSIM_ASSERT(schema.time_index < row->size());

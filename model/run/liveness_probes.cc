@@ -1,7 +1,7 @@
 #include "model/run/liveness_probes.h"
 
-#include <deque>
-#include <utility>
+#include <algorithm>
+#include <span>
 
 #include "model/check/probe_rows.h"
 #include "model/meta/table_metadata.h"
@@ -19,32 +19,31 @@ bool LivenessProbes::Start(const scenario::Scenario& s, model::Cluster& cluster,
   if (!route || !info) return false;
   // Probes test values the system once acknowledged ("writable again"): a value refused from
   // the start (e.g. a NULL no partition covers, refused by design) is not a liveness loss.
-  // The fresh time index is above every row written, whatever its outcome.
-  // The rows of packed records are unpacked into `unpacked` (a deque: its rows never move).
-  std::deque<model::Row> unpacked;
-  std::vector<const model::Row*> written;
-  std::vector<const model::Row*> acked;
+  // The fresh time index is above every row written, whatever its outcome. The rows are read
+  // a write at a time (packed ones unpacked one by one), keeping the first acknowledged row
+  // of each partition-key tuple, all ChooseProbeRows keeps.
+  check::FirstRowsByTuple acked(schema, info->PartitionColumnNames());
+  int64_t fresh = 0;
   for (const model::WriteRecord& w : cluster.history().writes) {
     if (w.table != s.table_id()) continue;
-    const size_t first = unpacked.size();
-    if (w.packed) {
-      for (model::Row& row : cluster.history().RowsOf(w)) unpacked.push_back(std::move(row));
-    }
-    const size_t count = w.packed ? unpacked.size() - first : w.rows.size();
-    for (size_t i = 0; i < count; ++i) {
-      const model::Row* row = w.packed ? &unpacked[first + i] : &w.rows[i];
-      written.push_back(row);
-      if (w.status == model::WriteStatus::kAcked) acked.push_back(row);
+    const std::vector<model::Row> unpacked =
+        w.packed ? cluster.history().RowsOf(w) : std::vector<model::Row>();
+    for (const model::Row& row : w.packed ? unpacked : w.rows) {
+      const model::Row* one = &row;
+      fresh = std::max(fresh, check::FreshTimeIndex(schema, std::span(&one, 1)));
+      if (w.status == model::WriteStatus::kAcked) acked.Add(row);
     }
   }
+  std::vector<const model::Row*> firsts;
+  for (const model::Row& row : acked.rows()) firsts.push_back(&row);
   std::vector<check::ProbeRegion> regions;
   for (const model::RegionRoute& r : route->region_routes) {
     regions.push_back({r.region_id, r.partition_expr ? &*r.partition_expr : nullptr});
   }
   std::vector<model::Row> rows =
-      check::ChooseProbeRows(schema, info->PartitionColumnNames(), acked, regions, kProbesMax);
+      check::ChooseProbeRows(schema, info->PartitionColumnNames(), firsts, regions, kProbesMax);
   if (rows.empty()) return false;
-  base_ = check::FreshTimeIndex(schema, written);
+  base_ = fresh;
   first_write_id_ = cluster.history().writes.size() + 1;
   next_unseen_ = first_write_id_;
   const uint32_t frontends = cluster.config().frontend_count;
@@ -72,7 +71,7 @@ void LivenessProbes::Issue(size_t probe, model::Cluster& cluster, sim::SimTime a
 
 void LivenessProbes::AfterStep(model::Cluster& cluster, sim::SimTime now) {
   if (!started() || done()) return;
-  const std::vector<model::WriteRecord>& writes = cluster.history().writes;
+  const auto& writes = cluster.history().writes;
   const size_t time_index = s_->table.schema.time_index;
   for (; next_unseen_ <= writes.size(); ++next_unseen_) {
     const model::WriteRecord& w = writes[next_unseen_ - 1];

@@ -44,6 +44,16 @@ TEST_F(ProbeRowsTest, OneRowPerDistinctTupleInFirstSeenOrder) {
             (std::vector<model::Row>{R("a", 5, 1), R("b", 9, 2), R(nullptr, 2, 4), R("x", 3, 5)}));
 }
 
+TEST_F(ProbeRowsTest, FirstRowsByTupleKeepsTheFirstRowOfEachTupleAddedOneByOne) {
+  FirstRowsByTuple firsts(Schema(), {"host", "no_such_column"});
+  for (const model::Row& row : rows_) firsts.Add(row);
+  EXPECT_EQ(firsts.rows(),
+            (std::vector<model::Row>{R("a", 5, 1), R("b", 9, 2), R(nullptr, 2, 4), R("x", 3, 5)}));
+  FirstRowsByTuple one(Schema(), {});  // no partition column: one tuple
+  for (const model::Row& row : rows_) one.Add(row);
+  EXPECT_EQ(one.rows(), (std::vector<model::Row>{R("a", 5, 1)}));
+}
+
 TEST_F(ProbeRowsTest, CapKeepsFirstTuplesAndAddsOneForEachUncoveredRegion) {
   // Cap 2 keeps a and b (both in host < 'm'); x is the first tuple of host >= 'm'.
   std::vector<model::Row> got = ChooseProbeRows(Schema(), {"host"}, Written(), regions_, 2);
