@@ -90,12 +90,27 @@ sim::Status Oracle::OpenMirror() {
   return sim::Ok{};
 }
 
-void Oracle::RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::Row> rows) {
-  REPARTSIM_ASSERT_MSG(write_index_.count(id) == 0, "write id registered twice");
+uint32_t Oracle::AddWrite(WriteId id, uint64_t issue_step, bool in_place, size_t rows) {
+  // Ids mostly come in increasing order: the index is a vector sorted by id.
+  auto at = write_index_.end();
+  if (!write_index_.empty() && write_index_.back().first >= id) {
+    at = std::lower_bound(write_index_.begin(), write_index_.end(), std::make_pair(id, 0u));
+    REPARTSIM_ASSERT_MSG(at->first != id, "write id registered twice");
+  }
   const uint32_t write = static_cast<uint32_t>(writes_.size());
-  writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight, false,
-                                static_cast<uint32_t>(rows.size())});
-  write_index_.emplace(id, write);
+  writes_.push_back(
+      WriteRecord{id, issue_step, 0, WriteState::kInFlight, in_place, static_cast<uint32_t>(rows)});
+  write_index_.insert(at, {id, write});
+  return write;
+}
+
+const uint32_t* Oracle::IndexOf(WriteId id) const {
+  auto at = std::lower_bound(write_index_.begin(), write_index_.end(), std::make_pair(id, 0u));
+  return at != write_index_.end() && at->first == id ? &at->second : nullptr;
+}
+
+void Oracle::RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::Row> rows) {
+  const uint32_t write = AddWrite(id, issue_step, false, rows.size());
   for (model::Row& row : rows) {
     owned_rows_.push_back(std::move(row));
     AddVersion(write, owned_rows_.back(), nullptr);
@@ -104,11 +119,7 @@ void Oracle::RegisterWrite(WriteId id, uint64_t issue_step, std::vector<model::R
 
 void Oracle::RegisterWriteInPlace(WriteId id, uint64_t issue_step,
                                   std::span<const model::Row> rows) {
-  REPARTSIM_ASSERT_MSG(write_index_.count(id) == 0, "write id registered twice");
-  const uint32_t write = static_cast<uint32_t>(writes_.size());
-  writes_.push_back(WriteRecord{id, issue_step, 0, WriteState::kInFlight, true,
-                                static_cast<uint32_t>(rows.size())});
-  write_index_.emplace(id, write);
+  const uint32_t write = AddWrite(id, issue_step, true, rows.size());
   for (const model::Row& row : rows) AddVersion(write, row, &row);
 }
 
@@ -143,15 +154,15 @@ void Oracle::AddVersion(uint32_t write, const model::Row& row, const model::Row*
 }
 
 Oracle::WriteRecord& Oracle::FindWrite(WriteId id) {
-  auto it = write_index_.find(id);
-  REPARTSIM_ASSERT_MSG(it != write_index_.end(), "unknown write id");
-  return writes_[it->second];
+  const uint32_t* index = IndexOf(id);
+  REPARTSIM_ASSERT_MSG(index != nullptr, "unknown write id");
+  return writes_[*index];
 }
 
 const Oracle::WriteRecord& Oracle::FindWrite(WriteId id) const {
-  auto it = write_index_.find(id);
-  REPARTSIM_ASSERT_MSG(it != write_index_.end(), "unknown write id");
-  return writes_[it->second];
+  const uint32_t* index = IndexOf(id);
+  REPARTSIM_ASSERT_MSG(index != nullptr, "unknown write id");
+  return writes_[*index];
 }
 
 void Oracle::Acknowledge(WriteId id, uint64_t step) {
@@ -178,7 +189,7 @@ void Oracle::MarkUnknown(WriteId id, uint64_t step) {
   write.resolve_step = step;
 }
 
-bool Oracle::Knows(WriteId id) const { return write_index_.count(id) != 0; }
+bool Oracle::Knows(WriteId id) const { return IndexOf(id) != nullptr; }
 
 WriteState Oracle::StateOf(WriteId id) const { return FindWrite(id).state; }
 

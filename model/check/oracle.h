@@ -184,6 +184,9 @@ class Oracle {
     const Version& v = versions_[version];
     return v.in_place != nullptr ? *v.in_place : owned_rows_[v.owned];
   }
+  // Appends writes_' record of a new write and indexes it; returns its index.
+  uint32_t AddWrite(WriteId id, uint64_t issue_step, bool in_place, size_t rows);
+  const uint32_t* IndexOf(WriteId id) const;  // into writes_, nullptr if unknown
   WriteRecord& FindWrite(WriteId id);
   const WriteRecord& FindWrite(WriteId id) const;
   uint64_t IdentityHash(const model::Row& row) const;
@@ -216,7 +219,7 @@ class Oracle {
   std::string path_;
   std::vector<size_t> identity_columns_;
   std::vector<WriteRecord> writes_;
-  std::map<WriteId, uint32_t> write_index_;
+  std::vector<std::pair<WriteId, uint32_t>> write_index_;  // (id, index into writes_) by id
   std::vector<Version> versions_;
   std::vector<model::Row> owned_rows_;  // the rows RegisterWrite was given
   std::vector<Identity> identities_;

@@ -147,6 +147,8 @@ class Cluster final : public StreamLinks {
   const History& history() const { return history_; }
   // For the checker: see History::ReleasePassedQuery.
   void ReleasePassedQuery(size_t index) { history_.ReleasePassedQuery(index); }
+  // For the checker: see History::RetireFrontQuery.
+  void RetireFrontQuery() { history_.RetireFrontQuery(); }
   // For the checker: see History::PackWriteRows.
   void PackWriteRows(uint64_t id) { history_.PackWriteRows(id); }
   const Protocol& protocol() const { return protocol_; }

@@ -3,6 +3,7 @@
 // DDL submitted to the metasrv) with their History records, including the outcome of each DDL.
 // Fault actions are in cluster_faults.cc; cluster.cc holds the event loop.
 #include <algorithm>
+#include <memory>
 
 #include "model/cluster/cluster.h"
 #include "model/ddl/create_table_procedure.h"
@@ -16,11 +17,12 @@ namespace {
 
 // Appends the History record of a client statement issued through `fe` now; when `fe` is down
 // the statement fails at once ("frontend unavailable") and the caller sets its status.
-template <class Record>
-Record& BeginRecord(std::vector<Record>& records, const Frontend& fe, TableId table,
-                    const sim::StepContext& step) {
-  Record& record = records.emplace_back();
-  record.id = records.size();
+// `retired`: the records dropped from the front of `records` (History::retired_queries).
+template <class Records>
+typename Records::value_type& BeginRecord(Records& records, const Frontend& fe, TableId table,
+                                          const sim::StepContext& step, uint64_t retired = 0) {
+  typename Records::value_type& record = records.emplace_back();
+  record.id = retired + records.size();
   record.frontend = fe.id();
   record.table = table;
   record.start_step = step.step;
@@ -162,9 +164,10 @@ void Cluster::RunStatement(ClientStatement& op, sim::StepContext& step) {
   }
   if (auto* query = std::get_if<QueryOp>(&op)) {
     Frontend& fe = frontends_[query->frontend_index];
-    QueryRecord& record = BeginRecord(history_.queries, fe, query->table, step);
+    QueryRecord& record =
+        BeginRecord(history_.queries, fe, query->table, step, history_.retired_queries);
     record.count_star = query->count_star;
-    record.where = query->where;
+    if (query->where) record.where = std::make_shared<const Predicate>(*query->where);
     record.sql = query->sql;
     {
       sim::Detail d;

@@ -30,7 +30,11 @@ WriteRecord& History::Write(uint64_t id) {
 
 void History::Accept(uint64_t step, NodeId node, RegionId region, uint64_t write_id,
                      const std::vector<Row>& rows) {
-  Acceptance& a = acceptances.emplace_back(Acceptance{step, node, region, write_id, 0, {}});
+  Acceptance& a = acceptances.emplace_back();
+  a.step = step;
+  a.node = node;
+  a.region = region;
+  a.write_id = write_id;
   // Each accepted row as a bit of the record's rows: the first equal row not taken yet.
   const bool known =
       write_id >= 1 && write_id <= writes.size() && writes[write_id - 1].id == write_id;
@@ -54,13 +58,24 @@ void History::Accept(uint64_t step, NodeId node, RegionId region, uint64_t write
       return;
     }
   }
-  a.rows = rows;
+  a.own_rows = static_cast<uint32_t>(own_accepted_rows.size());
+  own_accepted_rows.push_back(rows);
+}
+
+const std::vector<Row>& History::OwnRows(const Acceptance& a) const {
+  static const std::vector<Row> kNone;
+  return a.own_rows == Acceptance::kNoOwnRows ? kNone : own_accepted_rows[a.own_rows];
 }
 
 QueryRecord& History::Query(uint64_t id) {
-  REPARTSIM_ASSERT(id >= 1 && id <= queries.size());
-  REPARTSIM_ASSERT(queries[id - 1].id == id);
-  return queries[id - 1];
+  REPARTSIM_ASSERT(id > retired_queries && id - retired_queries <= queries.size());
+  QueryRecord& q = queries[id - 1 - retired_queries];
+  REPARTSIM_ASSERT(q.id == id);
+  return q;
+}
+
+const QueryRecord& History::Query(uint64_t id) const {
+  return const_cast<History*>(this)->Query(id);
 }
 
 DdlRecord& History::Ddl(uint64_t id) {
@@ -79,7 +94,10 @@ const ProcedureEnd* History::EndOf(uint64_t procedure) const {
 void History::Hash(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(writes.size()));
   for (const WriteRecord& w : writes) h.Add(static_cast<uint64_t>(w.status));
-  h.Add(static_cast<uint64_t>(queries.size()));
+  h.Add(static_cast<uint64_t>(retired_queries + queries.size()));
+  for (uint64_t row_count : retired_row_counts) {
+    h.Add(static_cast<uint64_t>(QueryStatus::kOk)).Add(row_count);
+  }
   for (const QueryRecord& q : queries) {
     h.Add(static_cast<uint64_t>(q.status)).Add(q.row_count);
   }
@@ -117,9 +135,17 @@ void History::PackWriteRows(uint64_t id) {
   std::vector<Row>().swap(w.rows);
 }
 
+void History::RetireFrontQuery() {
+  REPARTSIM_ASSERT(!queries.empty());
+  const QueryRecord& q = queries.front();
+  REPARTSIM_ASSERT(q.status == QueryStatus::kOk && q.rows.empty() && q.sql.empty());
+  retired_row_counts.push_back(q.row_count);
+  queries.pop_front();
+  ++retired_queries;
+}
+
 void History::ReleasePassedQuery(size_t index) {
-  REPARTSIM_ASSERT(index < queries.size());
-  QueryRecord& q = queries[index];
+  QueryRecord& q = Query(index + 1);
   REPARTSIM_ASSERT(q.status == QueryStatus::kOk);
   std::vector<Row>().swap(q.rows);
   q.where.reset();

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,7 +54,7 @@ struct QueryRecord {
   NodeId frontend;
   TableId table;
   bool count_star = false;
-  std::optional<Predicate> where;
+  std::shared_ptr<const Predicate> where;  // null: none (a pointer: most records shed it)
   std::string sql;
   uint64_t start_step = 0;
   sim::SimTime start;
@@ -121,25 +123,33 @@ struct OwnershipBreach {
 // A region accepted rows of a write (its datanode acknowledged them): reports name it as the
 // rows' holder. Recorded by the cluster as it happens, in step order (History::Accept).
 struct Acceptance {
+  static constexpr uint32_t kNoOwnRows = 0xffffffffu;
   uint64_t step = 0;
   NodeId node;
+  // The rows: those of WriteRecord write_id whose bits are set in write_rows (bit i: its
+  // rows[i]), so that a run does not keep a second copy of every row it wrote; or, when the
+  // accepted rows are not such a set (no record, a record of more than 64 rows, a row the
+  // record does not hold as many times), History::own_accepted_rows[own_rows].
+  uint32_t own_rows = kNoOwnRows;
   RegionId region;
   uint64_t write_id = 0;  // the WriteRecord whose request carried the rows
-  // The rows: those of WriteRecord write_id whose bits are set here (bit i: its rows[i]), so
-  // that a run does not keep a second copy of every row it wrote; or, when the accepted rows
-  // are not such a set (no record, a record of more than 64 rows, a row the record does not
-  // hold as many times), `rows`.
   uint64_t write_rows = 0;
-  std::vector<Row> rows;
 };
 
+// The logs that grow with a run's length (writes, queries, acceptances) are deques: appending
+// never moves or copies earlier records, and a long run holds no spare capacity.
 struct History {
-  std::vector<WriteRecord> writes;
-  std::vector<QueryRecord> queries;
+  std::deque<WriteRecord> writes;
+  // queries[i] is query retired_queries + i + 1: the checker drops passed queries from the
+  // front (RetireFrontQuery), keeping their row counts for Hash.
+  std::deque<QueryRecord> queries;
+  uint64_t retired_queries = 0;
+  std::deque<uint64_t> retired_row_counts;
   std::vector<DdlRecord> ddls;
   std::vector<OwnershipBreach> ownership_breaches;
-  std::vector<Acceptance> acceptances;       // for reports only: not hashed
-  std::vector<ProcedureEnd> procedure_ends;  // root procedures, in end order
+  std::deque<Acceptance> acceptances;              // for reports only: not hashed
+  std::deque<std::vector<Row>> own_accepted_rows;  // Acceptance::own_rows
+  std::vector<ProcedureEnd> procedure_ends;        // root procedures, in end order
   // Packed write rows (PackWriteRows), in chunks of kPackedChunkBytes or one pack's size:
   // appending never moves what is packed, and a long run's packs do not reallocate as one.
   std::vector<std::string> packed_rows;
@@ -151,6 +161,7 @@ struct History {
 
   WriteRecord& Write(uint64_t id);
   QueryRecord& Query(uint64_t id);
+  const QueryRecord& Query(uint64_t id) const;
   DdlRecord& Ddl(uint64_t id);
   // Outcomes only (not rows): enough to tell histories apart in a fingerprint cheaply.
   void Hash(sim::Hasher& h) const;
@@ -161,7 +172,7 @@ struct History {
   // a.write_rows is set).
   template <class F>
   void ForEachAcceptedRow(const Acceptance& a, F f) const {
-    for (const Row& row : a.rows) f(row);
+    for (const Row& row : OwnRows(a)) f(row);
     if (a.write_rows == 0) return;
     const WriteRecord& w = writes[a.write_id - 1];
     const std::vector<Row> unpacked = w.packed ? RowsOf(w) : std::vector<Row>();
@@ -170,17 +181,22 @@ struct History {
       if ((a.write_rows >> i) & 1) f(rows[i]);
     }
   }
+  // The rows `a` keeps itself (Acceptance::own_rows), empty when its rows are bits.
+  const std::vector<Row>& OwnRows(const Acceptance& a) const;
   // The rows of `w`, one of `writes`: its own, or unpacked.
   std::vector<Row> RowsOf(const WriteRecord& w) const;
   // For the checker: keeps the rows of write `id` packed (model/partition/row_pack.h) and
   // frees them as Values, once nothing reads them in place any more (the checker's oracle
   // forgot every version they carry): a long run keeps a compact copy of what reports name.
   void PackWriteRows(uint64_t id);
-  // For the checker: drops the rows, WHERE, SQL text and scanned regions of queries[index],
+  // For the checker: drops the rows, WHERE, SQL text and scanned regions of query index + 1,
   // which it has checked and passed (a long run would otherwise keep every result and
   // statement it ever ran): only a query that fails is reported, and it keeps them.
   // Its outcome, row_count and count stay.
   void ReleasePassedQuery(size_t index);
+  // For the checker: drops queries.front(), which passed and was released: a passed query is
+  // only ever counted (its status is kOk, its row count stays in retired_row_counts).
+  void RetireFrontQuery();
 };
 
 }  // namespace repartsim::model

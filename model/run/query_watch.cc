@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <type_traits>
 
 #include "sim/assert.h"
 
@@ -48,10 +47,9 @@ check::QuerySpec QuerySpecOf(const model::QueryRecord& q) {
 QueryWatch::QueryWatch(model::TableId table, const model::TableSchema& schema)
     : table_(table), oracle_(OpenOracle(schema)) {}
 
-// The oracle reads each write's rows where the History keeps them. A WriteRecord's rows never
-// change once it is issued, and the History's vector of records moves them when it grows (a
-// move keeps a vector's buffer) instead of copying them.
-static_assert(std::is_nothrow_move_constructible_v<model::WriteRecord>);
+// The oracle reads each write's rows where the History keeps them: appending to the History's
+// deque of records never moves one, and a record's rows change only when AfterStep packs them,
+// once the oracle no longer reads them (Oracle::TakeColdWrites).
 
 void QueryWatch::RegisterWrites(const model::History& history) {
   for (; next_write_ < history.writes.size(); ++next_write_) {
@@ -78,15 +76,21 @@ bool QueryWatch::CheckQuery(const model::QueryRecord& q) {
 
 void QueryWatch::AfterStep(model::Cluster& cluster) {
   for (size_t index : Advance(cluster.history())) cluster.ReleasePassedQuery(index);
+  // Passed queries at the front are only counted from now on.
+  const model::History& history = cluster.history();
+  while (forget_ && !history.queries.empty() && Passed(history.retired_queries)) {
+    cluster.RetireFrontQuery();
+  }
   for (check::WriteId id : oracle_.TakeColdWrites()) cluster.PackWriteRows(id);
 }
 
 const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {
   passed_now_.clear();
   RegisterWrites(history);
-  for (; next_query_ < history.queries.size(); ++next_query_) {
-    latest_start_ = std::max(latest_start_, history.queries[next_query_].start_step);
-    if (history.queries[next_query_].table == table_) open_queries_.push_back(next_query_);
+  for (; next_query_ < history.retired_queries + history.queries.size(); ++next_query_) {
+    const model::QueryRecord& q = history.Query(next_query_ + 1);
+    latest_start_ = std::max(latest_start_, q.start_step);
+    if (q.table == table_) open_queries_.push_back(next_query_);
   }
   if (open_queries_.empty()) return passed_now_;
   // A query is decidable once no write issued at or before its last step is still in flight.
@@ -99,11 +103,11 @@ const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {
   // (at or after the latest step a record was issued at).
   uint64_t horizon = std::min(latest_start_, failed_start_min_);
   for (size_t index : open_queries_) {
-    horizon = std::min(horizon, history.queries[index].start_step);
+    horizon = std::min(horizon, history.Query(index + 1).start_step);
   }
   if (forget_) oracle_.set_horizon(horizon);
   std::erase_if(open_queries_, [&](size_t index) {
-    const model::QueryRecord& q = history.queries[index];
+    const model::QueryRecord& q = history.Query(index + 1);
     if (q.status == model::QueryStatus::kError) return true;  // nothing to check
     if (q.status != model::QueryStatus::kOk || q.end_step >= first_pending_issue) return false;
     if (CheckQuery(q)) {

@@ -31,8 +31,9 @@ class QueryWatch {
   // The oracle reads the rows of the History's writes in place: the History the watch is
   // given must outlive every use of oracle().
   // After each step: registers new writes and outcomes, checks every query that has become
-  // decidable, releases the rows and statements of those that passed, and packs the rows of
-  // the writes the oracle no longer reads (History::PackWriteRows).
+  // decidable, releases the rows and statements of those that passed, packs the rows of the
+  // writes the oracle no longer reads (History::PackWriteRows) and retires the passed queries
+  // at the front of the History (History::RetireFrontQuery).
   void AfterStep(model::Cluster& cluster);
   // AfterStep on a history alone: returns the indices of the queries that passed in this
   // call (their rows are the caller's to release). Valid until the next call.
@@ -47,7 +48,8 @@ class QueryWatch {
   bool Passed(size_t index) const { return index < passed_.size() && passed_[index] != 0; }
   uint64_t checked() const { return checked_; }
   // On by default: the oracle forgets the versions no query still to be judged can see
-  // (check::Oracle::set_horizon). Off keeps every version, as a reference for tests.
+  // (check::Oracle::set_horizon), and AfterStep packs forgotten writes' rows and retires
+  // passed queries. Off keeps every version and record, as a reference for tests.
   void set_forget(bool on) { forget_ = on; }
 
  private:

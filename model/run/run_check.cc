@@ -64,8 +64,9 @@ bool OverlapsDdl(const model::History& history, uint64_t start_step, uint64_t en
 void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Violation>& out) {
   const model::History& history = in.cluster->history();
   const bool tolerated = !in.cluster->protocol().On(model::Rule::kFencedReads);
-  for (size_t index = 0; index < history.queries.size(); ++index) {
-    const model::QueryRecord& q = history.queries[index];
+  for (size_t index = history.retired_queries;
+       index < history.retired_queries + history.queries.size(); ++index) {
+    const model::QueryRecord& q = history.Query(index + 1);
     if (q.table != in.scenario->table_id() || q.status != model::QueryStatus::kOk) continue;
     if (in.query_watch != nullptr && in.query_watch->Passed(index)) continue;
     const check::QuerySpec spec = QuerySpecOf(q);

@@ -90,6 +90,7 @@ HistoryCounts CountHistory(const model::History& h) {
     c.unknown += w.status == model::WriteStatus::kUnknown;
     c.pending += w.status == model::WriteStatus::kPending;
   }
+  c.queries = c.queries_ok = h.retired_queries;  // the checker retires passed queries only
   for (const model::QueryRecord& q : h.queries) {
     ++c.queries;
     c.queries_ok += q.status == model::QueryStatus::kOk;

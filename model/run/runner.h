@@ -76,7 +76,8 @@ struct RunConfig {
   // break (exit 70) if they disagree (Oracle and OwnershipChecker::set_cross_check); for tests.
   bool oracle_cross_check = false;
   // For tests: the checker's oracle forgets no version (QueryWatch::set_forget), so no write's
-  // rows are packed either; a run's verdict and report are the same either way.
+  // rows are packed, and no passed query is retired; a run's verdict and report are the same
+  // either way.
   bool oracle_keeps_everything = false;
   // Exploration seams (repartsim explore, shrink, --check-determinism). `chooser`, when set,
   // answers every decision instead of the seeded random driver (still recorded in

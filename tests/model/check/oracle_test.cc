@@ -504,6 +504,22 @@ TEST(OracleTest, CrossCheckStopsTheRunWhenTheModelAndSqliteDisagree) {
               "the model's predicate evaluator and SQLite disagree on WHERE \"host\" = 'b'");
 }
 
+TEST(OracleTest, WriteIdsMayComeInAnyOrder) {
+  Oracle oracle = Make();
+  for (WriteId id : {5, 2, 9, 3, 7}) oracle.RegisterWrite(id, id, {R("a", 1000, int64_t(id))});
+  oracle.Acknowledge(3, 10);
+  oracle.Reject(9, 10);
+  for (WriteId id : {2, 5, 7}) EXPECT_EQ(oracle.StateOf(id), WriteState::kInFlight) << id;
+  EXPECT_EQ(oracle.StateOf(3), WriteState::kAcknowledged);
+  EXPECT_EQ(oracle.StateOf(9), WriteState::kRejected);
+  EXPECT_FALSE(oracle.Knows(4));
+  EXPECT_FALSE(oracle.Knows(10));
+  EXPECT_EXIT(oracle.RegisterWrite(3, 11, {}), testing::ExitedWithCode(70),
+              "write id registered twice");
+  EXPECT_EXIT(static_cast<void>(oracle.StateOf(4)), testing::ExitedWithCode(70),
+              "unknown write id");
+}
+
 TEST(OracleTest, ForgottenStaleAndRejectedValuesAreStillNamed) {
   Oracle oracle = Make();
   oracle.RegisterWrite(1, 1, {R("a", 1000, 1)});

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,8 @@ TEST_F(HistoryAcceptTest, RowsOfTheWriteAreKeptAsBitsOfItsRecord) {
   EXPECT_EQ(a.step, 7u);
   EXPECT_EQ(a.write_id, 1u);
   EXPECT_EQ(a.write_rows, 0b0101u);
-  EXPECT_TRUE(a.rows.empty());
+  EXPECT_EQ(a.own_rows, Acceptance::kNoOwnRows);
+  EXPECT_TRUE(history.OwnRows(a).empty());
   EXPECT_EQ(Rows(history, a), (std::vector<Row>{R(1), R(3)}));  // the record's order
   // A row the record holds twice is taken twice, each time the first one not taken yet.
   history.Accept(8, node, region, 1, {R(2), R(2)});
@@ -58,17 +60,17 @@ TEST_F(HistoryAcceptTest, RowsThatAreNotASetOfTheRecordsRowsAreKeptThemselves) {
   for (const Acceptance& a : history.acceptances) {
     SCOPED_TRACE(a.step);
     EXPECT_EQ(a.write_rows, 0u);
-    EXPECT_EQ(Rows(history, a), a.rows);
+    EXPECT_EQ(Rows(history, a), history.OwnRows(a));
   }
-  EXPECT_EQ(history.acceptances[0].rows, (std::vector<Row>{R(1), R(1)}));
-  EXPECT_EQ(history.acceptances[1].rows, (std::vector<Row>{R(9)}));
+  EXPECT_EQ(history.OwnRows(history.acceptances[0]), (std::vector<Row>{R(1), R(1)}));
+  EXPECT_EQ(history.OwnRows(history.acceptances[1]), (std::vector<Row>{R(9)}));
   // A record of more than 64 rows cannot be a bit set.
   WriteRecord& big = history.writes.emplace_back();
   big.id = 2;
   for (int64_t i = 0; i < 65; ++i) big.rows.push_back(R(i));
   history.Accept(5, node, region, 2, {R(0)});
   EXPECT_EQ(history.acceptances.back().write_rows, 0u);
-  EXPECT_EQ(history.acceptances.back().rows, (std::vector<Row>{R(0)}));
+  EXPECT_EQ(history.OwnRows(history.acceptances.back()), (std::vector<Row>{R(0)}));
 }
 
 TEST_F(HistoryAcceptTest, APackedWritesRowsAreReadBackAndStillTakenAsBits) {
@@ -82,7 +84,7 @@ TEST_F(HistoryAcceptTest, APackedWritesRowsAreReadBackAndStillTakenAsBits) {
   // An acceptance after packing (a duplicated request delivered late) is still bits.
   history.Accept(8, node, region, 1, {R(2), R(2)});
   EXPECT_EQ(history.acceptances.back().write_rows, 0b1010u);
-  EXPECT_TRUE(history.acceptances.back().rows.empty());
+  EXPECT_TRUE(history.OwnRows(history.acceptances.back()).empty());
   history.PackWriteRows(1);  // packing twice changes nothing
   EXPECT_EQ(history.RowsOf(w), (std::vector<Row>{R(1), R(2), R(3), R(2)}));
 }
@@ -111,12 +113,38 @@ TEST(HistoryTest, PacksFillChunksWithoutMovingEarlierOnes) {
   }
 }
 
+TEST(HistoryTest, RetiredQueriesKeepTheirIdsCountsAndHash) {
+  History kept;
+  for (uint64_t id = 1; id <= 4; ++id) {
+    QueryRecord& q = kept.queries.emplace_back();
+    q.id = id;
+    q.status = id == 3 ? QueryStatus::kPending : QueryStatus::kOk;
+    q.row_count = id * 10;
+  }
+  History retired = kept;
+  retired.ReleasePassedQuery(0);
+  retired.ReleasePassedQuery(1);
+  retired.RetireFrontQuery();
+  retired.RetireFrontQuery();
+  EXPECT_EQ(retired.retired_queries, 2u);
+  EXPECT_EQ(retired.queries.size(), 2u);
+  EXPECT_EQ(retired.Query(3).status, QueryStatus::kPending);
+  EXPECT_EQ(retired.Query(4).row_count, 40u);
+  sim::Hasher a, b;
+  kept.Hash(a);
+  retired.Hash(b);
+  EXPECT_EQ(a.Finish(), b.Finish());  // a state fingerprint does not see the retirement
+  EXPECT_EXIT(static_cast<void>(retired.Query(2)), ::testing::ExitedWithCode(70), "");
+  EXPECT_EXIT(retired.RetireFrontQuery(), ::testing::ExitedWithCode(70), "");  // 3 is pending
+}
+
 TEST(HistoryTest, APassedQueryKeepsItsOutcomeAndCountsOnly) {
   History h;
   QueryRecord& q = h.queries.emplace_back();
   q.id = 1;
   q.sql = "SELECT * FROM t WHERE a >= 10 AND a < 20";
-  q.where = Predicate::Compare("a", CompareOp::kGtEq, Value::Int(10));
+  q.where =
+      std::make_shared<const Predicate>(Predicate::Compare("a", CompareOp::kGtEq, Value::Int(10)));
   q.rows = {R(11), R(12)};
   q.row_count = 2;
   q.regions = {RegionId::Of(TableId{1024}, RegionNumber{1})};
@@ -124,7 +152,7 @@ TEST(HistoryTest, APassedQueryKeepsItsOutcomeAndCountsOnly) {
   q.end_step = 9;
   h.ReleasePassedQuery(0);
   EXPECT_TRUE(q.rows.empty() && q.rows.capacity() == 0);
-  EXPECT_FALSE(q.where.has_value());
+  EXPECT_EQ(q.where, nullptr);
   EXPECT_TRUE(q.sql.empty());
   EXPECT_TRUE(q.regions.empty() && q.regions.capacity() == 0);
   EXPECT_EQ(q.status, QueryStatus::kOk);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -78,8 +79,10 @@ TEST(WorkloadFeederTest, IssuesTheDrawnWorkloadInOrderHoldingOneStatementPerStre
     // The history's records are complete once the run ends; copy them at the last look. A
     // query's SQL text is copied when it is issued (a query that passed sheds it).
     history = v.cluster.history();
-    const std::vector<model::QueryRecord>& now = v.cluster.history().queries;
-    for (size_t i = issued_queries.size(); i < now.size(); ++i) issued_queries.push_back(now[i]);
+    const model::History& now = v.cluster.history();
+    for (size_t i = issued_queries.size(); i < now.retired_queries + now.queries.size(); ++i) {
+      issued_queries.push_back(now.Query(i + 1));
+    }
     return true;
   };
   auto report = RunScenario(s, config);
@@ -87,7 +90,7 @@ TEST(WorkloadFeederTest, IssuesTheDrawnWorkloadInOrderHoldingOneStatementPerStre
   EXPECT_EQ(report.value().outcome, Outcome::kPass);
 
   // Workload statements come first in id order; the liveness probes after heal follow.
-  const std::vector<model::WriteRecord>& writes = history.writes;
+  const std::deque<model::WriteRecord>& writes = history.writes;
   ASSERT_GE(writes.size(), inserts.size());
   for (size_t i = 0; i < inserts.size(); ++i) {
     SCOPED_TRACE("write " + std::to_string(i + 1));
