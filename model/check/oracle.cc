@@ -149,7 +149,7 @@ void Oracle::AddVersion(uint32_t write, const model::Row& row, const model::Row*
     versions_[identity.versions.back()].overwritten_in_write = true;
   }
   const uint32_t owned = in_place != nullptr ? 0 : static_cast<uint32_t>(owned_rows_.size() - 1);
-  versions_.push_back(Version{write, identity_index, false, false, in_place, owned});
+  versions_.push_back(Version{write, identity_index, in_place, owned, false, false});
   identity.versions.push_back(version);
 }
 
@@ -234,7 +234,12 @@ void Oracle::Forget(Identity& identity) {
     const bool superseded = !schema_.append_mode && write.state == WriteState::kAcknowledged &&
                             write.resolve_step < horizon_ && write.resolve_step < *max_issue;
     if (!rejected && !overwritten && !superseded) return false;
-    identity.forgotten.push_back((RowHash(RowOf(version)) & ~uint64_t{1}) | (rejected ? 1 : 0));
+    // Once per value and kind: a steady workload writes the same values again and again.
+    const uint64_t digest = (RowHash(RowOf(version)) & ~uint64_t{1}) | (rejected ? 1 : 0);
+    if (std::find(identity.forgotten.begin(), identity.forgotten.end(), digest) ==
+        identity.forgotten.end()) {
+      identity.forgotten.push_back(digest);
+    }
     ++forgotten_count_;
     if (version == identity.key) {
       identity.key_forgotten = true;  // its row still names the identity

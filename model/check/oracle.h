@@ -29,7 +29,7 @@ namespace repartsim::check {
 
 using WriteId = uint64_t;
 
-enum class WriteState { kInFlight, kAcknowledged, kRejected, kUnknown };
+enum class WriteState : uint8_t { kInFlight, kAcknowledged, kRejected, kUnknown };
 // "in-flight", "acknowledged", "rejected", "unknown".
 std::string_view WriteStateName(WriteState state);
 
@@ -153,14 +153,15 @@ class Oracle {
     bool in_place = false;
     uint32_t readable = 0;  // its versions whose rows the oracle may still read
   };
+  // 24 bytes on a 64-bit target (a long run registers a Version per row it writes).
   struct Version {
-    uint32_t write = 0;                 // index into writes_
-    uint32_t identity = 0;              // index into identities_
-    bool overwritten_in_write = false;  // a later row of the same write has this identity
-    bool released = false;              // forgotten, and its row is never read again
+    uint32_t write = 0;     // index into writes_
+    uint32_t identity = 0;  // index into identities_
     // The row: *in_place (RegisterWriteInPlace), else owned_rows_[owned].
     const model::Row* in_place = nullptr;
     uint32_t owned = 0;
+    bool overwritten_in_write = false;  // a later row of the same write has this identity
+    bool released = false;              // forgotten, and its row is never read again
   };
   static constexpr uint32_t kNoIdentity = 0xffffffffu;
   struct Identity {
@@ -168,7 +169,8 @@ class Oracle {
     std::vector<uint32_t> versions;
     uint32_t next_same_hash = kNoIdentity;  // collision chain of identity_heads_
     uint32_t key = 0;  // its first version, whose row gives the identity columns' values
-    // The forgotten versions' rows: RowHash(row) with bit 0 set iff its write was rejected.
+    // The forgotten versions' rows, each distinct one once: RowHash(row) with bit 0 set iff
+    // its write was rejected.
     std::vector<uint64_t> forgotten;
     bool key_forgotten = false;  // `key` was forgotten while no other version could name it
     // Expect calls Forget once `versions` holds this many (twice what the last call kept, and

@@ -21,6 +21,12 @@ void PutFixed(uint64_t v, std::string& out) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
+// Signed integers as zigzag varints: small magnitudes of either sign take one or two bytes.
+uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1)); }
+
 class Reader {
  public:
   explicit Reader(std::string_view in) : in_(in) {}
@@ -71,10 +77,10 @@ void PackRows(const std::vector<Row>& rows, std::string& out) {
           out.push_back(value.as_bool() ? 1 : 0);
           break;
         case ValueType::kInt64:
-          PutFixed(static_cast<uint64_t>(value.as_int()), out);
+          PutVarint(ZigZag(value.as_int()), out);
           break;
         case ValueType::kUInt64:
-          PutFixed(value.as_uint(), out);
+          PutVarint(value.as_uint(), out);
           break;
         case ValueType::kDouble: {
           const double d = value.as_double();
@@ -88,7 +94,7 @@ void PackRows(const std::vector<Row>& rows, std::string& out) {
           out += value.as_string();
           break;
         case ValueType::kTimestamp:
-          PutFixed(static_cast<uint64_t>(value.as_timestamp_ms()), out);
+          PutVarint(ZigZag(value.as_timestamp_ms()), out);
           break;
       }
     }
@@ -109,10 +115,10 @@ std::vector<Row> UnpackRows(std::string_view in, size_t* used) {
           value = Value::Bool(r.Byte() != 0);
           break;
         case ValueType::kInt64:
-          value = Value::Int(static_cast<int64_t>(r.Fixed()));
+          value = Value::Int(UnZigZag(r.Varint()));
           break;
         case ValueType::kUInt64:
-          value = Value::UInt(r.Fixed());
+          value = Value::UInt(r.Varint());
           break;
         case ValueType::kDouble: {
           const uint64_t bits = r.Fixed();
@@ -125,7 +131,7 @@ std::vector<Row> UnpackRows(std::string_view in, size_t* used) {
           value = Value::String(std::string(r.Bytes(r.Varint())));
           break;
         case ValueType::kTimestamp:
-          value = Value::Timestamp(static_cast<int64_t>(r.Fixed()));
+          value = Value::Timestamp(UnZigZag(r.Varint()));
           break;
         default:
           REPARTSIM_ASSERT_MSG(false, "packed rows: unknown value type");

@@ -104,9 +104,9 @@ TEST(HistoryTest, PacksFillChunksWithoutMovingEarlierOnes) {
   for (uint64_t id = 1; id <= 100; ++id) {
     EXPECT_EQ(h.RowsOf(h.writes[id - 1]), unpacked.writes[id - 1].rows) << id;
   }
-  // 113 bytes per one-row pack (1 + 1 + 9 + 102): 36 fit in a chunk of 4096 bytes.
-  EXPECT_EQ(h.writes[35].packed_chunk, 0u);
-  EXPECT_EQ(h.writes[36].packed_chunk, 1u);
+  // 107 bytes per one-row pack (1 + 1 + 3 + 102) of ids below 82: 38 fit in a chunk of 4096.
+  EXPECT_EQ(h.writes[37].packed_chunk, 0u);
+  EXPECT_EQ(h.writes[38].packed_chunk, 1u);
   EXPECT_GT(h.packed_rows[h.writes[49].packed_chunk].size(), History::kPackedChunkBytes);
   for (const std::string& chunk : h.packed_rows) {
     EXPECT_LE(chunk.size(), std::max(History::kPackedChunkBytes, chunk.capacity()));

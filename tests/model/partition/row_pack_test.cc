@@ -58,10 +58,11 @@ TEST(RowPackTest, PacksLaidEndToEndAreReadOneByOne) {
   EXPECT_EQ(used, first);
   EXPECT_EQ(UnpackRows(std::string_view(packed).substr(first), &used), b);
   EXPECT_EQ(used, packed.size() - first);
-  // A row of a short string, a timestamp and two numbers: 2 + 4 + 3 * 9 bytes.
+  // A row of a short string, a timestamp, a small integer and a double: the counts (2), the
+  // string (1 + 1 + 2), the varints (1 + 1 each) and the double (1 + 8).
   std::string one;
-  PackRows({{Value::String("h0"), Value::Timestamp(1), Value::Int(7), Value::Double(0.5)}}, one);
-  EXPECT_EQ(one.size(), 2u + 4u + 3u * 9u);
+  PackRows({{Value::String("h0"), Value::Timestamp(1), Value::Int(-7), Value::Double(0.5)}}, one);
+  EXPECT_EQ(one.size(), 2u + 4u + 2u + 2u + 9u);
 }
 
 TEST(RowPackTest, RandomRowsComeBackExactly) {
