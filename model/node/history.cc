@@ -22,6 +22,11 @@ const char* WriteStatusName(WriteStatus status) {
   REPARTSIM_UNREACHABLE();
 }
 
+const std::string& RareText::str() const {
+  static const std::string kEmpty;
+  return text_ == nullptr ? kEmpty : *text_;
+}
+
 WriteRecord& History::Write(uint64_t id) {
   REPARTSIM_ASSERT(id >= 1 && id <= writes.size());
   REPARTSIM_ASSERT(writes[id - 1].id == id);

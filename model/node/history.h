@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <deque>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/meta/ids.h"
@@ -30,6 +32,34 @@ enum class QueryStatus : uint8_t { kPending, kOk, kError };
 
 const char* WriteStatusName(WriteStatus status);
 
+// Text most records leave empty (a write's error): a pointer when empty, where a std::string
+// takes 32 bytes in each of a long run's records.
+class RareText {
+ public:
+  RareText() = default;
+  RareText(const RareText& other) { *this = other.str(); }
+  RareText& operator=(const RareText& other) {
+    if (this != &other) *this = other.str();
+    return *this;
+  }
+  RareText(RareText&&) noexcept = default;
+  RareText& operator=(RareText&&) noexcept = default;
+  RareText& operator=(std::string text) {
+    text_ = text.empty() ? nullptr : std::make_unique<std::string>(std::move(text));
+    return *this;
+  }
+
+  const std::string& str() const;
+  bool empty() const { return text_ == nullptr; }
+  operator const std::string&() const { return str(); }  // reads as the text itself
+  operator std::string_view() const { return str(); }
+  friend bool operator==(const RareText& a, std::string_view b) { return a.str() == b; }
+  friend std::ostream& operator<<(std::ostream& out, const RareText& t) { return out << t.str(); }
+
+ private:
+  std::unique_ptr<std::string> text_;
+};
+
 struct WriteRecord {
   uint64_t id = 0;
   NodeId frontend;
@@ -46,7 +76,7 @@ struct WriteRecord {
   uint32_t packed_offset = 0;
   uint64_t end_step = 0;
   sim::SimTime end;
-  std::string error;
+  RareText error;
 };
 
 struct QueryRecord {

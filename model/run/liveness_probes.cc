@@ -91,7 +91,7 @@ void LivenessProbes::AfterStep(model::Cluster& cluster, sim::SimTime now) {
       p.acked = true;
       p.error.clear();
     } else {
-      p.error = w.error.empty() ? model::WriteStatusName(w.status) : w.error;
+      p.error = w.error.empty() ? model::WriteStatusName(w.status) : w.error.str();
       if (p.attempts < kAttemptsMax) {
         Issue(i, cluster, now + sim::Ms(kRetryDelayMs));
         continue;

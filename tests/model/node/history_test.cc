@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,26 @@ TEST(HistoryTest, RetiredQueriesKeepTheirIdsCountsAndHash) {
   EXPECT_EQ(a.Finish(), b.Finish());  // a state fingerprint does not see the retirement
   EXPECT_EXIT(static_cast<void>(retired.Query(2)), ::testing::ExitedWithCode(70), "");
   EXPECT_EXIT(retired.RetireFrontQuery(), ::testing::ExitedWithCode(70), "");  // 3 is pending
+}
+
+TEST(HistoryTest, RareTextReadsAsTheTextItHolds) {
+  RareText none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none, "");
+  RareText error;
+  error = std::string("request timed out");
+  EXPECT_FALSE(error.empty());
+  EXPECT_EQ(error, "request timed out");
+  RareText copy = error;  // a deep copy
+  error = std::string();
+  EXPECT_TRUE(error.empty());
+  EXPECT_EQ(copy, "request timed out");
+  const RareText& same = copy;
+  copy = same;  // self-assignment keeps the text
+  EXPECT_EQ(static_cast<const std::string&>(copy), "request timed out");
+  std::ostringstream out;
+  out << copy;
+  EXPECT_EQ(out.str(), "request timed out");
 }
 
 TEST(HistoryTest, APassedQueryKeepsItsOutcomeAndCountsOnly) {

@@ -185,7 +185,7 @@ TEST(DefectP2Test, RedispatchAfterApplyStagingManifestRollsBackMetadataOnlyAndDi
   ASSERT_EQ(writes.size(), 3u);
   for (size_t i : {1u, 2u}) {
     EXPECT_EQ(writes[i].status, WriteStatus::kRejected) << i;
-    EXPECT_EQ(writes[i].error.rfind(
+    EXPECT_EQ(writes[i].error.str().rfind(
                   "Partition expr version mismatch for region " + RegionN(0).ToString(), 0),
               0u)
         << writes[i].error;

@@ -220,9 +220,9 @@ TEST(DefectP10Test, FlightBulkWriteCarriesTheVersionAndIsFenced) {
   const WriteRecord& flight = h.cluster.history().writes.at(1);
   EXPECT_EQ(flight.path, WritePath::kFlight);
   EXPECT_EQ(flight.status, WriteStatus::kRejected);
-  EXPECT_EQ(
-      flight.error.rfind("Partition expr version mismatch for region " + RegionN(0).ToString(), 0),
-      0u)
+  EXPECT_EQ(flight.error.str().rfind(
+                "Partition expr version mismatch for region " + RegionN(0).ToString(), 0),
+            0u)
       << flight.error;
   EXPECT_EQ(RegionAValues(h, RegionN(0)), (std::vector<int64_t>{10}));
 }
@@ -244,7 +244,7 @@ TEST(DefectP10Test, UnversionedBulkWriteBypassesTheFenceAndLandsOutsideTheRegion
   const auto& writes = h.cluster.history().writes;
   // The row path carries the stale version of R0 and is fenced...
   EXPECT_EQ(writes.at(1).status, WriteStatus::kRejected);
-  EXPECT_EQ(writes.at(1).error.rfind(
+  EXPECT_EQ(writes.at(1).error.str().rfind(
                 "Partition expr version mismatch for region " + RegionN(0).ToString(), 0),
             0u)
       << writes.at(1).error;

@@ -78,7 +78,7 @@ TEST(DefectP5Test, RollbackLosesRowsOfTheDroppedRegionAndStagedFlushes) {
   ASSERT_EQ(writes.size(), 4u);
   EXPECT_EQ(writes[1].status, WriteStatus::kAcked) << writes[1].error;
   EXPECT_EQ(writes[2].status, WriteStatus::kRejected);
-  EXPECT_EQ(writes[2].error.rfind(
+  EXPECT_EQ(writes[2].error.str().rfind(
                 "Partition expr version mismatch for region " + RegionN(1).ToString(), 0),
             0u)
       << writes[2].error;
@@ -108,7 +108,7 @@ TEST(DefectP5Test, ReferencePromotesTheDemotedRegionAndKeepsEveryAcknowledgedRow
   ASSERT_EQ(writes.size(), 4u);
   EXPECT_EQ(writes[1].status, WriteStatus::kAcked) << writes[1].error;
   EXPECT_EQ(writes[2].status, WriteStatus::kRejected);
-  EXPECT_EQ(writes[2].error.rfind(
+  EXPECT_EQ(writes[2].error.str().rfind(
                 "Partition expr version mismatch for region " + RegionN(1).ToString(), 0),
             0u)
       << writes[2].error;
