@@ -41,28 +41,21 @@ void History::Accept(uint64_t step, NodeId node, RegionId region, uint64_t write
   a.region = region;
   a.write_id = write_id;
   // Each accepted row as a bit of the record's rows: the first equal row not taken yet.
-  const bool known =
-      write_id >= 1 && write_id <= writes.size() && writes[write_id - 1].id == write_id;
-  const std::vector<Row> unpacked =
-      known && writes[write_id - 1].packed ? RowsOf(writes[write_id - 1]) : std::vector<Row>();
-  const std::vector<Row>* written =
-      !known ? nullptr : (writes[write_id - 1].packed ? &unpacked : &writes[write_id - 1].rows);
-  if (written != nullptr && written->size() <= 64) {
+  const auto as_bits = [&](const std::vector<Row>& written) {
+    if (written.size() > 64) return false;
     uint64_t bits = 0;
     for (const Row& row : rows) {
       size_t i = 0;
-      while (i < written->size() && (((bits >> i) & 1) != 0 || (*written)[i] != row)) ++i;
-      if (i == written->size()) {
-        bits = 0;
-        break;
-      }
+      while (i < written.size() && (((bits >> i) & 1) != 0 || written[i] != row)) ++i;
+      if (i == written.size()) return false;
       bits |= uint64_t{1} << i;
     }
-    if (bits != 0 || rows.empty()) {
-      a.write_rows = bits;
-      return;
-    }
-  }
+    a.write_rows = bits;
+    return true;
+  };
+  const bool known =
+      write_id >= 1 && write_id <= writes.size() && writes[write_id - 1].id == write_id;
+  if (known && WithRowsOf(writes[write_id - 1], as_bits)) return;
   a.own_rows = static_cast<uint32_t>(own_accepted_rows.size());
   own_accepted_rows.push_back(rows);
 }

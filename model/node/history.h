@@ -204,12 +204,18 @@ struct History {
   void ForEachAcceptedRow(const Acceptance& a, F f) const {
     for (const Row& row : OwnRows(a)) f(row);
     if (a.write_rows == 0) return;
-    const WriteRecord& w = writes[a.write_id - 1];
-    const std::vector<Row> unpacked = w.packed ? RowsOf(w) : std::vector<Row>();
-    const std::vector<Row>& rows = w.packed ? unpacked : w.rows;
-    for (size_t i = 0; i < rows.size(); ++i) {
-      if ((a.write_rows >> i) & 1) f(rows[i]);
-    }
+    WithRowsOf(writes[a.write_id - 1], [&](const std::vector<Row>& rows) {
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if ((a.write_rows >> i) & 1) f(rows[i]);
+      }
+    });
+  }
+  // Returns f(const std::vector<Row>&) of the rows of `w`, one of `writes`: its own, or
+  // unpacked for the call when packed.
+  template <class F>
+  decltype(auto) WithRowsOf(const WriteRecord& w, F f) const {
+    if (!w.packed) return f(w.rows);
+    return f(RowsOf(w));
   }
   // The rows `a` keeps itself (Acceptance::own_rows), empty when its rows are bits.
   const std::vector<Row>& OwnRows(const Acceptance& a) const;

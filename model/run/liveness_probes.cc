@@ -26,13 +26,13 @@ bool LivenessProbes::Start(const scenario::Scenario& s, model::Cluster& cluster,
   int64_t fresh = 0;
   for (const model::WriteRecord& w : cluster.history().writes) {
     if (w.table != s.table_id()) continue;
-    const std::vector<model::Row> unpacked =
-        w.packed ? cluster.history().RowsOf(w) : std::vector<model::Row>();
-    for (const model::Row& row : w.packed ? unpacked : w.rows) {
-      const model::Row* one = &row;
-      fresh = std::max(fresh, check::FreshTimeIndex(schema, std::span(&one, 1)));
-      if (w.status == model::WriteStatus::kAcked) acked.Add(row);
-    }
+    cluster.history().WithRowsOf(w, [&](const std::vector<model::Row>& rows) {
+      for (const model::Row& row : rows) {
+        const model::Row* one = &row;
+        fresh = std::max(fresh, check::FreshTimeIndex(schema, std::span(&one, 1)));
+        if (w.status == model::WriteStatus::kAcked) acked.Add(row);
+      }
+    });
   }
   std::vector<const model::Row*> firsts;
   for (const model::Row& row : acked.rows()) firsts.push_back(&row);
