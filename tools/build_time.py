@@ -24,7 +24,7 @@ def Area(output):
         if output.startswith("tests/") or os.path.basename(output).startswith("test_"):
             return "test links"
         return "links and archives"
-    for part in ("bench", "fuzz", "tests", "tools", "model", "sim"):
+    for part in ("bench", "fuzz", "tests", "tools", "checker", "model", "sim"):
         if "/" + part + "/" in "/" + output or output.startswith(part + "/"):
             return part
     return "other"

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Determinism lint (docs/architecture.md section "Determinism rules").
 
-Scans C++ sources under sim/ and model/ for APIs that break bit-exact replay: the C and C++
+Scans C++ sources under sim/, model/ and checker/ for APIs that break bit-exact replay: the C and C++
 random facilities, wall and steady clocks, threads and atomics, getenv, std::hash and unordered
-containers. It also enforces the layering rule: nothing under sim/ includes a model/ header.
+containers. It also enforces the layering rule: nothing under sim/ includes a model/ or checker/ header.
 Each finding prints as `file:line: banned <what>: <why>` and the exit code is 1.
 
 An unordered container is allowed on a line that carries the marker comment
 `lint: lookup-only` (it is never iterated where the order could reach output).
 
 Usage:
-  lint_determinism.py ROOT                      scan ROOT/sim and ROOT/model; exit 1 on findings
+  lint_determinism.py ROOT                      scan ROOT/sim, model, checker; exit 1 on findings
   lint_determinism.py --expect-failure FILE:LINE...
                                                 scan each file; exit 0 iff it has a finding at
                                                 exactly LINE (and no other line)
@@ -42,7 +42,7 @@ BANNED = [
 ]
 UNORDERED = re.compile(r"\bunordered_(map|set|multimap|multiset)\b")
 LOOKUP_ONLY = "lint: lookup-only"
-SIM_INCLUDES_MODEL = re.compile(r'#\s*include\s*"model/')
+SIM_INCLUDES_MODEL = re.compile(r'#\s*include\s*"(model|checker)/')
 COMPILED = [(re.compile(p), what, why) for p, what, why in BANNED]
 
 
@@ -134,7 +134,7 @@ def main(argv):
         return 64
     root = argv[1]
     findings = []
-    for sub in ("sim", "model", os.path.join("tools", "demo")):
+    for sub in ("sim", "model", "checker", os.path.join("tools", "demo")):
         for path in sources_under(root, sub):
             findings += lint_file(path, os.path.relpath(path, root), in_sim=(sub == "sim"))
     for line in findings:

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Format lint: every C++ source of the project is clang-formatted with the repo's .clang-format.
 
-Runs `clang-format --dry-run -Werror` over the .h and .cc files under sim/, model/, tools/ and
-tests/ (fixtures under tests/data/ are skipped: they are inputs, not sources). Each badly
+Runs `clang-format --dry-run -Werror` over the .h and .cc files under sim/, model/, checker/,
+tools/ and tests/ (fixtures under tests/data/ are skipped: they are inputs, not sources). Each badly
 formatted place prints as clang-format's own `file:line:col: error: code should be
 clang-formatted` and the exit code is 1.
 
@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 
-FOLDERS = ["sim", "model", "tools", "tests"]
+FOLDERS = ["sim", "model", "checker", "tools", "tests"]
 SKIP = [os.path.join("tests", "data")]
 
 

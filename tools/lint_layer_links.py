@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Link-layer check: each model library resolves its symbols only in the layers below it.
+"""Link-layer check: each layer's library resolves its symbols only in the layers below it.
 
-model/CMakeLists.txt builds librepartsim_model_<folder>.a for every line of model/layers.txt and
-links it to the folders that line names. A static library links even when one of its objects
-calls a function of a library above it (the aggregate link line happens to hold both), so this
-script reads the libraries with `nm`: a symbol a library leaves undefined that is defined only
-in a model library outside its allowed layers (itself and, transitively, the folders its line
-names) is a finding, printed as
-`librepartsim_model_<folder>.a: <symbol> is defined in model/<other>, which model/<folder> may
-not use (model/layers.txt:N)`, and the exit code is 1. Symbols defined in no model library
+<room>/CMakeLists.txt builds librepartsim_<room>_<folder>.a (in BUILD/<room>/) for every line of
+<room>/layers.txt, for the rooms model/ and checker/ (tools/lint_layers.py), and links it to the
+layers that line names. A static library links even when one of its objects calls a function of
+a library above it (the aggregate link line happens to hold both), so this script reads the
+libraries with `nm`: a symbol a library leaves undefined that is defined only in a layer's
+library outside its allowed layers (itself and, transitively, the layers its line names) is a
+finding, printed as
+`librepartsim_<room>_<folder>.a: <symbol> is defined in <other layer>, which <room>/<folder> may
+not use (<room>/layers.txt:N)`, and the exit code is 1. Symbols defined in no layer's library
 (the engine, the C++ library, SQLite, yaml-cpp) are not checked.
 
 Usage:
-  lint_layer_links.py ROOT LIBDIR [--nm NM]           exit 1 on findings
-  lint_layer_links.py ROOT LIBDIR [--nm NM] --expect-failure-without FOLDER:DEP
-                                  check as if FOLDER's line did not name DEP; exit 0 iff that
-                                  gives a finding for FOLDER (so the check can fail)
+  lint_layer_links.py ROOT BUILD [--nm NM]           exit 1 on findings
+  lint_layer_links.py ROOT BUILD [--nm NM] --expect-failure-without LAYER:DEP
+                                  check as if LAYER's line did not name DEP (both as
+                                  <room>/<folder>); exit 0 iff that gives a finding for LAYER
+                                  (so the check can fail)
 """
 import os
 import subprocess
@@ -23,6 +25,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lint_layers import read_layers  # noqa: E402
+
+
+def library_of(build, layer):
+    room, folder = layer.split("/", 1)
+    return os.path.join(build, room, f"librepartsim_{room}_{folder}.a")
 
 
 def symbols(nm, path):
@@ -62,9 +69,9 @@ def check(layers, libs):
                 continue
             owners = sorted(f for f in libs if symbol in libs[f][0])
             if owners:
-                findings.append((folder, f"librepartsim_model_{folder}.a: {symbol} is defined in "
-                                 f"model/{' model/'.join(owners)}, which model/{folder} may not "
-                                 f"use (model/layers.txt:{layers.line[folder]})"))
+                findings.append((folder, f"{os.path.basename(library_of('', folder))}: {symbol} "
+                                 f"is defined in {' '.join(owners)}, which {folder} may not "
+                                 f"use ({layers.line[folder]})"))
     return findings
 
 
@@ -83,7 +90,7 @@ def main(argv):
     if len(args) != 2 or (drop is not None and len(drop) != 2):
         print(__doc__, file=sys.stderr)
         return 64
-    root, libdir = args
+    root, build = args
     layers, table_findings = read_layers(root)
     for finding in table_findings:
         print(finding)
@@ -91,16 +98,16 @@ def main(argv):
         return 1
     libs = {}
     for folder in layers.allowed:
-        path = os.path.join(libdir, f"librepartsim_model_{folder}.a")
+        path = library_of(build, folder)
         if os.path.exists(path):
             libs[folder] = symbols(nm, path)
     if not libs:
-        print(f"lint_layer_links: no librepartsim_model_*.a in {libdir}", file=sys.stderr)
+        print(f"lint_layer_links: no layer libraries under {build}", file=sys.stderr)
         return 64
     if drop is not None:
         folder, dep = drop
         if dep not in layers.allowed.get(folder, set()):
-            print(f"lint_layer_links: model/layers.txt does not let {folder} use {dep}",
+            print(f"lint_layer_links: {layers.line.get(folder, folder)}: {folder} may not use {dep}",
                   file=sys.stderr)
             return 64
         layers.allowed[folder] = layers.allowed[folder] - {dep}

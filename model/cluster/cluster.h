@@ -34,7 +34,7 @@
 #include "model/node/history.h"
 #include "model/node/message.h"
 #include "model/node/node_context.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "sim/event_queue.h"
 #include "sim/network.h"
 #include "sim/simulation.h"

@@ -8,7 +8,7 @@
 #include "model/cluster/cluster.h"
 #include "model/gc/gc.h"
 #include "model/meta/table_metadata.h"
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -53,7 +53,7 @@
 #include "model/node/node_context.h"
 #include "model/node/reply.h"
 #include "model/partition/expr.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "sim/fingerprint.h"
 #include "sim/ratio.h"
 #include "sim/time.h"

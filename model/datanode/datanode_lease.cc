@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "model/datanode/datanode.h"
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -1,6 +1,6 @@
 #include "model/frontend/ddl_validation.h"
 
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 
 namespace repartsim::model {
 

@@ -7,7 +7,7 @@
 
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "model/sql/repartition_planner.h"
 #include "model/sql/statement.h"
 #include "sim/result.h"

@@ -8,7 +8,7 @@
 #include "model/frontend/write_router.h"
 #include "model/node/refusal.h"
 #include "model/partition/predicate.h"
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

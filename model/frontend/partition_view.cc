@@ -1,6 +1,6 @@
 #include "model/frontend/partition_view.h"
 
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 
 namespace repartsim::model {
 

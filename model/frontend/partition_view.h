@@ -9,7 +9,7 @@
 #include "model/meta/region_route.h"
 #include "model/meta/table_info.h"
 #include "model/partition/rule.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 
 namespace repartsim::model {
 

@@ -5,7 +5,7 @@
 #include "model/frontend/partition_view.h"
 #include "model/partition/prune.h"
 #include "model/partition/rule.h"
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 
 namespace repartsim::model {
 

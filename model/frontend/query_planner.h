@@ -13,7 +13,7 @@
 #include "model/frontend/route_cache.h"
 #include "model/meta/ids.h"
 #include "model/partition/predicate.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 
 namespace repartsim::model {
 

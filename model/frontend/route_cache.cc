@@ -1,6 +1,6 @@
 #include "model/frontend/route_cache.h"
 
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -8,7 +8,7 @@
 #include "model/node/refusal.h"
 #include "model/partition/expr.h"
 #include "model/partition/rule.h"
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 
 namespace repartsim::model {
 

@@ -15,7 +15,7 @@
 #include "model/node/message.h"
 #include "model/node/write_path.h"
 #include "model/partition/schema.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 
 namespace repartsim::model {
 

@@ -4,7 +4,7 @@
 
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -25,7 +25,7 @@
 #include "model/datanode/object_store.h"
 #include "model/meta/ids.h"
 #include "model/meta/kv_store.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "sim/time.h"
 
 namespace repartsim::model {

@@ -3,7 +3,7 @@
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

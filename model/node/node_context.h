@@ -12,7 +12,7 @@
 #include "model/node/crash_hook.h"
 #include "model/node/history.h"
 #include "model/node/message_fwd.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "sim/simulation.h"
 
 namespace repartsim::model {

@@ -4,9 +4,9 @@
 // creates the new regions on datanodes and appends their routes.
 #include "model/node/message.h"
 #include "model/partition/region_assignment.h"
+#include "model/protocol/rules.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
-#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -3,8 +3,8 @@
 // commit a failure after the commit point (a group applied staging) re-dispatches them instead.
 #include <algorithm>
 
+#include "model/protocol/rules.h"
 #include "model/repartition/repartition_procedure.h"
-#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

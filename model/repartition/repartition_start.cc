@@ -5,9 +5,9 @@
 
 #include "model/partition/rule.h"
 #include "model/partition/subtask.h"
+#include "model/protocol/rules.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
-#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -7,9 +7,9 @@
 // and it is idempotent: a crash during it resumes from the rollback record.
 #include <algorithm>
 
+#include "model/protocol/rules.h"
 #include "model/repartition/repartition_procedure.h"
 #include "model/repartition/route_access.h"
-#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "model/cluster/cluster.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "model/scenario/crash_sites.h"
 #include "sim/fingerprint.h"
 

@@ -14,7 +14,7 @@
 #include "model/meta/meta_keys.h"
 #include "model/meta/table_metadata.h"
 #include "model/node/refusal.h"
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "model/run/run_explain.h"
 #include "sim/assert.h"
 

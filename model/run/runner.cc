@@ -6,7 +6,7 @@
 
 #include "model/cluster/cluster.h"
 #include "model/meta/table_metadata.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "model/run/phase_chooser.h"
 #include "model/run/run_check.h"
 #include "model/run/run_story.h"

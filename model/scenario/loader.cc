@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "model/check/violation.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "model/scenario/loader_internal.h"
 #include "model/scenario/scenario_limits.h"
 #include "model/scenario/seed_range.h"

@@ -2,7 +2,7 @@
 // captures what it prints and its exit code, plus the small text helpers the CLI tests share
 // (a file's bytes, the lines of an output). The CLI tests keep what only the binary shows
 // (flags, exit codes, output files and streams); the logic behind a verb is tested in process
-// under tests/model/campaign. Header-only so each test executable compiles its own copy. No
+// under tests/checker/campaign. Header-only so each test executable compiles its own copy. No
 // JSON library: tests/tools/sweep_reader.h reads a report with the campaign layer's reader,
 // which keeps the CLI test objects quick to build.
 #pragma once

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "model/campaign/sweep_report.h"
+#include "checker/campaign/sweep_report.h"
 #include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 

@@ -2,7 +2,7 @@
 // nondeterminism: the second run is perturbed at one step (a test seam, RunConfig::after_step
 // scheduling an extra heal op), and the report names the first divergent event with the
 // lines before it and both runs' lines from there. `run --check-determinism` passes (exit 0).
-#include "model/campaign/determinism.h"
+#include "checker/campaign/determinism.h"
 
 #include <gtest/gtest.h>
 

@@ -123,7 +123,7 @@ TEST(MutantsCliTest, EveryFindingListsEachKillingScenarioAndWhetherItIsDocumente
 }
 
 TEST(MutantsCliTest, JsonGoesToStdoutAndTheTextToStderr) {
-  // What the JSON holds is tested in process (tests/model/campaign/mutation_search_test.cc).
+  // What the JSON holds is tested in process (tests/checker/campaign/mutation_search_test.cc).
   const std::string args = "mutants " + kTwoGroups +
                            " --only per-group-indices --only fenced-reads --seeds-per-scenario 1"
                            " --explore-states 0 --quiet --json -";

@@ -1,12 +1,12 @@
 // Goal: `repartsim rules` prints the switch table campaign::RulesText() makes (its content is
-// tested in process: tests/model/campaign/rules_table_test.cc) on stdout with exit 0,
+// tested in process: tests/checker/campaign/rules_table_test.cc) on stdout with exit 0,
 // `--json` prints campaign::RulesJson(), and an unknown flag is a located usage error (64).
 // Method: run the built binary through popen and compare its stdout byte for byte.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "model/campaign/rules_table.h"
+#include "checker/campaign/rules_table.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {

@@ -3,7 +3,7 @@
 // file reproduces it with a plain run; a passing seed is refused (exit 64).
 // Method: lease-race-new-region-ack seed 0 (INV-ACK under greptime), through the library and
 // the CLI; the sizes are exact (measured once).
-#include "model/campaign/shrink.h"
+#include "checker/campaign/shrink.h"
 
 #include <gtest/gtest.h>
 

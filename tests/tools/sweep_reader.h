@@ -1,5 +1,5 @@
 // A sweep report a CLI test's run of the binary wrote, read by the campaign layer's own reader
-// (model/campaign/sweep_report.h) into its struct: the tests assert fields, not JSON text, and
+// (checker/campaign/sweep_report.h) into its struct: the tests assert fields, not JSON text, and
 // include no JSON library.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "model/campaign/sweep_report.h"
+#include "checker/campaign/sweep_report.h"
 
 namespace repartsim::testing {
 

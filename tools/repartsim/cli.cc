@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/campaign/repro_command.h"
+#include "checker/campaign/repro_command.h"
 #include "sim/suggest.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"

@@ -1,8 +1,8 @@
-// The CLI's exit codes are campaign::ExitCode (model/campaign/exit_code.h, the one table,
+// The CLI's exit codes are campaign::ExitCode (checker/campaign/exit_code.h, the one table,
 // rendered into --help and README.md "Exit codes"); the verbs use these names for them.
 #pragma once
 
-#include "model/campaign/exit_code.h"
+#include "checker/campaign/exit_code.h"
 
 namespace repartsim::tools {
 

@@ -2,10 +2,10 @@
 
 #include <fstream>
 
-#include "model/campaign/run_text.h"
-#include "model/campaign/trace_format.h"
+#include "checker/campaign/run_text.h"
+#include "checker/campaign/trace_format.h"
 #include "model/check/violation.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "sim/parse_u64.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"

@@ -1,6 +1,6 @@
 // Shared pieces of the scenario verbs (run, replay, sweep): --rule flag parsing, atomic report
 // files, and the files of the campaign layer's formats: choice files
-// (model/campaign/choice_file.h), trace files (text or JSON lines, trace_format.h) and the
+// (checker/campaign/choice_file.h), trace files (text or JSON lines, trace_format.h) and the
 // run report a person reads (run_text.h).
 #pragma once
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "model/campaign/choice_file.h"
-#include "model/campaign/mutation_search.h"
-#include "model/campaign/output_files.h"
+#include "checker/campaign/choice_file.h"
+#include "checker/campaign/mutation_search.h"
+#include "checker/campaign/output_files.h"
 #include "model/run/runner.h"
 #include "model/scenario/scenario.h"
 #include "sim/choice_list.h"

@@ -1,6 +1,6 @@
 #include "tools/repartsim/report_sweep.h"
 
-#include "model/campaign/sweep_text.h"
+#include "checker/campaign/sweep_text.h"
 
 namespace repartsim::tools {
 

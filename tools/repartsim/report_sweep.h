@@ -1,4 +1,4 @@
-// The CLI's side of a sweep report (model/campaign/sweep_report.h, rendered by sweep_text.h):
+// The CLI's side of a sweep report (checker/campaign/sweep_report.h, rendered by sweep_text.h):
 // printing the summary or the totals, and the identity of this executable that every report
 // carries.
 #pragma once
@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "model/campaign/sweep_report.h"
-#include "model/campaign/sweep_text.h"
+#include "checker/campaign/sweep_report.h"
+#include "checker/campaign/sweep_text.h"
 
 namespace repartsim::tools {
 

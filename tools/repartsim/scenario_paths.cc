@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "model/campaign/scenario_files.h"
+#include "checker/campaign/scenario_files.h"
 #include "model/scenario/seed_range.h"
 #include "tools/repartsim/cli_error.h"
 

@@ -11,10 +11,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "model/campaign/counterexample.h"
-#include "model/campaign/decisive_decisions.h"
-#include "model/campaign/explore_text.h"
-#include "model/campaign/repro_command.h"
+#include "checker/campaign/counterexample.h"
+#include "checker/campaign/decisive_decisions.h"
+#include "checker/campaign/explore_text.h"
+#include "checker/campaign/repro_command.h"
 #include "model/run/explore.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"

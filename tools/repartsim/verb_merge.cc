@@ -1,12 +1,12 @@
 // `repartsim merge REPORT.json... [--json FILE] [--junit FILE]`: joins the --json reports of
 // sweep shards (or of several sweeps) with campaign::MergeSweepReports
-// (model/campaign/sweep_merge.h, which lists what it refuses). Every report is validated on
+// (checker/campaign/sweep_merge.h, which lists what it refuses). Every report is validated on
 // read (campaign::SweepReport::FromJson); a refused or malformed report is a located error,
 // exit 64. Prints the summary; exits like sweep.
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "model/campaign/sweep_merge.h"
+#include "checker/campaign/sweep_merge.h"
 #include "sim/input_file.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"

@@ -1,5 +1,5 @@
 // `repartsim mutants [SCENARIO|DIR...]`: checks the checker. The search, its budget and its
-// findings are model/campaign/mutation_search.h; the score, table and JSON mutation_report.h.
+// findings are checker/campaign/mutation_search.h; the score, table and JSON mutation_report.h.
 // Here: the flags, the budget from the named scenarios (default `scenarios`), progress on
 // stderr (one line per finished row), the table on stdout (stderr with `--json -`).
 // Exit codes: 0 reference clean and score >= --min-score; 1 reference not clean or score below
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "model/campaign/mutation_report.h"
-#include "model/campaign/mutation_search.h"
+#include "checker/campaign/mutation_report.h"
+#include "checker/campaign/mutation_search.h"
 #include "model/scenario/loader.h"
 #include "model/scenario/scenario_limits.h"
 #include "tools/repartsim/cli_error.h"

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "model/campaign/plan_text.h"
+#include "checker/campaign/plan_text.h"
 #include "model/sql/sql_input.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"

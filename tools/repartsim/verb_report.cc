@@ -11,8 +11,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "model/campaign/html_timeline.h"
-#include "model/campaign/run_text.h"
+#include "checker/campaign/html_timeline.h"
+#include "checker/campaign/run_text.h"
 #include "model/scenario/loader.h"
 #include "sim/input_file.h"
 #include "tools/repartsim/cli_error.h"

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "model/campaign/rules_table.h"
+#include "checker/campaign/rules_table.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
 

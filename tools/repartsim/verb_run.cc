@@ -12,10 +12,10 @@
 #include <optional>
 #include <variant>
 
-#include "model/campaign/determinism.h"
-#include "model/campaign/html_timeline.h"
-#include "model/campaign/repro_command.h"
-#include "model/campaign/run_text.h"
+#include "checker/campaign/determinism.h"
+#include "checker/campaign/html_timeline.h"
+#include "checker/campaign/repro_command.h"
+#include "checker/campaign/run_text.h"
 #include "model/scenario/crash_sites.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"

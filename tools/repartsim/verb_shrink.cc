@@ -1,5 +1,5 @@
 // `repartsim shrink SCENARIO --seed N | --choices FILE`: shrinks a failing run to a small
-// scripted scenario (model/campaign/shrink.h) that still reports the same invariant, writes
+// scripted scenario (checker/campaign/shrink.h) that still reports the same invariant, writes
 // it (--out, default repartsim-<name>-<profile>-<seed>-shrunk.yaml), runs it once to verify,
 // and reports the size before and after (steps, statements, faults, decisions, rows) and the
 // time taken. Exit: 0 shrunk and verified, 64 bad input or a passing run, 70 the written
@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <memory>
 
-#include "model/campaign/decisive_decisions.h"
-#include "model/campaign/repro_command.h"
-#include "model/campaign/shrink.h"
+#include "checker/campaign/decisive_decisions.h"
+#include "checker/campaign/repro_command.h"
+#include "checker/campaign/shrink.h"
 #include "model/check/violation.h"
 #include "model/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"

@@ -1,7 +1,7 @@
 // `repartsim sweep SCENARIO|DIR... [--seeds A..B] [--jobs J] [--shard I/N] [--time-budget D]`:
 // many seeds of many scenarios (a directory stands for every *.yaml under it; --tag keeps the
 // scenarios carrying one of the tags). The plan, shards, resume, the worker processes and the
-// determinism re-check are model/campaign/sweep_plan.h; verdicts and groups sweep_report.h.
+// determinism re-check are checker/campaign/sweep_plan.h; verdicts and groups sweep_report.h.
 // Here: the flags (--shard env reads I from JOB_COMPLETION_INDEX, N from
 // REPARTSIM_SHARD_COUNT), output paths checked before any run (exit 64), SIGINT/SIGTERM (the
 // finished runs are reported, the rest skipped; --resume FILE continues), the progress bar,
@@ -15,10 +15,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "model/campaign/html_sweep.h"
-#include "model/campaign/stop_signals.h"
-#include "model/campaign/sweep_plan.h"
-#include "model/campaign/sweep_text.h"
+#include "checker/campaign/html_sweep.h"
+#include "checker/campaign/stop_signals.h"
+#include "checker/campaign/sweep_plan.h"
+#include "checker/campaign/sweep_text.h"
 #include "model/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"

@@ -1,9 +1,9 @@
 // G2 UpdateMetadata::ApplyStaging (docs/protocol.md section 10.4): the route gets the target
 // expressions, every target and source goes Staging, merged-away sources get IgnoreAllWrites (and
 // new targets lose it). Not persisted: a crash re-runs it, which only bumps the route version.
+#include "model/protocol/rules.h"
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
-#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -2,8 +2,8 @@
 // then sends EnterStaging with UpdatePartitionExpr(target) to every target and RejectAllWrites to
 // every merged-away source, in parallel. A missing region aborts; "not writable" retries.
 #include "model/node/message.h"
+#include "model/protocol/rules.h"
 #include "model/repartition/group/group_procedure.h"
-#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -4,9 +4,9 @@
 // records the src -> dst file-sharing map in __table_repart, and invalidates caches.
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"
+#include "model/protocol/rules.h"
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
-#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -3,9 +3,9 @@
 // re-dispatched group after a metasrv restart finds sources whose route already holds the
 // TARGET expression (ApplyStaging ran before the crash): PartitionExprMismatch in the real
 // system (P2); Rule::kIdempotentRedispatch accepts it and resumes.
+#include "model/protocol/rules.h"
 #include "model/repartition/group/group_procedure.h"
 #include "model/repartition/route_access.h"
-#include "model/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "tests/model/datanode/datanode_fixture.h"
 
 namespace repartsim::model {

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/rules.h"
+#include "model/protocol/rules.h"
 #include "tests/model/frontend/frontend_fixture.h"
 
 namespace repartsim::model {

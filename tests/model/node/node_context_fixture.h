@@ -10,7 +10,7 @@
 
 #include "model/node/history.h"
 #include "model/node/node_context.h"
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "sim/chooser.h"
 #include "sim/crash_points.h"
 #include "sim/simulation.h"

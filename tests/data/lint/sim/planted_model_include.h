@@ -3,5 +3,5 @@
 // tests/CMakeLists.txt runs it with --expect-failure. This file is never compiled.
 #pragma once
 
-#include "model/protocol.h"
+#include "model/protocol/protocol.h"
 #include "sim/time.h"

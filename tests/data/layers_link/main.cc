@@ -1,0 +1,2 @@
+int LayersFixtureHigh();
+int main() { return LayersFixtureHigh() == 2 ? 0 : 1; }

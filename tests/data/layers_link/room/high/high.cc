@@ -1,0 +1,2 @@
+int LayersFixtureLow();
+int LayersFixtureHigh() { return LayersFixtureLow() + 1; }

@@ -1,0 +1,1 @@
+int LayersFixtureLow() { return 1; }

@@ -1,0 +1,56 @@
+# repartsim_layers: the CMake half of the layer tables (model/layers.txt, checker/layers.txt).
+# Builds one static library per line of the calling folder's layers.txt (a room: model/ or
+# checker/; tools/lint_layers.py reads the same tables): repartsim_<room>_<folder> from the .cc
+# files of <room>/<folder>/, linked to repartsim_sim, nlohmann_json, the third-party libraries
+# in REPARTSIM_EXTERNAL_<folder>, and exactly the layers its line names: a bare name is a
+# folder of the same room, `model/<folder>` one of model/ (which must be configured first). A
+# call up the layers therefore does not link (tools/lint_layer_links.py checks the symbols).
+# repartsim_<room> is the aggregate of the room's libraries.
+# An optional second argument names another table file (the link fixture of
+# tests/data/layers_link uses it).
+function(repartsim_layers room)
+  set(layers_file ${CMAKE_CURRENT_SOURCE_DIR}/layers.txt)
+  if(ARGC GREATER 1)
+    set(layers_file ${ARGV1})
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${layers_file})
+  file(STRINGS ${layers_file} lines)
+  set(targets "")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "#.*$" "" line "${line}")
+    string(STRIP "${line}" line)
+    if(line STREQUAL "")
+      continue()
+    endif()
+    if(NOT line MATCHES "^([a-z_]+)[ \t]*:(.*)$")
+      message(FATAL_ERROR "${layers_file}: expected `folder: layers...`, got `${line}`")
+    endif()
+    set(folder ${CMAKE_MATCH_1})
+    string(STRIP "${CMAKE_MATCH_2}" deps)
+    separate_arguments(deps UNIX_COMMAND "${deps}")
+    file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${folder}/*.cc)
+    set(target repartsim_${room}_${folder})
+    set(links repartsim_sim nlohmann_json::nlohmann_json ${REPARTSIM_EXTERNAL_${folder}})
+    foreach(dep IN LISTS deps)
+      if(dep MATCHES "^([a-z_]+)/([a-z_]+)$")
+        set(dep_target repartsim_${CMAKE_MATCH_1}_${CMAKE_MATCH_2})
+      else()
+        set(dep_target repartsim_${room}_${dep})
+      endif()
+      if(NOT TARGET ${dep_target})
+        message(FATAL_ERROR "${layers_file}: ${folder} uses ${dep}, which is not listed above it")
+      endif()
+      list(APPEND links ${dep_target})
+    endforeach()
+    if(sources)
+      add_library(${target} STATIC ${sources})
+      target_link_libraries(${target} PUBLIC ${links})
+    else()
+      add_library(${target} INTERFACE)
+      target_link_libraries(${target} INTERFACE ${links})
+    endif()
+    list(APPEND targets ${target})
+  endforeach()
+  add_library(repartsim_${room} INTERFACE)
+  target_link_libraries(repartsim_${room} INTERFACE ${targets})
+endfunction()
