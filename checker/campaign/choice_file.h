@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/run/runner.h"
+#include "checker/run/runner.h"
 #include "sim/choice_list.h"
 #include "sim/result.h"
 

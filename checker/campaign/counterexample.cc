@@ -4,7 +4,7 @@
 
 #include "checker/campaign/choice_file.h"
 #include "checker/campaign/output_files.h"
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "sim/assert.h"
 
 namespace repartsim::campaign {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "model/run/runner.h"
+#include "checker/run/runner.h"
 #include "sim/choice_list.h"
 #include "sim/result.h"
 

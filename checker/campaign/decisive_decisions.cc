@@ -4,7 +4,7 @@
 
 #include "checker/campaign/html_timeline.h"
 #include "checker/campaign/timeline.h"
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "sim/assert.h"
 
 namespace repartsim::campaign {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "model/run/explore.h"
-#include "model/run/runner.h"
-#include "model/scenario/scenario.h"
+#include "checker/run/explore.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/scenario.h"
 
 namespace repartsim::campaign {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "model/run/runner.h"
-#include "model/scenario/scenario.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/scenario.h"
 
 namespace repartsim::campaign {
 

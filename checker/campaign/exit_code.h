@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/run/runner.h"
+#include "checker/run/runner.h"
 
 namespace repartsim::campaign {
 

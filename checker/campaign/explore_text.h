@@ -1,4 +1,4 @@
-// What `repartsim explore` reports of a search (model/run/explore.h): the header, the
+// What `repartsim explore` reports of a search (checker/run/explore.h): the header, the
 // counts (runs, runs cut, states, unique states, depth, steps), the speed, the result and the
 // crash-point coverage, as text a person reads and as the JSON report; and the progress line.
 #pragma once
@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "model/run/explore.h"
-#include "model/scenario/scenario.h"
+#include "checker/run/explore.h"
+#include "checker/scenario/scenario.h"
 
 namespace repartsim::campaign {
 

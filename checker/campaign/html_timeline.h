@@ -7,7 +7,7 @@
 // arrows between lanes with every fault, each region's role per datanode, each frontend's
 // cached route version, plots of acknowledged rows and of writes in flight or unknown, and
 // the violations at their steps with their rows linked to the writes that acknowledged them;
-// above the drawing, the run's stories (what happened and why, model/run/run_story.h).
+// above the drawing, the run's stories (what happened and why, checker/run/run_story.h).
 // The page's `#selftest` fragment runs a self-check and writes its result into the page
 // (tests/tools/browser_timeline_test.py).
 #pragma once
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "model/check/violation.h"
-#include "model/run/runner.h"
-#include "model/scenario/scenario.h"
+#include "checker/check/violation.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/scenario.h"
 
 namespace repartsim::campaign {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "checker/campaign/worker_pool.h"
-#include "model/check/violation.h"
-#include "model/run/explore.h"
+#include "checker/check/violation.h"
+#include "checker/run/explore.h"
 #include "sim/assert.h"
 
 namespace repartsim::campaign {

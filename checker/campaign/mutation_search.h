@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "checker/campaign/repro_command.h"
-#include "model/run/runner.h"
-#include "model/scenario/scenario.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/scenario.h"
 
 namespace repartsim::campaign {
 

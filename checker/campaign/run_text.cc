@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "checker/campaign/sweep_report.h"
-#include "model/check/violation.h"
+#include "checker/check/violation.h"
 #include "sim/assert.h"
 
 namespace repartsim::campaign {

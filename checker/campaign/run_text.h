@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "model/run/runner.h"
-#include "model/scenario/scenario.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/scenario.h"
 #include "sim/result.h"
 
 namespace repartsim::campaign {

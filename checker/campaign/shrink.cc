@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "checker/campaign/counterexample.h"
-#include "model/check/violation.h"
-#include "model/run/runner.h"
-#include "model/run/workload.h"
-#include "model/scenario/loader.h"
+#include "checker/check/violation.h"
+#include "checker/run/runner.h"
+#include "checker/run/workload.h"
+#include "checker/scenario/loader.h"
 #include "sim/assert.h"
 #include "sim/prng.h"
 

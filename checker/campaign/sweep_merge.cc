@@ -6,7 +6,7 @@
 #include <set>
 
 #include "checker/campaign/sweep_plan.h"
-#include "model/scenario/seed_range.h"
+#include "checker/scenario/seed_range.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 

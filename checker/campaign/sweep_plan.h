@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "checker/campaign/sweep_report.h"
-#include "model/run/runner.h"
-#include "model/scenario/scenario.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/scenario.h"
 #include "sim/result.h"
 
 namespace repartsim::campaign {

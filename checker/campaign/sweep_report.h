@@ -31,7 +31,7 @@
 
 #include "checker/campaign/repro_command.h"
 #include "checker/campaign/verdict.h"
-#include "model/run/runner.h"
+#include "checker/run/runner.h"
 #include "sim/result.h"
 
 namespace repartsim::campaign {

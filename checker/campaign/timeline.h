@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/check/violation.h"
+#include "checker/check/violation.h"
 
 namespace repartsim::campaign {
 

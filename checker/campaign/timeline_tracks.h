@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "checker/campaign/timeline.h"
-#include "model/check/violation.h"
+#include "checker/check/violation.h"
 
 namespace repartsim::campaign {
 

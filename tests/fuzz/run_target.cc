@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/run/runner.h"
-#include "model/scenario/loader.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/loader.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 namespace repartsim::fuzz {

@@ -1,7 +1,7 @@
 // FuzzScenario: see fuzz_targets.h.
 #include <string_view>
 
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "tests/fuzz/fuzz_targets.h"
 
 namespace repartsim::fuzz {

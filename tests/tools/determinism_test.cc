@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "checker/scenario/loader.h"
 #include "model/cluster/cluster.h"
-#include "model/scenario/loader.h"
 #include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 

@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "model/check/violation.h"
-#include "model/run/runner.h"
-#include "model/scenario/loader.h"
+#include "checker/check/violation.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/loader.h"
 #include "tests/paths.h"
 #include "tests/tools/cli_runner.h"
 

@@ -4,8 +4,8 @@
 // states (visits past the replayed prefixes), unique (distinct state keys), runs, steps
 // (simulated, replays included) per search, and states/s and steps/s per core (CPU time).
 // Each budget setting runs with the default reductions, without budget subsumption, and with
-// liveness dedup (model/run/explore.h), side by side; the full default policy (one crash, one
-// fault: about 40 s) is left to tests/model/run/explore_slow_test.cc.
+// liveness dedup (checker/run/explore.h), side by side; the full default policy (one crash, one
+// fault: about 40 s) is left to tests/checker/run/explore_slow_test.cc.
 // The search must end exhausted; a violation or a stop fails the benchmark.
 //   build/bench/explore_bench                             (about 15 s on an idle core)
 //   build/bench/explore_bench --benchmark_filter=crash0
@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <string>
 
-#include "model/run/explore.h"
-#include "model/scenario/loader.h"
+#include "checker/run/explore.h"
+#include "checker/scenario/loader.h"
 #include "tools/bench/repo_root.h"
 
 namespace {

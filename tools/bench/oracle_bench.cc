@@ -1,4 +1,4 @@
-// Cost of the SQLite oracle (model/check/oracle.h) for a 10,000-row table: per acknowledged
+// Cost of the SQLite oracle (checker/check/oracle.h) for a 10,000-row table: per acknowledged
 // write (register + acknowledge + the batched SQLite insert), and per checked query (Expect
 // through SQLite plus the multiset Compare) for a selective partition-range query, a full
 // scan and a count(*). Figures go to the issue note; the oracle must not dominate a run.
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/check/oracle.h"
+#include "checker/check/oracle.h"
 
 namespace repartsim::check {
 namespace {

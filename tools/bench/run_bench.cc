@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "model/run/runner.h"
-#include "model/scenario/loader.h"
-#include "model/scenario/scenario_limits.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/loader.h"
+#include "checker/scenario/scenario_limits.h"
 #include "sim/chooser.h"
 #include "sim/input_file.h"
 #include "sim/simulation.h"

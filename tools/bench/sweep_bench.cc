@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "model/run/runner.h"
-#include "model/scenario/loader.h"
+#include "checker/run/runner.h"
+#include "checker/scenario/loader.h"
 #include "tools/bench/repo_root.h"
 
 namespace {

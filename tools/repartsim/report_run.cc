@@ -4,7 +4,7 @@
 
 #include "checker/campaign/run_text.h"
 #include "checker/campaign/trace_format.h"
-#include "model/check/violation.h"
+#include "checker/check/violation.h"
 #include "model/protocol/protocol.h"
 #include "sim/parse_u64.h"
 #include "tools/repartsim/cli_error.h"

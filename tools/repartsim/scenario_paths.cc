@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "checker/campaign/scenario_files.h"
-#include "model/scenario/seed_range.h"
+#include "checker/scenario/seed_range.h"
 #include "tools/repartsim/cli_error.h"
 
 namespace repartsim::tools {

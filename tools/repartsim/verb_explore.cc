@@ -1,5 +1,5 @@
 // `repartsim explore SCENARIO`: bounded exhaustive search over the scenario's decisions
-// (model/run/explore.h). Prints a progress line on stderr at most once per second, then
+// (checker/run/explore.h). Prints a progress line on stderr at most once per second, then
 // the report: runs, states, unique states, branch depth, states/s, exhausted or not, crash
 // point coverage. On a violation it writes the counterexample twice: as a choice file that
 // `repartsim replay SCENARIO --choices FILE` reproduces, and as a scenario YAML (faults.
@@ -15,8 +15,8 @@
 #include "checker/campaign/decisive_decisions.h"
 #include "checker/campaign/explore_text.h"
 #include "checker/campaign/repro_command.h"
-#include "model/run/explore.h"
-#include "model/scenario/loader.h"
+#include "checker/run/explore.h"
+#include "checker/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"

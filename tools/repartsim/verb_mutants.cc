@@ -16,8 +16,8 @@
 
 #include "checker/campaign/mutation_report.h"
 #include "checker/campaign/mutation_search.h"
-#include "model/scenario/loader.h"
-#include "model/scenario/scenario_limits.h"
+#include "checker/scenario/loader.h"
+#include "checker/scenario/scenario_limits.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"

@@ -13,7 +13,7 @@
 
 #include "checker/campaign/html_timeline.h"
 #include "checker/campaign/run_text.h"
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "sim/input_file.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"

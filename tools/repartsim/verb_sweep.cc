@@ -19,7 +19,7 @@
 #include "checker/campaign/stop_signals.h"
 #include "checker/campaign/sweep_plan.h"
 #include "checker/campaign/sweep_text.h"
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
 #include "tools/repartsim/cli_error.h"

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "tests/paths.h"
 
 namespace repartsim::campaign {

@@ -14,7 +14,7 @@
 
 #include "checker/campaign/html_text.h"
 #include "checker/campaign/timeline.h"
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "tests/paths.h"
 
 namespace repartsim::campaign {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "checker/campaign/mutation_report.h"
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "tests/paths.h"
 
 namespace repartsim::campaign {

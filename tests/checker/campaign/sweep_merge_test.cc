@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/campaign/sweep_plan.h"
-#include "model/scenario/loader.h"
+#include "checker/scenario/loader.h"
 #include "tests/paths.h"
 
 namespace repartsim::campaign {

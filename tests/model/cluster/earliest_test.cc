@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "checker/run/runner.h"
+#include "checker/scenario/loader.h"
 #include "model/cluster/cluster.h"
-#include "model/run/runner.h"
-#include "model/scenario/loader.h"
-#include "tests/model/scenario/bundled_scenarios.h"
+#include "tests/checker/scenario/bundled_scenarios.h"
 
 namespace repartsim::model {
 namespace {

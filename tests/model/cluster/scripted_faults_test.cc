@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "checker/scenario/crash_sites.h"
 #include "model/cluster/cluster.h"
-#include "model/scenario/crash_sites.h"
 #include "tests/model/cluster/cluster_harness.h"
 
 namespace repartsim::model {

@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-#include "model/scenario/crash_sites.h"
+#include "checker/scenario/crash_sites.h"
 #include "tests/model/repartition/procedure_probe.h"
 
 namespace repartsim::model::testing::crash_matrix {

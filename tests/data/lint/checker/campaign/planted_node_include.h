@@ -4,6 +4,6 @@
 // --expect-failure. This file is never compiled.
 #pragma once
 
-#include "model/check/oracle.h"
+#include "checker/check/oracle.h"
 #include "model/node/history.h"
 #include "sim/time.h"
