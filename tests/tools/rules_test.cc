@@ -1,12 +1,12 @@
-// Goal: `repartsim rules` prints the switch table campaign::RulesText() makes (its content is
+// Goal: `repartsim rules` prints the switch table report::RulesText() makes (its content is
 // tested in process: tests/checker/campaign/rules_table_test.cc) on stdout with exit 0,
-// `--json` prints campaign::RulesJson(), and an unknown flag is a located usage error (64).
+// `--json` prints report::RulesJson(), and an unknown flag is a located usage error (64).
 // Method: run the built binary through popen and compare its stdout byte for byte.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "checker/campaign/rules_table.h"
+#include "checker/report/rules_table.h"
 #include "tests/tools/cli_runner.h"
 
 namespace {
@@ -18,13 +18,13 @@ using repartsim::testing::RunRepartsim;
 TEST(RulesVerbTest, PrintsTheTableOnStdout) {
   Outcome outcome = RunRepartsim("rules", "", /*stderr_too=*/false);
   EXPECT_EQ(outcome.exit_code, 0);
-  EXPECT_EQ(outcome.output, repartsim::campaign::RulesText());
+  EXPECT_EQ(outcome.output, repartsim::report::RulesText());
 }
 
 TEST(RulesVerbTest, JsonPrintsTheArray) {
   Outcome outcome = RunRepartsim("rules --json", "", /*stderr_too=*/false);
   EXPECT_EQ(outcome.exit_code, 0);
-  EXPECT_EQ(outcome.output, repartsim::campaign::RulesJson());
+  EXPECT_EQ(outcome.output, repartsim::report::RulesJson());
 }
 
 TEST(RulesVerbTest, UnknownFlagIsUsageError) {

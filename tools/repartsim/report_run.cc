@@ -2,9 +2,9 @@
 
 #include <fstream>
 
-#include "checker/campaign/run_text.h"
-#include "checker/campaign/trace_format.h"
 #include "checker/check/violation.h"
+#include "checker/report/run_text.h"
+#include "checker/report/trace_format.h"
 #include "model/protocol/protocol.h"
 #include "sim/parse_u64.h"
 #include "tools/repartsim/cli_error.h"
@@ -102,7 +102,7 @@ sim::Status WriteChoicesFile(const std::string& path, const run::RunReport& repo
 
 sim::Status WriteTraceFile(const std::string& path, const std::string& format,
                            const std::vector<std::string>& lines) {
-  const std::string text = campaign::TraceText(lines, format);
+  const std::string text = report::TraceText(lines, format);
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return sim::Ok{};
@@ -112,7 +112,7 @@ sim::Status WriteTraceFile(const std::string& path, const std::string& format,
 
 void PrintRunReport(std::FILE* out, const scenario::Scenario& s, const run::RunReport& r,
                     size_t violations_max) {
-  const std::string text = campaign::RunReportText(s, r, violations_max);
+  const std::string text = report::RunReportText(s, r, violations_max);
   std::fwrite(text.data(), 1, text.size(), out);
 }
 

@@ -1,6 +1,6 @@
 #include "tools/repartsim/report_sweep.h"
 
-#include "checker/campaign/sweep_text.h"
+#include "checker/report/sweep_text.h"
 
 namespace repartsim::tools {
 
@@ -11,12 +11,12 @@ std::pair<std::string, std::string> BinaryIdentity() {
 }
 
 void PrintSweepSummary(const campaign::SweepReport& report, bool verbose, std::FILE* out) {
-  const std::string text = campaign::SweepSummaryText(report, verbose);
+  const std::string text = report::SweepSummaryText(report, verbose);
   std::fwrite(text.data(), 1, text.size(), out);
 }
 
 void PrintSweepTotals(const campaign::SweepReport& report, std::FILE* out) {
-  const std::string text = campaign::SweepTotalsText(report);
+  const std::string text = report::SweepTotalsText(report);
   std::fwrite(text.data(), 1, text.size(), out);
 }
 

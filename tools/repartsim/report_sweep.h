@@ -8,13 +8,13 @@
 #include <utility>
 
 #include "checker/campaign/sweep_report.h"
-#include "checker/campaign/sweep_text.h"
+#include "checker/report/sweep_text.h"
 
 namespace repartsim::tools {
 
-// campaign::SweepSummaryText on `out` (`verbose`: every row and failure group).
+// report::SweepSummaryText on `out` (`verbose`: every row and failure group).
 void PrintSweepSummary(const campaign::SweepReport& report, bool verbose, std::FILE* out);
-// campaign::SweepTotalsText on `out`: the rows not met, the notes and the totals line.
+// report::SweepTotalsText on `out`: the rows not met, the notes and the totals line.
 void PrintSweepTotals(const campaign::SweepReport& report, std::FILE* out);
 // The version and build id of this executable (the id hashes /proc/self/exe, once).
 std::pair<std::string, std::string> BinaryIdentity();

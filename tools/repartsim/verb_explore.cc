@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/campaign/counterexample.h"
-#include "checker/campaign/decisive_decisions.h"
-#include "checker/campaign/explore_text.h"
 #include "checker/campaign/repro_command.h"
+#include "checker/report/decisive_decisions.h"
+#include "checker/report/explore_text.h"
 #include "checker/run/explore.h"
 #include "checker/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
@@ -89,7 +89,7 @@ int WriteCounterexample(std::FILE* out, const ExploreArgs& a, const scenario::Sc
                x.stats.failing_prefix.size(), decisions);
   PrintRunReport(out, s, r, 3);
   std::fprintf(out, "\ndecisions that made it (non-default; step, time, what each did):\n");
-  for (const std::string& line : campaign::DecisiveDecisions(s, config, r, 20)) {
+  for (const std::string& line : report::DecisiveDecisions(s, config, r, 20)) {
     std::fprintf(out, "  %s\n", line.c_str());
   }
   const std::string origin = std::string("explore (") + sim::explore::OrderName(config.order) + ")";
@@ -130,19 +130,19 @@ int Explore(const ExploreArgs& a) {
   Stopwatch clock;
   config.progress = [&](const sim::explore::ExploreStats& st) {
     if (!a.quiet && clock.EverySecond()) {
-      std::fprintf(stderr, "%s\n", campaign::ExploreProgressLine(st, clock.Seconds()).c_str());
+      std::fprintf(stderr, "%s\n", report::ExploreProgressLine(st, clock.Seconds()).c_str());
     }
     return a.seconds_max <= 0 || clock.Seconds() < a.seconds_max;
   };
   auto explored = run::ExploreScenario(s.value(), config);
   if (!explored.ok()) return ReportInputError(explored.error());
   const run::ExploreReport& x = explored.value();
-  const campaign::ExploreSummary summary{&s.value(), a.scenario, profile,
-                                         &config,    &x,         clock.Seconds()};
+  const report::ExploreSummary summary{&s.value(), a.scenario, profile,
+                                       &config,    &x,         clock.Seconds()};
   // A JSON report on stdout keeps stdout for itself: the text goes to stderr.
   std::FILE* out = a.json == "-" ? stderr : stdout;
-  std::fputs(campaign::ExploreText(summary).c_str(), out);
-  nlohmann::json j = campaign::ExploreJson(summary);
+  std::fputs(report::ExploreText(summary).c_str(), out);
+  nlohmann::json j = report::ExploreJson(summary);
   int exit_code = kExitPass;
   if (x.stats.stop_reason.rfind("nondeterminism", 0) == 0) exit_code = kExitNondeterminism;
   if (x.counterexample) {

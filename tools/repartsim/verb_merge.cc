@@ -68,7 +68,7 @@ int Merge(const MergeArgs& a) {
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, campaign::SweepJunit(merged));
+    sim::Status st = WriteTextFile(a.junit, report::SweepJunit(merged));
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return verdict;

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "checker/campaign/plan_text.h"
+#include "checker/report/plan_text.h"
 #include "model/sql/sql_input.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
@@ -32,8 +32,8 @@ int RunPlan(const PlanArgs& args) {
   if (!create.ok()) return ReportInputError(create.error());
   auto options = args.profile == "reference" ? model::sql::PlanOptions::Reference()
                                              : model::sql::PlanOptions::Greptime();
-  const campaign::PlannedStatements planned =
-      campaign::PlanStatements(statements.value(), *create.value(), options);
+  const report::PlannedStatements planned =
+      report::PlanStatements(statements.value(), *create.value(), options);
   if (!planned.any) {
     return ReportInputError(
         {model::sql::InputLocation(args.sql, args.file), "no ALTER TABLE statement to plan"});

@@ -11,8 +11,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "checker/campaign/html_timeline.h"
-#include "checker/campaign/run_text.h"
+#include "checker/report/html_timeline.h"
+#include "checker/report/run_text.h"
 #include "checker/scenario/loader.h"
 #include "sim/input_file.h"
 #include "tools/repartsim/cli_error.h"
@@ -37,10 +37,10 @@ int Report(const ReportArgs& a) {
   if (a.html.empty()) return ReportFlagError(args, "report needs --html FILE");
   sim::Status out = CheckOutputPath(a.html, args);
   if (!out.ok()) return ReportInputError(out.error());
-  auto read = sim::ReadInputFile(a.json, campaign::kRunReportBytesMax, "run report");
+  auto read = sim::ReadInputFile(a.json, report::kRunReportBytesMax, "run report");
   if (!read.ok()) return ReportInputError(read.error());
   const std::string& text = read.value();
-  auto id = campaign::ReadRunIdentity(text, a.json);
+  auto id = report::ReadRunIdentity(text, a.json);
   if (!id.ok()) return ReportInputError(id.error());
   std::string path = a.scenario.empty() ? id.value().path : a.scenario;
   if (a.scenario.empty() && !std::filesystem::exists(path)) {
@@ -66,7 +66,7 @@ int Report(const ReportArgs& a) {
                                  " (another binary or an edited scenario)"});
   }
   sim::Status written =
-      WriteTextFile(a.html, campaign::RenderTimelineHtml(campaign::MakeTimelineRun(s.value(), r)));
+      WriteTextFile(a.html, report::RenderTimelineHtml(report::MakeTimelineRun(s.value(), r)));
   if (!written.ok()) return ReportWriteError(written.error(), kExitPass);
   std::printf("%s\ntimeline: %s\n", r.SummaryLine().c_str(), a.html.c_str());
   return kExitPass;

@@ -1,10 +1,10 @@
-// `repartsim rules`: the protocol rule switches as campaign::RulesText() (or RulesJson() with
+// `repartsim rules`: the protocol rule switches as report::RulesText() (or RulesJson() with
 // `--json`) prints them. Exit 0; 64 on bad flags.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 
-#include "checker/campaign/rules_table.h"
+#include "checker/report/rules_table.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
 
@@ -13,7 +13,7 @@ namespace repartsim::tools {
 namespace {
 
 int RunRules(bool json) {
-  const std::string out = json ? campaign::RulesJson() : campaign::RulesText();
+  const std::string out = json ? report::RulesJson() : report::RulesText();
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitPass;
 }

@@ -13,9 +13,9 @@
 #include <variant>
 
 #include "checker/campaign/determinism.h"
-#include "checker/campaign/html_timeline.h"
 #include "checker/campaign/repro_command.h"
-#include "checker/campaign/run_text.h"
+#include "checker/report/html_timeline.h"
+#include "checker/report/run_text.h"
 #include "checker/scenario/crash_sites.h"
 #include "checker/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
@@ -154,8 +154,8 @@ int RunOnce(const RunArgs& a) {
   if (std::holds_alternative<int>(choices)) return std::get<int>(choices);
   if (a.check_determinism && !SameAgain(run, s.value(), r)) return kExitNondeterminism;
   if (!a.html.empty()) {
-    sim::Status written = WriteTextFile(
-        a.html, campaign::RenderTimelineHtml(campaign::MakeTimelineRun(s.value(), r)));
+    sim::Status written =
+        WriteTextFile(a.html, report::RenderTimelineHtml(report::MakeTimelineRun(s.value(), r)));
     if (!written.ok()) return ReportWriteError(written.error(), verdict);
     std::fprintf(run.report_out, "timeline: %s\n", a.html.c_str());
   }
@@ -163,7 +163,7 @@ int RunOnce(const RunArgs& a) {
     const std::string repro =
         RunReproCommand(a.scenario, run.config.seed, r.profile, run.config.rules);
     const nlohmann::json j =
-        campaign::RunReportJson(s.value(), r, std::get<std::string>(choices), repro);
+        report::RunReportJson(s.value(), r, std::get<std::string>(choices), repro);
     sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }

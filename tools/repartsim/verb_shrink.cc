@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <memory>
 
-#include "checker/campaign/decisive_decisions.h"
 #include "checker/campaign/repro_command.h"
 #include "checker/campaign/shrink.h"
 #include "checker/check/violation.h"
+#include "checker/report/decisive_decisions.h"
 #include "checker/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
@@ -45,7 +45,7 @@ std::string SizeText(const campaign::ShrinkSize& z) {
 // invariant the original run did.
 bool Verified(const std::string& scenario, const std::string& out_path, uint64_t seed,
               const campaign::ShrinkResult& r, double seconds) {
-  auto check = campaign::TellScenarioFile(out_path, seed, 20);
+  auto check = report::TellScenarioFile(out_path, seed, 20);
   bool verified = false;
   if (check.ok()) {
     for (const check::Violation& v : check.value().report.violations) {

@@ -15,10 +15,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "checker/campaign/html_sweep.h"
 #include "checker/campaign/stop_signals.h"
 #include "checker/campaign/sweep_plan.h"
-#include "checker/campaign/sweep_text.h"
+#include "checker/report/html_sweep.h"
+#include "checker/report/sweep_text.h"
 #include "checker/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
@@ -59,7 +59,7 @@ void Progress(bool quiet, size_t done, size_t total, size_t unexpected, const St
   // Not a terminal (CI logs): one line per tenth of the sweep instead of a live bar.
   if (!isatty(2) && done != total && (total < 10 || done % (total / 10) != 0)) return;
   if (isatty(2)) std::fputc('\r', stderr);
-  std::fputs(campaign::SweepProgressLine(done, total, unexpected, clock.Ms()).c_str(), stderr);
+  std::fputs(report::SweepProgressLine(done, total, unexpected, clock.Ms()).c_str(), stderr);
   if (done == total || !isatty(2)) std::fprintf(stderr, "\n");
 }
 
@@ -128,7 +128,7 @@ int WriteReports(const SweepArgs& a, const campaign::SweepReport& report, int ve
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, campaign::SweepJunit(report));
+    sim::Status st = WriteTextFile(a.junit, report::SweepJunit(report));
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return verdict;
@@ -247,7 +247,7 @@ int Sweep(const SweepArgs& a) {
   const bool report_on_stdout = a.json == "-" || a.junit == "-";
   PrintSweepSummary(report, a.verbose, report_on_stdout ? stderr : stdout);
   if (!a.html.empty()) {
-    sim::Status st = campaign::WriteSweepHtml(a.html, plan, report);
+    sim::Status st = report::WriteSweepHtml(a.html, plan, report);
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   return WriteReports(a, report, verdict);

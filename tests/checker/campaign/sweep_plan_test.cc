@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/campaign/sweep_text.h"
+#include "checker/report/sweep_text.h"
 #include "checker/scenario/loader.h"
 #include "tests/paths.h"
 
@@ -250,9 +250,9 @@ TEST(SweepPlanTest, FinishSweepMarksAStoppedSweepIncompleteAndSaysWhy) {
 }
 
 TEST(SweepPlanTest, TheProgressLineDrawsAThirtyColumnBar) {
-  EXPECT_EQ(SweepProgressLine(10, 40, 1, 2000),
+  EXPECT_EQ(report::SweepProgressLine(10, 40, 1, 2000),
             "[#######                       ] 10/40 runs, 1 unexpected, 5.0 runs/s ");
-  EXPECT_EQ(SweepProgressLine(0, 0, 0, 0),
+  EXPECT_EQ(report::SweepProgressLine(0, 0, 0, 0),
             "[##############################] 0/0 runs, 0 unexpected, 0.0 runs/s ");
 }
 

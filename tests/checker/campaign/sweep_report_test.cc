@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "checker/campaign/sweep_text.h"
+#include "checker/report/sweep_text.h"
 
 namespace repartsim::campaign {
 namespace {
@@ -54,7 +54,7 @@ SweepReport Report(std::vector<SweepScenario> rows, std::vector<SweepRun> runs) 
   return r;
 }
 
-std::string Summary(const SweepReport& r) { return SweepSummaryText(r, /*verbose=*/true); }
+std::string Summary(const SweepReport& r) { return report::SweepSummaryText(r, /*verbose=*/true); }
 
 TEST(ReportSweepTest, UnexpectedInvariantFailsARowThatReproducedItsExpectation) {
   // Before: 'ok (reproduced INV-ACK)' and exit 0 although INV-NOOMIT was never expected.
@@ -70,7 +70,7 @@ TEST(ReportSweepTest, UnexpectedInvariantFailsARowThatReproducedItsExpectation) 
   EXPECT_EQ(r.groups[0].status, "UNEXPECTED");  // unexpected groups first
   EXPECT_EQ(r.groups[0].invariant, "INV-NOOMIT");
   EXPECT_EQ(r.groups[1].status, "expected");
-  EXPECT_NE(SweepJunit(r).find("failures=\"1\""), std::string::npos);
+  EXPECT_NE(report::SweepJunit(r).find("failures=\"1\""), std::string::npos);
 }
 
 TEST(ReportSweepTest, ToleratedInvariantsAndReadAnomaliesDoNotFail) {
@@ -137,9 +137,10 @@ TEST(ReportSweepTest, RowsAreKeyedByProfileAndRules) {
       summary.find("repartsim run s.yaml --seed 0 --profile reference --rule fenced-reads=off"),
       std::string::npos)
       << summary;
-  EXPECT_NE(SweepJunit(r).find("replay: repartsim run s.yaml --seed 0 --profile reference --rule "
-                               "fenced-reads=off"),
-            std::string::npos);
+  EXPECT_NE(
+      report::SweepJunit(r).find("replay: repartsim run s.yaml --seed 0 --profile reference --rule "
+                                 "fenced-reads=off"),
+      std::string::npos);
   EXPECT_EQ(r.ToJson()["groups"][0]["repro"],
             "repartsim run s.yaml --seed 0 --profile reference --rule fenced-reads=off");
 }
@@ -152,7 +153,7 @@ TEST(ReportSweepTest, ReproCommandListsEveryRule) {
 TEST(ReportSweepTest, SkippedAndUnrunRunsAreReportedAsSuch) {
   SweepReport r = Report({Row("pass")}, {MakeRun(0, "skipped", {}), MakeRun(1, "skipped", {})});
   EXPECT_EQ(r.tallies.at(r.scenarios[0].Key()).verdict, "skipped (2 runs)");
-  const std::string junit = SweepJunit(r);
+  const std::string junit = report::SweepJunit(r);
   EXPECT_NE(junit.find("<skipped message=\"skipped (2 runs)\"/>"), std::string::npos) << junit;
   EXPECT_NE(junit.find("skipped=\"1\""), std::string::npos);
   EXPECT_NE(Summary(r).find("== 0 passed, 0 failed, 1 skipped (scenario rows); 0 runs"),
@@ -190,7 +191,7 @@ TEST(ReportSweepTest, AGreenSummaryCountsExpectedGroupsInsteadOfListingThem) {
              {MakeRun(0, "safety", {"INV-ACK", "INV-NODUP"}), MakeRun(1, "pass", {}), pass_run});
   ASSERT_EQ(green.ExitCode(), 0);
   ASSERT_EQ(green.groups.size(), 2u);
-  const std::string quiet = SweepSummaryText(green, /*verbose=*/false);
+  const std::string quiet = report::SweepSummaryText(green, /*verbose=*/false);
   EXPECT_EQ(quiet.find("scenario-a"), std::string::npos) << quiet;
   EXPECT_EQ(quiet.find("[expected]"), std::string::npos) << quiet;
   EXPECT_EQ(
@@ -200,14 +201,14 @@ TEST(ReportSweepTest, AGreenSummaryCountsExpectedGroupsInsteadOfListingThem) {
                   0),
       0u)
       << quiet;
-  const std::string verbose = SweepSummaryText(green, /*verbose=*/true);
+  const std::string verbose = report::SweepSummaryText(green, /*verbose=*/true);
   EXPECT_NE(verbose.find("[expected] scenario-a INV-ACK x1"), std::string::npos) << verbose;
   EXPECT_NE(verbose.find("[tolerated] scenario-a INV-NODUP x1"), std::string::npos) << verbose;
   EXPECT_NE(verbose.find("\nscenario-p "), std::string::npos) << verbose;
 
   // A row not met is listed with its table header, and its unexpected group, also when quiet.
   SweepReport red = Report({Row("pass"), pass_row}, {MakeRun(0, "safety", {"INV-OWN"}), pass_run});
-  const std::string failing = SweepSummaryText(red, /*verbose=*/false);
+  const std::string failing = report::SweepSummaryText(red, /*verbose=*/false);
   EXPECT_EQ(failing.rfind("scenario   profile ", 0), 0u) << failing;
   EXPECT_NE(failing.find("\nscenario-a greptime "), std::string::npos) << failing;
   EXPECT_EQ(failing.find("scenario-p"), std::string::npos) << failing;

@@ -1,0 +1,25 @@
+// A sweep report (sweep_report.h) as a person and as CI read it: JUnit XML (one testcase per
+// scenario row, <skipped/> when no run ran, a <failure> listing the row's failure groups with
+// their repro commands), the text summary and the short form (the rows not met, the notes and
+// the totals). REQUIRES of each: the report is aggregated.
+#pragma once
+
+#include <string>
+
+#include "checker/campaign/sweep_report.h"
+
+namespace repartsim::report {
+
+std::string SweepJunit(const campaign::SweepReport& report);
+// The summary, quiet when green: the table of the rows not met and the failure groups that are
+// not expected or tolerated (each with its repro command), one line counting the rows met and
+// the expected and tolerated groups, the determinism re-check, the notes and the totals line.
+// `verbose`: every row and every group, and no counting line.
+std::string SweepSummaryText(const campaign::SweepReport& report, bool verbose);
+std::string SweepTotalsText(const campaign::SweepReport& report);
+
+// The sweep's progress: "[#####     ] 12/40 runs, 1 unexpected, 8.5 runs/s " (a 30-column
+// bar; `ms` since the start, at least 1 is assumed).
+std::string SweepProgressLine(size_t done, size_t total, size_t unexpected, int64_t ms);
+
+}  // namespace repartsim::report
