@@ -23,6 +23,7 @@
 #include "checker/check/sqlite_db.h"
 #include "model/partition/predicate.h"
 #include "model/partition/schema.h"
+#include "sim/assert.h"
 #include "sim/result.h"
 
 namespace repartsim::check {
@@ -137,8 +138,15 @@ class Oracle {
   size_t forgotten_count() const { return forgotten_count_; }
   // The writes registered in place all of whose versions are forgotten and whose rows the
   // oracle no longer reads (an identity's first readable version is kept to name it), since
-  // the last call: the caller may free or move those rows (History::PackWriteRows).
+  // the last call: the caller may free or move those rows (run::PackWriteRows).
   std::vector<WriteId> TakeColdWrites() { return std::exchange(cold_writes_, {}); }
+  // Whether the oracle may still read rows of write `id` in place (RegisterWriteInPlace, some
+  // version not yet released): while it does, the caller must keep them where they are.
+  // REQUIRES: `id` is registered.
+  bool ReadsInPlace(WriteId id) const {
+    const WriteRecord& w = FindWrite(id);
+    return w.in_place && w.readable > 0;
+  }
 
   size_t write_count() const { return writes_.size(); }
   size_t version_count() const { return versions_.size(); }
@@ -163,6 +171,10 @@ class Oracle {
     bool overwritten_in_write = false;  // a later row of the same write has this identity
     bool released = false;              // forgotten, and its row is never read again
   };
+  // A long run registers a Version per row it writes and a WriteRecord per write: their sizes
+  // are what its memory rests on (docs/performance.md).
+  static_assert(sizeof(void*) != 8 || sizeof(Version) == 24, "Oracle::Version grew");
+  static_assert(sizeof(void*) != 8 || sizeof(WriteRecord) == 32, "Oracle::WriteRecord grew");
   static constexpr uint32_t kNoIdentity = 0xffffffffu;
   struct Identity {
     // In registration order; without the forgotten ones (then possibly empty).
@@ -184,6 +196,9 @@ class Oracle {
   void AddVersion(uint32_t write, const model::Row& row, const model::Row* in_place);
   const model::Row& RowOf(uint32_t version) const {
     const Version& v = versions_[version];
+    // A released version's row may be gone: the caller packs a write once every version it
+    // carries is released (TakeColdWrites), which frees the rows `in_place` points into.
+    REPARTSIM_ASSERT(v.in_place == nullptr || !v.released);
     return v.in_place != nullptr ? *v.in_place : owned_rows_[v.owned];
   }
   // Appends writes_' record of a new write and indexes it; returns its index.

@@ -1,8 +1,11 @@
 #include "checker/run/query_watch.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
+#include <type_traits>
 
+#include "checker/run/history_retention.h"
 #include "sim/assert.h"
 
 namespace repartsim::run {
@@ -56,7 +59,10 @@ void QueryWatch::RegisterWrites(const model::History& history) {
     const model::WriteRecord& w = history.writes[next_write_];
     latest_start_ = std::max(latest_start_, w.start_step);
     if (w.table != table_) continue;
-    oracle_.RegisterWriteInPlace(w.id, w.start_step, w.rows);  // History keeps them
+    // The History keeps the rows in place: its writes are a deque (appending moves no record)
+    // and a record's rows change only when packed, after the oracle released them.
+    static_assert(std::is_same_v<decltype(model::History::writes), std::deque<model::WriteRecord>>);
+    oracle_.RegisterWriteInPlace(w.id, w.start_step, w.rows);
     if (!Resolve(w, oracle_)) pending_writes_.push_back(next_write_);
   }
   std::erase_if(pending_writes_,
@@ -75,13 +81,16 @@ bool QueryWatch::CheckQuery(const model::QueryRecord& q) {
 }
 
 void QueryWatch::AfterStep(model::Cluster& cluster) {
-  for (size_t index : Advance(cluster.history())) cluster.ReleasePassedQuery(index);
+  model::History& history = cluster.history_for_retention();
+  for (size_t index : Advance(history)) ReleasePassedQuery(history, index);
   // Passed queries at the front are only counted from now on.
-  const model::History& history = cluster.history();
   while (forget_ && !history.queries.empty() && Passed(history.retired_queries)) {
-    cluster.RetireFrontQuery();
+    RetireFrontQuery(history);
   }
-  for (check::WriteId id : oracle_.TakeColdWrites()) cluster.PackWriteRows(id);
+  for (check::WriteId id : oracle_.TakeColdWrites()) {
+    REPARTSIM_ASSERT(!oracle_.ReadsInPlace(id));  // its rows are about to be freed
+    PackWriteRows(history, id);
+  }
 }
 
 const std::vector<size_t>& QueryWatch::Advance(const model::History& history) {

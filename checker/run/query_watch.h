@@ -4,7 +4,7 @@
 // every write issued up to its end has an outcome: from then on, nothing that happens later
 // changes which rows the query must, may or must not return. A query whose rows match the
 // expectation has passed for good; the watch releases its rows and statement text
-// (History::ReleasePassedQuery). A query that does not match is
+// (run::ReleasePassedQuery). A query that does not match is
 // left to the end-of-run checker (CheckRun), which judges it with the run's final history,
 // exactly as if no watch had run: its message, its READ-ANOMALY context and its explanation
 // depend on what happened after it.
@@ -32,8 +32,8 @@ class QueryWatch {
   // given must outlive every use of oracle().
   // After each step: registers new writes and outcomes, checks every query that has become
   // decidable, releases the rows and statements of those that passed, packs the rows of the
-  // writes the oracle no longer reads (History::PackWriteRows) and retires the passed queries
-  // at the front of the History (History::RetireFrontQuery).
+  // writes the oracle no longer reads (run::PackWriteRows) and retires the passed queries
+  // at the front of the History (run::RetireFrontQuery).
   void AfterStep(model::Cluster& cluster);
   // AfterStep on a history alone: returns the indices of the queries that passed in this
   // call (their rows are the caller's to release). Valid until the next call.

@@ -145,12 +145,9 @@ class Cluster final : public StreamLinks {
   const Frontend& frontend(uint32_t index) const { return frontends_[index]; }
   const ObjectStore& object_store() const { return object_store_; }
   const History& history() const { return history_; }
-  // For the checker: see History::ReleasePassedQuery.
-  void ReleasePassedQuery(size_t index) { history_.ReleasePassedQuery(index); }
-  // For the checker: see History::RetireFrontQuery.
-  void RetireFrontQuery() { history_.RetireFrontQuery(); }
-  // For the checker: see History::PackWriteRows.
-  void PackWriteRows(uint64_t id) { history_.PackWriteRows(id); }
+  // For the checker's retention only (checker/run/history_retention.h): it packs, releases and
+  // retires records it has judged, and never changes what the model reads.
+  History& history_for_retention() { return history_; }
   const Protocol& protocol() const { return protocol_; }
   const ClusterConfig& config() const { return config_; }
   const sim::Network<Message>& network() const { return network_; }

@@ -116,39 +116,4 @@ std::vector<Row> History::RowsOf(const WriteRecord& w) const {
   return UnpackRows(std::string_view(chunk).substr(w.packed_offset));
 }
 
-void History::PackWriteRows(uint64_t id) {
-  WriteRecord& w = Write(id);
-  if (w.packed) return;
-  std::string pack;
-  PackRows(w.rows, pack);
-  if (packed_rows.empty() ||
-      packed_rows.back().size() + pack.size() > packed_rows.back().capacity()) {
-    packed_rows.emplace_back().reserve(std::max(kPackedChunkBytes, pack.size()));
-  }
-  std::string& chunk = packed_rows.back();
-  w.packed = true;
-  w.packed_chunk = static_cast<uint32_t>(packed_rows.size() - 1);
-  w.packed_offset = static_cast<uint32_t>(chunk.size());
-  chunk += pack;
-  std::vector<Row>().swap(w.rows);
-}
-
-void History::RetireFrontQuery() {
-  REPARTSIM_ASSERT(!queries.empty());
-  const QueryRecord& q = queries.front();
-  REPARTSIM_ASSERT(q.status == QueryStatus::kOk && q.rows.empty() && q.sql.empty());
-  retired_row_counts.push_back(q.row_count);
-  queries.pop_front();
-  ++retired_queries;
-}
-
-void History::ReleasePassedQuery(size_t index) {
-  QueryRecord& q = Query(index + 1);
-  REPARTSIM_ASSERT(q.status == QueryStatus::kOk);
-  std::vector<Row>().swap(q.rows);
-  q.where.reset();
-  std::string().swap(q.sql);
-  std::vector<RegionId>().swap(q.regions);
-}
-
 }  // namespace repartsim::model

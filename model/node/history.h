@@ -64,8 +64,8 @@ struct WriteRecord {
   uint64_t id = 0;
   NodeId frontend;
   TableId table;
-  // The rows written; empty once packed (History::PackWriteRows): read them with
-  // History::RowsOf unless the record is known not to be packed.
+  // The rows written; empty once packed (run::PackWriteRows, checker/run/history_retention.h): read
+  // them with History::RowsOf unless the record is known not to be packed.
   std::vector<Row> rows;
   WritePath path{};  // WritePath::kRow (0)
   bool packed = false;
@@ -92,7 +92,7 @@ struct QueryRecord {
   uint64_t end_step = 0;
   sim::SimTime end;
   // The merged result rows (none for count(*)). The checker releases them, and `where`, `sql`
-  // and `regions`, once the query has passed (History::ReleasePassedQuery); row_count keeps
+  // and `regions`, once the query has passed (run::ReleasePassedQuery); row_count keeps
   // their number.
   std::vector<Row> rows;
   uint64_t row_count = 0;
@@ -171,7 +171,7 @@ struct Acceptance {
 struct History {
   std::deque<WriteRecord> writes;
   // queries[i] is query retired_queries + i + 1: the checker drops passed queries from the
-  // front (RetireFrontQuery), keeping their row counts for Hash.
+  // front (run::RetireFrontQuery), keeping their row counts for Hash.
   std::deque<QueryRecord> queries;
   uint64_t retired_queries = 0;
   std::deque<uint64_t> retired_row_counts;
@@ -180,7 +180,7 @@ struct History {
   std::deque<Acceptance> acceptances;              // for reports only: not hashed
   std::deque<std::vector<Row>> own_accepted_rows;  // Acceptance::own_rows
   std::vector<ProcedureEnd> procedure_ends;        // root procedures, in end order
-  // Packed write rows (PackWriteRows), in chunks of kPackedChunkBytes or one pack's size:
+  // Packed write rows (run::PackWriteRows), in chunks of kPackedChunkBytes or one pack's size:
   // appending never moves what is packed, and a long run's packs do not reallocate as one.
   std::vector<std::string> packed_rows;
   static constexpr size_t kPackedChunkBytes = 4096;
@@ -221,18 +221,12 @@ struct History {
   const std::vector<Row>& OwnRows(const Acceptance& a) const;
   // The rows of `w`, one of `writes`: its own, or unpacked.
   std::vector<Row> RowsOf(const WriteRecord& w) const;
-  // For the checker: keeps the rows of write `id` packed (model/partition/row_pack.h) and
-  // frees them as Values, once nothing reads them in place any more (the checker's oracle
-  // forgot every version they carry): a long run keeps a compact copy of what reports name.
-  void PackWriteRows(uint64_t id);
-  // For the checker: drops the rows, WHERE, SQL text and scanned regions of query index + 1,
-  // which it has checked and passed (a long run would otherwise keep every result and
-  // statement it ever ran): only a query that fails is reported, and it keeps them.
-  // Its outcome, row_count and count stay.
-  void ReleasePassedQuery(size_t index);
-  // For the checker: drops queries.front(), which passed and was released: a passed query is
-  // only ever counted (its status is kOk, its row count stays in retired_row_counts).
-  void RetireFrontQuery();
 };
+
+// The sizes a long run's memory rests on (docs/performance.md): a run keeps one WriteRecord per
+// write and one Acceptance per region that accepted rows. A field that grows them should be
+// weighed, and the figure here changed with the reason.
+static_assert(sizeof(void*) != 8 || sizeof(WriteRecord) == 96, "WriteRecord grew");
+static_assert(sizeof(void*) != 8 || sizeof(Acceptance) == 40, "Acceptance grew");
 
 }  // namespace repartsim::model

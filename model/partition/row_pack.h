@@ -1,10 +1,10 @@
-// A compact byte form of rows, for rows a run keeps only to report them (History::PackWriteRows):
-// a row of a short string and three small numbers takes about 12 bytes instead of about 220
-// as Values. Exact: UnpackRows gives back rows equal (operator==) to the packed ones, bit for
-// bit (doubles by their bit pattern, NaN payloads included).
-// Form: varint row count; per row a varint value count, then per value its ValueType byte
-// and its payload (bool: 1 byte; int and timestamp: zigzag varint; uint: varint; double: its
-// 8 bits little-endian; string: varint length and the bytes; NULL: nothing).
+// A compact byte form of rows, for rows a run keeps only to report them (the checker packs them,
+// run::PackWriteRows): a row of a short string and three small numbers takes about 12 bytes instead
+// of about 220 as Values. Exact: UnpackRows gives back rows equal (operator==) to the packed ones,
+// bit for bit (doubles by their bit pattern, NaN payloads included). Form: varint row count; per
+// row a varint value count, then per value its ValueType byte and its payload (bool: 1 byte; int
+// and timestamp: zigzag varint; uint: varint; double: its 8 bits little-endian; string: varint
+// length and the bytes; NULL: nothing).
 #pragma once
 
 #include <cstddef>

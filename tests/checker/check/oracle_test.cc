@@ -572,6 +572,7 @@ TEST(OracleTest, AWriteWhoseVersionsAreAllForgottenIsColdAndItsRowsAreNotReadAga
       oracle.Acknowledge(id, step++);
     }
   }
+  for (WriteId id = 1; id <= 9; ++id) EXPECT_TRUE(oracle.ReadsInPlace(id)) << id;
   oracle.set_horizon(20);
   const std::vector<Row> now = {R("a", 1000, 3), R("b", 1000, 2), R("c", 1000, 3)};
   EXPECT_EQ(DiffText(oracle, Q(20, 20), now), "");
@@ -581,6 +582,14 @@ TEST(OracleTest, AWriteWhoseVersionsAreAllForgottenIsColdAndItsRowsAreNotReadAga
   // not cold; write 9 is.
   EXPECT_EQ(oracle.TakeColdWrites(), (std::vector<WriteId>{2, 1, 6, 5, 9}));
   EXPECT_TRUE(oracle.TakeColdWrites().empty());
+  // Exactly the cold writes' rows are no longer read in place (the caller may pack them).
+  for (WriteId id = 1; id <= 9; ++id) {
+    const bool cold = id == 1 || id == 2 || id == 5 || id == 6 || id == 9;
+    EXPECT_EQ(oracle.ReadsInPlace(id), !cold) << id;
+  }
+  Oracle owned = Make();
+  owned.RegisterWrite(1, 1, {R("a", 1000, 1)});
+  EXPECT_FALSE(owned.ReadsInPlace(1));  // it holds its own copy
   // The cold writes' rows are freed (AddressSanitizer catches a read of one).
   for (WriteId id : {1, 2, 6, 5, 9}) std::vector<Row>().swap(rows[id - 1]);
   EXPECT_EQ(DiffText(oracle, Q(20, 20), now), "");

@@ -1,7 +1,7 @@
 // Goal: what a run forgets as it goes changes nothing it reports. The checker's oracle
 // forgets the row versions no query still to be judged can see, the History packs the rows of
-// the writes it forgot (History::PackWriteRows) and drops passed queries from the front of its
-// log (History::RetireFrontQuery); a run with forgetting gives the same
+// the writes it forgot (run::PackWriteRows) and drops passed queries from the front of its
+// log (run::RetireFrontQuery); a run with forgetting gives the same
 // outcome, violations, notes (the writes and regions behind each row), loss probes, stories
 // and trace as one that keeps everything (RunConfig::oracle_keeps_everything), and it does
 // pack rows.
