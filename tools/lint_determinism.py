@@ -86,8 +86,8 @@ def lint_file(path, display, in_sim):
     in_block = False
     for number, raw in enumerate(lines, start=1):
         if in_sim and SIM_INCLUDES_MODEL.search(raw):
-            findings.append(f"{display}:{number}: banned include of model/ from sim/: "
-                            "sim/ knows nothing of the model (tools -> model -> sim)")
+            findings.append(f"{display}:{number}: banned include of model/ or checker/ from sim/: "
+                            "sim/ knows nothing of the model (tools -> checker -> model -> sim)")
         code, in_block = strip_code(raw, in_block)
         if raw.lstrip().startswith("#") and "include" in raw:
             code = raw  # include lines: the <header> is the banned part
