@@ -1,5 +1,5 @@
 // Goal: `repartsim rules` prints the switch table report::RulesText() makes (its content is
-// tested in process: tests/checker/campaign/rules_table_test.cc) on stdout with exit 0,
+// tested in process: tests/checker/report/rules_table_test.cc) on stdout with exit 0,
 // `--json` prints report::RulesJson(), and an unknown flag is a located usage error (64).
 // Method: run the built binary through popen and compare its stdout byte for byte.
 #include <gtest/gtest.h>
