@@ -16,6 +16,7 @@
 #include "model/meta/region_route.h"
 #include "model/node/message_fwd.h"
 #include "model/node/node_context.h"
+#include "model/procedure/dynamic_lock_table.h"
 #include "model/procedure/procedure.h"
 #include "sim/time.h"
 
@@ -42,6 +43,8 @@ class DdlContext {
   // the procedure that registered it: the registration lasts until that procedure ends
   // (GreptimeDB's OperatingRegionGuard is dropped with the procedure) or a crash.
   virtual std::map<RegionId, ProcedureId>& operating_regions() = 0;
+  // The procedure manager's dynamic lock table (locks around metadata writes).
+  virtual DynamicLockTable& dynamic_locks() = 0;
 
  protected:
   ~DdlContext() = default;

@@ -81,6 +81,7 @@ class Metasrv final : private DdlContext {
   // (MemoryRegionKeeper), each with the procedure holding it; released when that procedure
   // ends (done or failed), like GreptimeDB's OperatingRegionGuard, and on a crash.
   std::map<RegionId, ProcedureId>& operating_regions() override { return operating_regions_; }
+  DynamicLockTable& dynamic_locks() override { return procedures_.mutable_dynamic_locks(); }
   // The route stored at kv `key`, whose bytes are `bytes`, decoded. Decoding a route is costly
   // (JSON with nested expression JSON), so the last decode per key is kept while the stored
   // bytes are unchanged: a derived cache, not state, not fingerprinted.

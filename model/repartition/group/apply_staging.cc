@@ -11,6 +11,8 @@ namespace repartsim::model {
 Step RepartitionGroupProcedure::ApplyStaging(MetasrvEnv& env) {
   REPARTSIM_ASSERT(state_ == State::kApplyStaging);
   REPARTSIM_ASSERT(ctx_.prepare.has_value());
+  DynamicTableLock table_lock(env, ctx_.table);  // update_metadata.rs: around the whole state
+  REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;

@@ -14,6 +14,8 @@ namespace repartsim::model {
 Step RepartitionGroupProcedure::ExitStaging(MetasrvEnv& env) {
   REPARTSIM_ASSERT(state_ == State::kExitStaging);
   REPARTSIM_ASSERT(ctx_.remapped);
+  DynamicTableLock table_lock(env, ctx_.table);  // update_metadata.rs: around the whole state
+  REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
