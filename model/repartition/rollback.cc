@@ -104,8 +104,7 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
     for (const SourceDescriptor& source : plan.sources) {
       RegionRoute* route = FindRoute(routes, source.region);
       if (route == nullptr) continue;
-      route->leader_state = LeaderState::kNone;
-      route->leader_down_since.reset();
+      route->ClearLeaderStaging();  // rollback_group_metadata_routes: a Downgrading stays
       route->partition_expr = source.expr;
       if (std::find(plan.pending_deallocate.begin(), plan.pending_deallocate.end(),
                     source.region) != plan.pending_deallocate.end()) {
@@ -117,8 +116,7 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
       if (route == nullptr) continue;
       route->partition_expr = original.partition_expr;
       route->write_policy = original.write_policy;
-      route->leader_state = LeaderState::kNone;
-      route->leader_down_since.reset();
+      route->ClearLeaderStaging();
     }
   }
   std::erase_if(routes, [&](const RegionRoute& r) {

@@ -1,7 +1,8 @@
-// G6 UpdateMetadata::ExitStaging (docs/protocol.md section 10.4): clears Staging on every target
-// and source (merged-away sources keep IgnoreAllWrites; under Rule::kFenceMergedAwaySources they
-// also stay Staging, so their lease never makes them writable again before they are dropped),
-// records the src -> dst file-sharing map in __table_repart, and invalidates caches.
+// G6 UpdateMetadata::ExitStaging (docs/protocol.md section 10.4): clears Staging (only Staging,
+// ClearLeaderStaging) on every target and source (merged-away sources keep IgnoreAllWrites; under
+// Rule::kFenceMergedAwaySources they also stay Staging, so their lease never makes them writable
+// again before they are dropped), records the src -> dst file-sharing map in __table_repart, and
+// invalidates caches.
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"
 #include "model/protocol/rules.h"
@@ -24,7 +25,7 @@ Step RepartitionGroupProcedure::ExitStaging(MetasrvEnv& env) {
     RegionRoute* r = FindRoute(routes, region);
     if (r == nullptr) return;
     if (fence && IsPendingDeallocate(region)) return;
-    r->leader_state = LeaderState::kNone;
+    r->ClearLeaderStaging();  // a migration's Downgrading stays
   };
   for (const TargetDescriptor& target : ctx_.targets) clear(target.region);
   for (const SourceDescriptor& source : ctx_.sources) clear(source.region);
