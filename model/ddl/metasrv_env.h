@@ -65,6 +65,9 @@ class MetasrvEnv {
   // Regions that may hold a lease before any route lists them (MemoryRegionKeeper), with the
   // procedure holding each registration.
   std::map<RegionId, ProcedureId>& operating_regions() { return ddl_.operating_regions(); }
+  std::map<std::pair<NodeId, RegionId>, ProcedureId>& follower_regions() {
+    return ddl_.follower_regions();
+  }
   // GreptimeDB's dynamic `TableLock::Write(table)` (procedure_ctx.provider.acquire_lock) for
   // the running procedure: true iff now held (re-entrant). On false the step waits for a
   // release (Step::Wait(kNever)); the runner wakes it.
