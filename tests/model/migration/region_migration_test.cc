@@ -3,9 +3,13 @@
 // context, moves a region's leader with every row it held, and rolls back cleanly when the
 // candidate cannot be upgraded: the route keeps the old leader with leader state None and the
 // old leader is writable again.
+// A migration beside a repartition of the same table does not wait for the parent's procedure
+// lock on the table (another lock table) but does wait for its dynamic table lock, which
+// DeallocateRegion holds across its DropRegion round trip.
 // Method: the body's lock keys and Dump/Load directly; the real cluster under the timed driver
 // with no random faults (RepartitionHarness), a `migrate` action scheduled at 3 s, and for the
-// rollback the candidate's datanode crashed once OpenCandidateRegion has passed.
+// rollback the candidate's datanode crashed once OpenCandidateRegion has passed; for the locks
+// a merge whose DropRegion is delayed 2 s and a migration submitted when Collect passes.
 #include <gtest/gtest.h>
 
 #include "model/migration/region_migration_procedure.h"
@@ -94,6 +98,51 @@ TEST(RegionMigrationTest, CandidateCrashRollsBackToTheOldLeader) {
       RegionN(1), std::nullopt, Protocol::Greptime(), h.cluster.object_store());
   ASSERT_TRUE(scan.ok()) << scan.message;
   EXPECT_EQ(SortedRows(scan.rows), SortedRows({MakeRow(150, 1)}));
+}
+
+// The virtual time (ms) of the first trace line containing `needle`, or -1.
+int64_t TimeOf(const RepartitionHarness& h, const std::string& needle) {
+  for (const std::string& line : h.trace.lines()) {
+    if (line.find(needle) == std::string::npos) continue;
+    const size_t first = line.find(' ');
+    const size_t second = line.find(' ', first + 1);
+    return std::stoll(line.substr(first + 1, second - first - 1));
+  }
+  return -1;
+}
+
+TEST(RegionMigrationTest, RunsBesideTheParentButWaitsForItsDynamicTableLock) {
+  RepartitionHarness h(Protocol::Greptime(),
+                       "PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, a >= 20)");
+  MessageRule delay_drop;
+  delay_drop.action = MessageAction::kDelay;
+  delay_drop.kind = "DropRegion";
+  delay_drop.delay = sim::Ms(2000);
+  h.cluster.Schedule(sim::AtMs(0), MessageRuleOp{delay_drop});
+  h.Alter(3000, "ALTER TABLE t MERGE PARTITION (a >= 10 AND a < 20, a >= 20)");
+  // Region 0 is no source of the merge: its migration starts while the parent holds Table-W.
+  h.cluster.ScheduleAfterState("Repartition.Collect", 1, sim::Duration{0},
+                               MigrateRegionOp{RegionN(0), NodeId{1}, NodeId{2}, 10000});
+  h.RunUntil(20000);
+  const int64_t started =
+      TimeOf(h, "type=RegionMigration from=RegionMigrationStart to=OpenCandidateRegion");
+  const int64_t dropped = TimeOf(h, "ms.region_request DropRegion");
+  const int64_t deallocated = TimeOf(h, "type=Repartition from=DeallocateRegion to=RepartitionEnd");
+  const int64_t downgraded =
+      TimeOf(h, "type=RegionMigration from=UpdateMetadataDowngrade to=DowngradeLeaderRegion");
+  ASSERT_GE(started, 0) << h.TraceText();
+  ASSERT_GE(dropped, 0) << h.TraceText();
+  ASSERT_GE(deallocated, 0) << h.TraceText();
+  ASSERT_GE(downgraded, 0) << h.TraceText();
+  EXPECT_LT(started, dropped + 2000);      // inside the round: the migration started at once
+  EXPECT_LT(started, deallocated);         // no wait for the parent's procedure lock
+  EXPECT_GE(deallocated, dropped + 2000);  // the DropRegion round trip, lock held
+  EXPECT_GE(downgraded, deallocated);      // the route write waited for the dynamic lock
+  EXPECT_TRUE(
+      h.TraceHas("type=RegionMigration from=CloseDowngradedRegion to=RegionMigrationEnd "
+                 "status=Done"));
+  EXPECT_EQ(h.Route().Find(RegionN(0))->leader, NodeId{2});
+  EXPECT_EQ(h.Route().Find(RegionN(2)), nullptr);  // the merged-away source is gone
 }
 
 }  // namespace region_migration_test
