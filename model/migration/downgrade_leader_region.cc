@@ -1,9 +1,12 @@
 // DowngradeLeaderRegion (downgrade_leader_region.rs): sets the leader's lease deadline (now +
 // region lease), sends DowngradeRegion to from_peer waited for the remaining budget, up to 3
-// optimistic tries 500 ms apart. A reply stores the last entry id; a region not found goes on
-// without one (exists = false). Any other failure after the tries sleeps until the lease
-// deadline (the old leader can no longer write) and goes on without a last entry id. A spent
-// budget (ExceededDeadline) goes to UpdateMetadataRollback.
+// optimistic tries 500 ms apart for retryable failures (a mailbox timeout, a retryable reply).
+// A reply stores the last entry id; a region not found goes on without one (exists = false).
+// A non-retryable failure, the last failed try, or a leader without a heartbeat stream
+// (PusherNotFound, at once) sleeps until the lease deadline (the old leader can no longer
+// write) and goes on without a last entry id. GreptimeDB recomputes that deadline from the
+// leader's last heartbeat on PusherNotFound; the model keeps now + region lease from the
+// state's entry. A spent budget (ExceededDeadline) goes to UpdateMetadataRollback.
 #include "model/migration/region_migration_procedure.h"
 #include "model/node/message.h"
 #include "sim/assert.h"
@@ -27,6 +30,7 @@ Step RegionMigrationProcedure::DowngradeLeaderRegion(MetasrvEnv& env) {
       env.TraceProcedure(env.current(), "downgrade exceeded deadline");
       return Goto(State::kUpdateMetadataRollback);
     }
+    if (!env.StreamConnected(ctx_.from_peer)) return LeaseSleep(env, "PusherNotFound");
     ++tries_;
     return SendOne(env, ctx_.from_peer, DowngradeRegionOp{}, env.Now() + *remaining);
   }
@@ -40,7 +44,13 @@ Step RegionMigrationProcedure::DowngradeLeaderRegion(MetasrvEnv& env) {
     resume_at_ = env.Now() + kRetryInterval;
     return Step::Wait(*resume_at_);
   }
-  env.TraceProcedure(env.current(), "downgrade failed: " + requests_.message());
+  return LeaseSleep(env, requests_.message());
+}
+
+Step RegionMigrationProcedure::LeaseSleep(MetasrvEnv& env, const std::string& why) {
+  REPARTSIM_ASSERT(state_ == State::kDowngradeLeaderRegion);
+  REPARTSIM_ASSERT(leader_lease_deadline_.has_value());
+  env.TraceProcedure(env.current(), "downgrade failed: " + why);
   lease_sleep_ = true;
   resume_at_ = *leader_lease_deadline_;
   if (env.Now() >= *resume_at_) return Goto(State::kUpgradeCandidateRegion);

@@ -100,6 +100,8 @@ class RegionMigrationProcedure {
   std::optional<sim::Duration> Remaining(MetasrvEnv& env);
   // Moves to `next` (not persisted) and resets the per-state volatile parts.
   Step Goto(State next);
+  // DowngradeLeaderRegion's slow path: sleep until the leader's lease deadline, then upgrade.
+  Step LeaseSleep(MetasrvEnv& env, const std::string& why);
   // Sends `op` for the region to `node` as a mailbox instruction waited for until `deadline`.
   Step SendOne(MetasrvEnv& env, NodeId node, RegionOp op, sim::SimTime deadline);
 
