@@ -14,13 +14,13 @@ namespace repartsim::scenario {
 namespace {
 
 const std::vector<std::string> kStepKeys = {
-    "at_ms", "after",    "delay_ms",  "occurrence",  "sql",     "frontend",
-    "flush", "crash",    "restart",   "partition",   "heal",    "stale_cache",
-    "drop",  "delay",    "duplicate", "hold",        "reorder", "expire_lease",
-    "bulk",  "validate", "flight",    "replay_fail", "compact", "gc"};
+    "at_ms",       "after",   "delay_ms",  "occurrence",   "sql",         "frontend", "flush",
+    "crash",       "restart", "partition", "heal",         "stale_cache", "drop",     "delay",
+    "duplicate",   "hold",    "reorder",   "expire_lease", "bulk",        "validate", "flight",
+    "replay_fail", "compact", "gc",        "migrate"};
 const std::vector<std::string> kActions = {
     "sql",   "flush",     "crash", "restart", "partition",    "heal",    "stale_cache", "drop",
-    "delay", "duplicate", "hold",  "reorder", "expire_lease", "compact", "gc"};
+    "delay", "duplicate", "hold",  "reorder", "expire_lease", "compact", "gc",          "migrate"};
 const std::vector<std::string> kRuleKeys = {"kind", "from", "to", "count", "ms", "until"};
 
 std::string NodeList(const Scenario& s) {
@@ -82,6 +82,40 @@ void ReadRegionStep(const std::string& action, const YAML::Node& node, int64_t a
   }
 }
 
+// `migrate: {region: N, from: dnK, to: dnJ, timeout_ms: T}` (timeout_ms default 10000, the
+// serde default of GreptimeDB's migration timeout): from and to are two different datanodes.
+void ReadMigrateStep(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Scenario& s,
+                     const std::string& path, std::vector<ScriptedStep>& out) {
+  if (!node.IsMap()) {
+    ctx.Fail(node, path, "expected a mapping {region: N, from: dnK, to: dnJ, timeout_ms: T}");
+    return;
+  }
+  Fields f(node, ctx, path);
+  const uint32_t region =
+      static_cast<uint32_t>(ReadInt(f.Require("region"), ctx, path + ".region", 0, 1u << 30));
+  model::NodeId ends[2];
+  const char* keys[2] = {"from", "to"};
+  for (int i = 0; i < 2; ++i) {
+    const YAML::Node end = f.Require(keys[i]);
+    if (ctx.failed()) return;
+    if (auto n = ReadNode(end, ctx, s, path + "." + keys[i])) ends[i] = *n;
+    if (!ctx.failed() && (ends[i].value == 0 || ends[i].value > s.datanode_count)) {
+      ctx.Fail(end, path + "." + keys[i], std::string("migrate ") + keys[i] + " needs a datanode");
+    }
+  }
+  if (!ctx.failed() && ends[0] == ends[1]) {
+    ctx.Fail(f.Get("to"), path + ".to", "migrate needs two different datanodes");
+  }
+  int64_t timeout_ms = 10000;
+  if (f.Has("timeout_ms"))
+    timeout_ms = ReadInt(f.Get("timeout_ms"), ctx, path + ".timeout_ms", 1, 3600000);
+  f.Finish({"region", "from", "to", "timeout_ms"});
+  if (ctx.failed()) return;
+  const model::RegionId id = model::RegionId::Of(s.table_id(), model::RegionNumber{region});
+  out.push_back(
+      MakeStep(at_ms, model::MigrateRegionOp{id, ends[0], ends[1], timeout_ms}, ctx.At(node)));
+}
+
 std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx, const Scenario& s,
                                         const std::string& path) {
   std::vector<model::NodeId> out;
@@ -118,8 +152,8 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
     ctx.Fail(node, path,
              present.empty()
                  ? "a step needs one action: sql, flush, compact, gc, crash, restart, partition, "
-                   "heal, stale_cache, drop, delay, duplicate, hold, reorder or "
-                   "expire_lease"
+                   "heal, stale_cache, drop, delay, duplicate, hold, reorder, "
+                   "expire_lease or migrate"
                  : "a step has one action, found '" + present[0] + "' and '" + present[1] + "'");
     return;
   }
@@ -202,6 +236,8 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
       ctx.Fail(value, apath, "gc takes 'true' (a GC pass now)");
     }
     out.push_back(MakeStep(at_ms, model::GcOp{}, where));
+  } else if (action == "migrate") {
+    ReadMigrateStep(value, at_ms, ctx, s, apath, out);
   } else if (action == "expire_lease") {
     if (auto n = ReadNode(value, ctx, s, apath)) {
       if (!ctx.failed() && !(n->value >= 1 && n->value <= s.datanode_count)) {

@@ -223,6 +223,9 @@ class Cluster final : public StreamLinks {
   void RunFaultAction(FaultAction& action, sim::StepContext& step);
   // Compacts one region, or every writable region of every running datanode (CompactOp).
   void Compact(const CompactOp& op, sim::StepContext& step);
+  // A `migrate:` step: submits the migration to the metasrv when it is up and recovered,
+  // else logs `ms.migrate_refused` (the ADMIN call would fail).
+  void SubmitMigration(const MigrateRegionOp& op, sim::StepContext& step);
   // Compacts `region` on `dn` (`dn.compact` logged): false iff a crash point fired.
   bool CompactRegion(Datanode& dn, RegionId region, sim::StepContext& step);
   // Compacts each writable region of `dn` that has two or more files: false iff a crash point

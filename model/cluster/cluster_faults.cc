@@ -197,6 +197,7 @@ void Cluster::RunFaultAction(FaultAction& op, sim::StepContext& step) {
   if (auto* expire = std::get_if<ExpireLeaseOp>(&op)) return ExpireLeasesNow(expire->node, step);
   if (auto* compact = std::get_if<CompactOp>(&op)) return Compact(*compact, step);
   if (std::holds_alternative<GcOp>(op)) return RunGcPass(step);
+  if (auto* migrate = std::get_if<MigrateRegionOp>(&op)) return SubmitMigration(*migrate, step);
   if (auto* stale = std::get_if<StaleCacheOp>(&op)) {
     frontends_[stale->frontend_index].SetIgnoreInvalidations(stale->table,
                                                              stale->ignore_invalidations);
@@ -315,6 +316,17 @@ void Cluster::FinishCheckpoints(const Datanode& dn, sim::StepContext& step) {
       step.Log(dn.id().value, "dn.checkpoint_done", region.ToString());
     }
   }
+}
+
+void Cluster::SubmitMigration(const MigrateRegionOp& op, sim::StepContext& step) {
+  NodeContext ctx(metasrv_id(), step, protocol_, history_);
+  if (!metasrv_.is_up() || !metasrv_.recovered()) {
+    ctx.Log("ms.migrate_refused", op.region.ToString() + " metasrv not serving");
+    Flush(ctx, step);
+    return;
+  }
+  metasrv_.SubmitMigration(op.region, op.from, op.to, op.timeout_ms, ctx);
+  Flush(ctx, step);
 }
 
 void Cluster::Compact(const CompactOp& op, sim::StepContext& step) {

@@ -7,7 +7,7 @@ namespace repartsim::model {
 const char* FaultActionName(const FaultAction& action) {
   static constexpr const char* kNames[] = {"crash",   "restart",     "flush",        "partition",
                                            "heal",    "stale_cache", "message_rule", "expire_lease",
-                                           "compact", "gc"};
+                                           "compact", "gc",          "migrate"};
   static_assert(std::variant_size_v<FaultAction> == std::size(kNames));
   return kNames[action.index()];
 }
@@ -36,6 +36,9 @@ void HashFaultAction(sim::Hasher& h, const FaultAction& action) {
     h.Add(expire->node.value);
   } else if (const auto* compact = std::get_if<CompactOp>(&action)) {
     h.Add(compact->node.value).Add(compact->region.value).Add(compact->every_region);
+  } else if (const auto* migrate = std::get_if<MigrateRegionOp>(&action)) {
+    h.Add(migrate->region.value).Add(migrate->from.value).Add(migrate->to.value);
+    h.Add(migrate->timeout_ms);
   }
 }
 

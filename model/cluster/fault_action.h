@@ -89,11 +89,22 @@ struct CompactOp {
 // A pass of the metasrv's GC over every table (Cluster::RunGcPass, model/gc/gc.h).
 struct GcOp {};
 
-using FaultAction = std::variant<CrashNodeOp, RestartNodeOp, FlushOp, PartitionOp, HealOp,
-                                 StaleCacheOp, MessageRuleOp, ExpireLeaseOp, CompactOp, GcOp>;
+// A scripted region migration (`migrate:` step; GreptimeDB's ADMIN migrate_region): submits a
+// RegionMigration procedure of `region` from `from` to `to` with budget `timeout_ms` to the
+// metasrv, if it is up.
+struct MigrateRegionOp {
+  RegionId region;
+  NodeId from;
+  NodeId to;
+  int64_t timeout_ms = 10000;
+};
+
+using FaultAction =
+    std::variant<CrashNodeOp, RestartNodeOp, FlushOp, PartitionOp, HealOp, StaleCacheOp,
+                 MessageRuleOp, ExpireLeaseOp, CompactOp, GcOp, MigrateRegionOp>;
 
 // "crash", "restart", "flush", "partition", "heal", "stale_cache", "message_rule",
-// "expire_lease", "compact", "gc" (the trace's `op` lines).
+// "expire_lease", "compact", "gc", "migrate" (the trace's `op` lines).
 const char* FaultActionName(const FaultAction& action);
 // The action's fields, without its kind.
 void HashFaultAction(sim::Hasher& h, const FaultAction& action);

@@ -236,7 +236,7 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
 
 bool Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState state,
                                 const std::vector<StagingAction>* restore_staging,
-                                ReplayFaults* faults, bool fail_closed) {
+                                ReplayFaults* faults, bool fail_closed, bool skip_replay) {
   const RegionId id = manifest.region_id;
   auto [it, inserted] = regions_.emplace(id, Region(manifest, state));
   REPARTSIM_ASSERT(inserted);
@@ -258,6 +258,7 @@ bool Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState stat
   RegionWal& wal = wals_[id];
   // Replay the WAL entries after the flushed entry id (manifest first, then WAL).
   for (const WriteBatchPtr& batch : wal.entries()) {
+    if (skip_replay) break;
     if (batch->entry_id <= replay_after) continue;
     if (faults != nullptr && faults->entry_fails && faults->entry_fails()) {
       faults->failures.push_back({id, batch->entry_id, batch->rows.size(), fail_closed});

@@ -218,6 +218,23 @@ class Datanode {
   Reply HandleApplyStagingManifest(RegionId region, const std::optional<PartitionExpr>& expr,
                                    RegionId central, ObjectStore& store, CrashHook& crash);
 
+  // ---- region migration (docs/protocol.md section 13; datanode_migration.cc) ----------------
+  // OpenRegion for a migration candidate: opens the region from its manifest as a Follower
+  // without replaying this node's WAL (skip_wal_replay). Ok when already open. A Follower
+  // serves reads and refuses writes (RegionNotReady).
+  Reply HandleOpenCandidate(RegionId region, const ObjectStore& store);
+  // DowngradeRegion: a leader (Writable, Staging or Downgrading) leaves staging WITHOUT merging
+  // its staged data (mito exit_staging), becomes Downgrading, flushes its memtable (normal
+  // manifest), and becomes a Follower; a Follower answers as it is. `last_entry_id` gets the
+  // region's last WAL entry id. RegionNotFound when the region is not open here.
+  Reply HandleDowngradeRegion(RegionId region, ObjectStore& store, CrashHook& crash,
+                              const Protocol& protocol, uint64_t& last_entry_id);
+  // UpgradeRegion (catch-up, local WAL): a Writable region is ready; a Follower is reopened
+  // from its manifest when the manifest changed since it opened (no replay: the downgrade's
+  // flush put the data in SSTs), then made Writable with a lease countdown from `now`.
+  // RegionNotFound when the region is not open here.
+  Reply HandleUpgradeRegion(RegionId region, const ObjectStore& store, sim::SimTime now);
+
   // ---- leases (docs/protocol.md section 7) ------------------------------------------------------
   // Applies the lease role granted for `region` and renews its deadline. Returns false when the
   // region is not open here. A Leader lease ends staging (under Rule::kDurableStaging by
@@ -286,14 +303,17 @@ class Datanode {
   void OnRegionRequest(NodeId from, const RegionRequest& request, ObjectStore& store,
                        NodeContext& ctx);
   // One region of a RegionRequest; kCrashed when a crash point fired.
+  // `last_entry_id`: set by a DowngradeRegion.
   Reply HandleRegionInstruction(const RegionInstruction& item, uint64_t route_version,
-                                ObjectStore& store, NodeContext& ctx);
+                                ObjectStore& store, NodeContext& ctx, uint64_t& last_entry_id);
   void OnHeartbeatReply(const HeartbeatReply& reply, ObjectStore& store, NodeContext& ctx);
   // Opens the region from its manifest and replays its WAL after the flushed entry; false when
   // an entry failed to apply under Rule::kFailClosedReplay (the region is not open then).
+  // `skip_replay`: a migration candidate opens without replaying this node's WAL.
   bool OpenFromManifest(const RegionManifest& manifest, RegionState state,
                         const std::vector<StagingAction>* restore_staging = nullptr,
-                        ReplayFaults* faults = nullptr, bool fail_closed = false);
+                        ReplayFaults* faults = nullptr, bool fail_closed = false,
+                        bool skip_replay = false);
   // Opens hosted region `id` after a restart (its manifest, staging under durable staging).
   void OpenHosted(RegionId id, const ObjectStore& store, const Protocol& protocol,
                   ReplayFaults* faults);

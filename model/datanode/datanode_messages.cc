@@ -74,18 +74,21 @@ void Datanode::OnRegionRequest(NodeId from, const RegionRequest& request, Object
   // answered once (GreptimeDB's instruction handlers join the per-region futures).
   for (const RegionInstruction& item : request.items) {
     REPARTSIM_ASSERT(item.op.index() == request.op().index());
-    Reply result = HandleRegionInstruction(item, request.route_version, store, ctx);
+    uint64_t last_entry_id = 0;
+    Reply result = HandleRegionInstruction(item, request.route_version, store, ctx, last_entry_id);
     if (result.code == ReplyCode::kCrashed) return;  // no reply: the node goes down
     ctx.Log("dn.region_op", std::string(RegionOpName(item.op)) + " " + item.region.ToString() +
                                 " " + std::string(ReplyCodeName(result.code)));
-    response.results.push_back(RegionResult{item.region, result.code, result.message});
+    response.results.push_back(
+        RegionResult{item.region, result.code, result.message, last_entry_id});
   }
   REPARTSIM_ASSERT(response.results.size() == request.items.size());
   ctx.Send(from, std::move(response));
 }
 
 Reply Datanode::HandleRegionInstruction(const RegionInstruction& item, uint64_t route_version,
-                                        ObjectStore& store, NodeContext& ctx) {
+                                        ObjectStore& store, NodeContext& ctx,
+                                        uint64_t& last_entry_id) {
   NoteRouteVersion(item.region, route_version);
   const Protocol& protocol = ctx.protocol;
   Reply result;
@@ -117,10 +120,19 @@ Reply Datanode::HandleRegionInstruction(const RegionInstruction& item, uint64_t 
           }
           result = HandleRemapManifest(item.region, op.inputs, op.mapping, op.target_exprs, store,
                                        ctx, vanished);
-        } else {
-          static_assert(std::is_same_v<T, ApplyStagingManifestOp>);
+        } else if constexpr (std::is_same_v<T, ApplyStagingManifestOp>) {
           result =
               HandleApplyStagingManifest(item.region, op.expr, op.central, protocol, store, ctx);
+        } else if constexpr (std::is_same_v<T, OpenRegionOp>) {
+          REPARTSIM_ASSERT(op.skip_wal_replay);  // only migration candidates are opened
+          result = HandleOpenCandidate(item.region, store);
+        } else if constexpr (std::is_same_v<T, DowngradeRegionOp>) {
+          result = HandleDowngradeRegion(item.region, store, ctx, protocol, last_entry_id);
+        } else if constexpr (std::is_same_v<T, UpgradeRegionOp>) {
+          result = HandleUpgradeRegion(item.region, store, ctx.now());
+        } else {
+          static_assert(std::is_same_v<T, CloseRegionOp>);
+          result = HandleCloseRegion(item.region);
         }
       },
       item.op);

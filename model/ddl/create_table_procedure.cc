@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/ddl/lock_keys.h"
 #include "model/meta/meta_codec.h"
 #include "model/meta/table_metadata.h"
 #include "model/node/message.h"
@@ -45,8 +46,7 @@ sim::Result<CreateTableProcedure> CreateTableProcedure::Load(std::string_view du
 }
 
 std::vector<LockKey> CreateTableProcedure::lock_keys() const {
-  return {LockKey{"catalog/greptime", false}, LockKey{"schema/greptime.public", false},
-          LockKey{"table_name/greptime.public." + info_.name, true}};
+  return {CatalogReadLock(), SchemaReadLock(), TableNameWriteLock(info_.name)};
 }
 
 Step CreateTableProcedure::Execute(MetasrvEnv& env, const ProcedureView&) {

@@ -10,12 +10,14 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/meta/kv_store.h"
 #include "model/meta/region_route.h"
 #include "model/node/message_fwd.h"
 #include "model/node/node_context.h"
+#include "model/procedure/dynamic_lock_table.h"
 #include "model/procedure/procedure.h"
 #include "sim/time.h"
 
@@ -42,6 +44,12 @@ class DdlContext {
   // the procedure that registered it: the registration lasts until that procedure ends
   // (GreptimeDB's OperatingRegionGuard is dropped with the procedure) or a crash.
   virtual std::map<RegionId, ProcedureId>& operating_regions() = 0;
+  // Migration candidates opened as Followers (MemoryRegionKeeper entries with role Follower),
+  // by (datanode, region), each with the procedure holding it: their heartbeats get a Follower
+  // lease until the route lists them. Released like operating_regions().
+  virtual std::map<std::pair<NodeId, RegionId>, ProcedureId>& follower_regions() = 0;
+  // The procedure manager's dynamic lock table (locks around metadata writes).
+  virtual DynamicLockTable& dynamic_locks() = 0;
 
  protected:
   ~DdlContext() = default;

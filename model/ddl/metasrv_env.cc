@@ -1,5 +1,6 @@
 #include "model/ddl/metasrv_env.h"
 
+#include "model/ddl/lock_keys.h"
 #include "model/meta/meta_keys.h"
 #include "model/node/message.h"
 #include "sim/assert.h"
@@ -10,6 +11,16 @@ void MetasrvEnv::TraceProcedure(ProcedureId id, std::string_view what) {
   std::string detail = "procedure=" + std::to_string(id.value) + " ";
   detail += what;
   ctx_.Log("ms.procedure", detail);
+}
+
+bool MetasrvEnv::TryLockTable(TableId table) {
+  REPARTSIM_ASSERT(current_.valid());
+  return ddl_.dynamic_locks().TryAcquire(current_, TableWriteLock(table));
+}
+
+void MetasrvEnv::UnlockTable(TableId table) {
+  REPARTSIM_ASSERT(current_.valid());
+  ddl_.dynamic_locks().Release(current_, TableWriteLock(table).key);
 }
 
 void MetasrvEnv::NoteRegionRequest(NodeId node, RegionId region, const RegionOp& op) {

@@ -65,11 +65,42 @@ class MetasrvEnv {
   // Regions that may hold a lease before any route lists them (MemoryRegionKeeper), with the
   // procedure holding each registration.
   std::map<RegionId, ProcedureId>& operating_regions() { return ddl_.operating_regions(); }
+  std::map<std::pair<NodeId, RegionId>, ProcedureId>& follower_regions() {
+    return ddl_.follower_regions();
+  }
+  // GreptimeDB's dynamic `TableLock::Write(table)` (procedure_ctx.provider.acquire_lock) for
+  // the running procedure: true iff now held (re-entrant). On false the step waits for a
+  // release (Step::Wait(kNever)); the runner wakes it.
+  bool TryLockTable(TableId table);
+  void UnlockTable(TableId table);
 
  private:
   DdlContext& ddl_;
   NodeContext& ctx_;
   ProcedureId current_;
+};
+
+// A dynamic table write lock held for the rest of one step (the scope of GreptimeDB's
+// `_guard`), or across steps when the step awaits a round trip with the guard alive (Keep()).
+class DynamicTableLock {
+ public:
+  DynamicTableLock(MetasrvEnv& env, TableId table)
+      : env_(env), table_(table), held_(env.TryLockTable(table)) {}
+  ~DynamicTableLock() {
+    if (held_ && !keep_) env_.UnlockTable(table_);
+  }
+  DynamicTableLock(const DynamicTableLock&) = delete;
+  DynamicTableLock& operator=(const DynamicTableLock&) = delete;
+
+  bool held() const { return held_; }
+  // The step returns while still holding the lock (it waits for replies under it).
+  void Keep() { keep_ = true; }
+
+ private:
+  MetasrvEnv& env_;
+  TableId table_;
+  bool held_ = false;
+  bool keep_ = false;
 };
 
 }  // namespace repartsim::model

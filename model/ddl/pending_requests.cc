@@ -1,5 +1,7 @@
 #include "model/ddl/pending_requests.h"
 
+#include <algorithm>
+
 #include "model/node/message.h"
 #include "sim/assert.h"
 
@@ -32,6 +34,7 @@ void PendingRequests::Seal(MetasrvEnv& env, std::optional<sim::SimTime> deadline
   any_retry_ = false;
   any_abort_ = false;
   message_.clear();
+  last_entry_id_ = 0;
   for (auto& [node, items] : batches_) {
     REPARTSIM_ASSERT(!items.empty());
     const RegionId first = items.front().region;
@@ -65,6 +68,9 @@ PendingRequests::Outcome PendingRequests::Collect(MetasrvEnv& env, bool not_foun
     if (reply == inbox.end()) {
       ++it;
       continue;
+    }
+    for (const RegionResult& r : reply->second.results) {
+      last_entry_id_ = std::max(last_entry_id_, r.last_entry_id);
     }
     // The first failing region decides this request's outcome.
     for (const RegionResult& r : reply->second.results) {

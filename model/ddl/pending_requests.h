@@ -55,6 +55,8 @@ class PendingRequests {
   // The step for a kRetry / kAbort outcome.
   Step FailureStep(Outcome outcome) const;
   const std::string& message() const { return message_; }
+  // The largest last entry id the last collected round's replies carried (DowngradeRegion).
+  uint64_t last_entry_id() const { return last_entry_id_; }
   // Forgets everything outstanding (used before a state re-sends).
   void Reset(MetasrvEnv& env);
   void Hash(sim::Hasher& h) const;
@@ -73,6 +75,7 @@ class PendingRequests {
   bool any_retry_ = false;
   bool any_abort_ = false;
   std::string message_;
+  uint64_t last_entry_id_ = 0;
 };
 
 }  // namespace repartsim::model

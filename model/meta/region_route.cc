@@ -64,6 +64,31 @@ void RegionRoute::Hash(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(write_policy));
 }
 
+bool RegionRoute::SetLeaderState(LeaderState state, sim::SimTime now) {
+  const bool updated = leader_state != state;
+  if (state == LeaderState::kDowngrading) {
+    if (updated) leader_down_since = now;
+  } else {
+    leader_down_since.reset();
+  }
+  leader_state = state;
+  REPARTSIM_ASSERT(is_downgrading() || !leader_down_since.has_value());
+  return updated;
+}
+
+void RegionRoute::SetLeaderStaging() {
+  leader_state = LeaderState::kStaging;
+  leader_down_since.reset();
+  REPARTSIM_ASSERT(is_staging());
+}
+
+void RegionRoute::ClearLeaderStaging() {
+  if (leader_state != LeaderState::kStaging) return;
+  leader_state = LeaderState::kNone;
+  leader_down_since.reset();
+  REPARTSIM_ASSERT(!leader_down_since.has_value());
+}
+
 RegionRole LeaderRegionRole(const RegionRoute& route) {
   switch (route.leader_state) {
     case LeaderState::kStaging:

@@ -3,6 +3,10 @@
 // that never decreases (so dropped region numbers are never reused). The partition expression is
 // the authoritative routing expression; its text is the canonical JSON text ("" = none) and its
 // version is ExprVersion (0 = none). LeaderRegionRole derives the lease role of each peer.
+// `leader_state` is one slot that repartition (Staging) and migration (Downgrading) share; it
+// changes only through GreptimeDB's setters (src/common/meta/src/rpc/router.rs):
+// SetLeaderState overwrites any state, SetLeaderStaging overwrites Downgrading, and
+// ClearLeaderStaging clears Staging only. `leader_down_since` is set only while Downgrading.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +45,18 @@ struct RegionRoute {
   // ExprVersion of the expression, 0 when there is none.
   uint64_t ExprVersionValue() const;
   bool is_staging() const { return leader_state == LeaderState::kStaging; }
+  bool is_downgrading() const { return leader_state == LeaderState::kDowngrading; }
+
+  // set_leader_state: `state` replaces whatever the slot holds (Staging included). Entering
+  // Downgrading stamps leader_down_since = `now`; staying Downgrading keeps the stamp; any
+  // other state clears it. Returns true iff the state changed.
+  bool SetLeaderState(LeaderState state, sim::SimTime now);
+  // set_leader_staging: Staging, whatever the slot held (Downgrading included); clears
+  // leader_down_since.
+  void SetLeaderStaging();
+  // clear_leader_staging: None iff the slot holds Staging (clearing leader_down_since);
+  // Downgrading and None stay as they are.
+  void ClearLeaderStaging();
   bool ignores_writes() const { return write_policy == WritePolicy::kIgnoreAllWrites; }
 
   void Hash(sim::Hasher& h) const;

@@ -60,6 +60,11 @@ sim::Result<MetaProcedure> MetaProcedure::LoadJson(std::string_view type, std::s
     if (!body.ok()) return body.error();
     return MetaProcedure(std::move(body).value());
   }
+  if (type == RegionMigrationProcedure::kType) {
+    sim::Result<RegionMigrationProcedure> body = RegionMigrationProcedure::Load(dump);
+    if (!body.ok()) return body.error();
+    return MetaProcedure(std::move(body).value());
+  }
   return sim::MakeError({}, "unknown procedure type '" + std::string(type) + "'");
 }
 

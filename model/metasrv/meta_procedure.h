@@ -12,6 +12,7 @@
 
 #include "model/ddl/create_table_procedure.h"
 #include "model/ddl/metasrv_env.h"
+#include "model/migration/region_migration_procedure.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
 #include "model/repartition/group/group_procedure.h"
@@ -22,8 +23,8 @@ namespace repartsim::model {
 
 class MetaProcedure {
  public:
-  using Variant =
-      std::variant<CreateTableProcedure, RepartitionProcedure, RepartitionGroupProcedure>;
+  using Variant = std::variant<CreateTableProcedure, RepartitionProcedure,
+                               RepartitionGroupProcedure, RegionMigrationProcedure>;
 
   MetaProcedure() = default;
   template <class T>
@@ -61,10 +62,11 @@ struct ProcedureStateTable {
 
 // Every procedure type the metasrv runs, in variant order: what the crash-site list
 // (`<Type>.<State>.before_persist|after_persist`) and the `after:` states are built from.
-inline constexpr std::array<ProcedureStateTable, 3> kMetaProcedureStates = {{
+inline constexpr std::array<ProcedureStateTable, 4> kMetaProcedureStates = {{
     {CreateTableProcedure::kType, CreateTableProcedure::kStateNames},
     {RepartitionProcedure::kType, RepartitionProcedure::kStateNames},
     {RepartitionGroupProcedure::kType, RepartitionGroupProcedure::kStateNames},
+    {RegionMigrationProcedure::kType, RegionMigrationProcedure::kStateNames},
 }};
 static_assert(kMetaProcedureStates.size() == std::variant_size_v<MetaProcedure::Variant>);
 

@@ -32,6 +32,7 @@ bool Metasrv::RunProcedure(ProcedureId id, NodeContext& ctx) {
   if (slot == nullptr || !MetaProcedureManager::IsActive(slot->status)) {
     // The procedure ended: its operating-region guards are dropped with it.
     std::erase_if(operating_regions_, [&](const auto& entry) { return entry.second == id; });
+    std::erase_if(follower_regions_, [&](const auto& entry) { return entry.second == id; });
   }
   if (slot != nullptr && !slot->parent.valid() && !MetaProcedureManager::IsActive(slot->status)) {
     const bool done = slot->status == ProcedureStatus::kDone;
@@ -143,6 +144,9 @@ void Metasrv::OnHeartbeat(NodeId from, const Heartbeat& heartbeat, NodeContext& 
     auto role = roles.find(region);
     if (role != roles.end()) {
       reply.leases.push_back(RegionLease{region, role->second, version_of(region)});
+    } else if (follower_regions_.count(std::pair{from, region}) != 0) {
+      // A migration candidate: its keeper role (renew_region_lease_via_operating_regions).
+      reply.leases.push_back(RegionLease{region, RegionRole::kFollower, version_of(region)});
     } else if (operating_regions_.count(region) != 0) {
       reply.leases.push_back(RegionLease{region, RegionRole::kLeader, version_of(region)});
     } else if (may_close) {
@@ -193,6 +197,7 @@ void Metasrv::Crash() {
   corr_owner_.clear();
   inboxes_.clear();
   operating_regions_.clear();
+  follower_regions_.clear();
   pending_acks_.clear();
   ddl_waiters_.clear();
 }
@@ -247,6 +252,9 @@ void Metasrv::Hash(sim::Hasher& h) const {
   }
   h.Add(static_cast<uint64_t>(operating_regions_.size()));
   for (const auto& [region, owner] : operating_regions_) h.Add(region.value).Add(owner.value);
+  for (const auto& [key, owner] : follower_regions_) {  // only migrations add entries
+    h.Add(key.first.value).Add(key.second.value).Add(owner.value);
+  }
   h.Add(static_cast<uint64_t>(ddl_waiters_.size()));
   for (const auto& [procedure, waiter] : ddl_waiters_) {
     h.Add(procedure.value).Add(waiter.frontend.value).Add(waiter.corr).Add(waiter.ddl);

@@ -52,6 +52,10 @@ class Metasrv final : private DdlContext {
   // marker, fills the procedure's persistent context (expressions, target columns, timeout)
   // and submits it.
   ProcedureId SubmitRepartition(const RepartitionTask& task, NodeContext& ctx);
+  // A region migration (RegionMigrationManager::submit_procedure; trigger Manual): `region`
+  // from datanode `from` to `to` within `timeout_ms`. Logs `ms.submit`.
+  ProcedureId SubmitMigration(RegionId region, NodeId from, NodeId to, int64_t timeout_ms,
+                              NodeContext& ctx);
   // Runs one step of a procedure; returns false iff a crash point fired (crash the metasrv).
   // A root procedure that ends is recorded in History::procedure_ends and answers the DDL
   // call waiting on it, if any.
@@ -81,6 +85,10 @@ class Metasrv final : private DdlContext {
   // (MemoryRegionKeeper), each with the procedure holding it; released when that procedure
   // ends (done or failed), like GreptimeDB's OperatingRegionGuard, and on a crash.
   std::map<RegionId, ProcedureId>& operating_regions() override { return operating_regions_; }
+  std::map<std::pair<NodeId, RegionId>, ProcedureId>& follower_regions() override {
+    return follower_regions_;
+  }
+  DynamicLockTable& dynamic_locks() override { return procedures_.mutable_dynamic_locks(); }
   // The route stored at kv `key`, whose bytes are `bytes`, decoded. Decoding a route is costly
   // (JSON with nested expression JSON), so the last decode per key is kept while the stored
   // bytes are unchanged: a derived cache, not state, not fingerprinted.
@@ -126,6 +134,7 @@ class Metasrv final : private DdlContext {
   std::map<uint64_t, ProcedureId> corr_owner_;
   std::map<ProcedureId, Inbox> inboxes_;
   std::map<RegionId, ProcedureId> operating_regions_;
+  std::map<std::pair<NodeId, RegionId>, ProcedureId> follower_regions_;
   std::map<std::pair<NodeId, TableId>, uint64_t> pending_acks_;  // frontend, table -> epoch
   // The DDL calls waiting on a root procedure (the procedure watcher of each submission).
   struct DdlWaiter {

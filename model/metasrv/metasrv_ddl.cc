@@ -40,6 +40,22 @@ ProcedureId Metasrv::SubmitRepartition(const RepartitionTask& task, NodeContext&
   return id;
 }
 
+ProcedureId Metasrv::SubmitMigration(RegionId region, NodeId from, NodeId to, int64_t timeout_ms,
+                                     NodeContext& ctx) {
+  REPARTSIM_ASSERT(up_);
+  REPARTSIM_ASSERT(recovered());
+  REPARTSIM_ASSERT(from != to);
+  RegionMigrationProcedure::PersistentContext persistent;
+  persistent.from_peer = from;
+  persistent.to_peer = to;
+  persistent.region = region;
+  persistent.timeout_ms = timeout_ms;
+  const ProcedureId id = Submit(RegionMigrationProcedure(std::move(persistent)), ctx.now());
+  ctx.Log("ms.submit", "RegionMigration procedure=" + std::to_string(id.value) + " region=" +
+                           region.ToString() + " from=" + from.ToString() + " to=" + to.ToString());
+  return id;
+}
+
 void Metasrv::OnDdlSubmit(NodeId from, const DdlSubmit& submit, NodeContext& ctx) {
   // Before procedures are recovered (leader start) the procedure manager takes no DDL.
   if (!recovered()) {

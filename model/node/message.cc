@@ -44,12 +44,20 @@ void HashRegionOp(sim::Hasher& h, const RegionOp& op) {
                    HashExpr(h, o.expr);
                    o.central.Hash(h);
                  },
+                 [&](const OpenRegionOp& o) { h.Add(o.skip_wal_replay); },
+                 [&](const DowngradeRegionOp&) {},
+                 [&](const UpgradeRegionOp& o) {
+                   h.Add(o.last_entry_id.has_value());
+                   if (o.last_entry_id) h.Add(*o.last_entry_id);
+                 },
+                 [&](const CloseRegionOp&) {},
              },
              op);
 }
 
-constexpr const char* kRegionOpNames[] = {"CreateRegion", "DropRegion",    "FlushRegion",
-                                          "EnterStaging", "RemapManifest", "ApplyStagingManifest"};
+constexpr const char* kRegionOpNames[] = {
+    "CreateRegion",         "DropRegion", "FlushRegion",     "EnterStaging",  "RemapManifest",
+    "ApplyStagingManifest", "OpenRegion", "DowngradeRegion", "UpgradeRegion", "CloseRegion"};
 static_assert(std::variant_size_v<RegionOp> == std::size(kRegionOpNames));
 
 constexpr const char* kMessageKindNames[] = {
@@ -84,9 +92,9 @@ sim::Channel ChannelOf(const Message& message) {
 }
 
 bool IsStreamKind(std::string_view kind) {
-  for (std::string_view k :
-       {"Heartbeat", "HeartbeatReply", "InvalidateCache", "InvalidateAck", "FlushRegion",
-        "EnterStaging", "RemapManifest", "ApplyStagingManifest"}) {
+  for (std::string_view k : {"Heartbeat", "HeartbeatReply", "InvalidateCache", "InvalidateAck",
+                             "FlushRegion", "EnterStaging", "RemapManifest", "ApplyStagingManifest",
+                             "OpenRegion", "DowngradeRegion", "UpgradeRegion", "CloseRegion"}) {
     if (kind == k) return true;
   }
   return false;
@@ -208,6 +216,7 @@ void HashMessage(sim::Hasher& h, const Message& message) {
             for (const RegionResult& r : m.results) {
               r.region.Hash(h);
               h.Add(static_cast<uint64_t>(r.code));
+              if (r.last_entry_id != 0) h.Add(r.last_entry_id);  // downgrade replies only
             }
             h.Add(m.mailbox);
           },

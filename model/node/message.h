@@ -163,6 +163,19 @@ struct ApplyStagingManifestOp {
   std::optional<PartitionExpr> expr;
   RegionId central;
 };
+// Region migration's instructions (docs/protocol.md section 13), all mailbox instructions:
+// OpenRegion opens a migration candidate from its manifest as a Follower without WAL replay;
+// DowngradeRegion makes a leader a Follower (leaving staging without merging, flushing) and
+// answers its last entry id; UpgradeRegion catches a candidate up and makes it the leader;
+// CloseRegion closes the downgraded region.
+struct OpenRegionOp {
+  bool skip_wal_replay = true;
+};
+struct DowngradeRegionOp {};
+struct UpgradeRegionOp {
+  std::optional<uint64_t> last_entry_id;  // the downgrade's, when it answered one
+};
+struct CloseRegionOp {};
 const char* RegionOpName(const RegionOp& op);
 
 struct RegionInstruction {
@@ -180,13 +193,15 @@ struct RegionRequest {
   const RegionOp& op() const { return items.front().op; }
 };
 // True iff `op` travels as a mailbox instruction on the datanode's heartbeat stream (Flush,
-// EnterStaging, RemapManifest, ApplyStagingManifest); CreateRegion and DropRegion are direct
-// unary RPCs.
+// EnterStaging, RemapManifest, ApplyStagingManifest and migration's OpenRegion,
+// DowngradeRegion, UpgradeRegion, CloseRegion); CreateRegion and DropRegion are direct unary
+// RPCs.
 bool IsMailboxOp(const RegionOp& op);
 struct RegionResult {
   RegionId region;
   ReplyCode code = ReplyCode::kOk;
   std::string message;
+  uint64_t last_entry_id = 0;  // DowngradeRegion: the region's last WAL entry id
 };
 struct RegionResponse {
   uint64_t corr = 0;

@@ -32,6 +32,10 @@ struct FlushRegionOp;
 struct EnterStagingOp;
 struct RemapManifestOp;
 struct ApplyStagingManifestOp;
+struct OpenRegionOp;
+struct DowngradeRegionOp;
+struct UpgradeRegionOp;
+struct CloseRegionOp;
 struct RegionInstruction;
 struct RegionRequest;
 struct RegionResult;
@@ -40,7 +44,8 @@ struct Message;
 struct Outgoing;
 
 using RegionOp = std::variant<CreateRegionOp, DropRegionOp, FlushRegionOp, EnterStagingOp,
-                              RemapManifestOp, ApplyStagingManifestOp>;
+                              RemapManifestOp, ApplyStagingManifestOp, OpenRegionOp,
+                              DowngradeRegionOp, UpgradeRegionOp, CloseRegionOp>;
 
 using MessageBody =
     std::variant<RouteRequest, RouteReply, InvalidateCache, InvalidateAck, WriteRequest, WriteReply,

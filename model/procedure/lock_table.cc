@@ -61,6 +61,20 @@ void LockTable::ReleaseAll(ProcedureId owner) {
   }
 }
 
+void LockTable::Release(ProcedureId owner, const std::string& key) {
+  REPARTSIM_ASSERT(owner.valid());
+  auto it = held_.find(key);
+  if (it == held_.end()) return;
+  auto& owners = it->second.owners;
+  std::erase(owners, owner);
+  if (owners.empty()) {
+    held_.erase(it);
+  } else {
+    it->second.exclusive = false;
+  }
+  REPARTSIM_ASSERT(held_.count(key) == 0 || !held_.at(key).exclusive);
+}
+
 void LockTable::Fingerprint(sim::Hasher& h) const {
   h.Add(static_cast<uint64_t>(held_.size()));
   for (const auto& [key, holders] : held_) {

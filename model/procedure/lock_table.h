@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <string>
 #include <vector>
 
 #include "model/procedure/procedure.h"
@@ -19,6 +20,8 @@ class LockTable {
   // Returns true iff acquiring `keys` would conflict with locks held by `holder` only.
   bool ConflictsWith(ProcedureId holder, const std::vector<LockKey>& keys) const;
   void ReleaseAll(ProcedureId owner);
+  // Releases `key` if `owner` holds it.
+  void Release(ProcedureId owner, const std::string& key);
   void Clear() { held_.clear(); }
   bool empty() const { return held_.empty(); }
   // True iff some procedure holds `key` (shared or exclusive).

@@ -39,9 +39,11 @@ RunResult ProcedureRunner::Run(ProcedureId id, ProcedureEnv& env) {
   }
   ProcedureView view = View(slot);
   REPARTSIM_ASSERT(view.children.size() == slot.children.size());
-  if (slot.status == ProcedureStatus::kRollingBack) return RunRollback(slot, env, view);
-  Step step = slot.body.Execute(env, view);
-  return Handle(slot, env, std::move(step));
+  RunResult result = slot.status == ProcedureStatus::kRollingBack
+                         ? RunRollback(slot, env, view)
+                         : Handle(slot, env, slot.body.Execute(env, view));
+  if (result != RunResult::kCrashed) WakeDynamicWaiters(env.Now());
+  return result;
 }
 
 void ProcedureRunner::Wake(ProcedureId id, sim::SimTime now) {
@@ -59,7 +61,9 @@ void ProcedureRunner::Wake(ProcedureId id, sim::SimTime now) {
 void ProcedureRunner::Crash() {
   slots_.clear();
   locks_.Clear();
+  dynamic_locks_.Clear();
   REPARTSIM_ASSERT(locks_.empty());
+  REPARTSIM_ASSERT(dynamic_locks_.empty());
 }
 
 sim::Status ProcedureRunner::Recover(sim::SimTime now) {
@@ -103,6 +107,7 @@ void ProcedureRunner::Fingerprint(sim::Hasher& h) const {
   h.Add(next_id_);
   store_.Fingerprint(h);
   locks_.Fingerprint(h);
+  dynamic_locks_.Fingerprint(h);
   h.Add(static_cast<uint64_t>(slots_.size()));
   for (const auto& [id, slot] : slots_) {
     h.Add(id.value).Add(slot.root.value).Add(slot.parent.value);
@@ -321,7 +326,9 @@ void ProcedureRunner::Ended(Slot& slot, sim::SimTime now) {
   REPARTSIM_ASSERT(!IsActive(slot.status));
   REPARTSIM_ASSERT(slot.wake_at == kNever);
   locks_.ReleaseAll(slot.id);
+  dynamic_locks_.ReleaseAll(slot.id);
   WakeBlocked(now);
+  WakeDynamicWaiters(now);
   if (slot.parent.valid()) {
     auto parent = slots_.find(slot.parent);
     if (parent != slots_.end()) ResumeIfChildrenEnded(parent->second, now);
@@ -335,6 +342,10 @@ void ProcedureRunner::WakeBlocked(sim::SimTime now) {
       other.wake_at = now;
     }
   }
+}
+
+void ProcedureRunner::WakeDynamicWaiters(sim::SimTime now) {
+  for (ProcedureId id : dynamic_locks_.TakeWaitersToWake()) Wake(id, now);
 }
 
 void ProcedureRunner::ResumeIfChildrenEnded(Slot& parent, sim::SimTime now) {

@@ -2,6 +2,8 @@
 // ProcedureRunner (body in procedure_manager.cc) runs type-erased bodies (any_body.h);
 // ProcedureManager<Body, Env> is its typed face for one Body and one Env. The runner:
 //   - acquires a procedure's lock keys at start and holds them to the end (waits on conflict);
+//     steps take dynamic locks (a second table, DynamicLockTable) around metadata writes; the
+//     runner releases what an ended procedure still holds and wakes their waiters;
 //   - executes one step per Run(); a step returning persist=true has its NEW state stored as a
 //     step record, between the crash points `<Type>.<State>.before_persist` and
 //     `<Type>.<State>.after_persist`;
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "model/procedure/any_body.h"
+#include "model/procedure/dynamic_lock_table.h"
 #include "model/procedure/lock_table.h"
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_store.h"
@@ -92,6 +95,8 @@ class ProcedureRunner {
   const ProcedureStore& store() const { return store_; }
   ProcedureStore& mutable_store() { return store_; }
   const LockTable& locks() const { return locks_; }
+  const DynamicLockTable& dynamic_locks() const { return dynamic_locks_; }
+  DynamicLockTable& mutable_dynamic_locks() { return dynamic_locks_; }
   const ProcedureConfig& config() const { return config_; }
 
   // True iff some procedure is still running, waiting, retrying, suspended or rolling back.
@@ -122,6 +127,8 @@ class ProcedureRunner {
   void Ended(Slot& slot, sim::SimTime now);
   // Procedures waiting for locks retry once some procedure released its locks.
   void WakeBlocked(sim::SimTime now);
+  // Steps waiting for a dynamic lock retry once some dynamic lock was released.
+  void WakeDynamicWaiters(sim::SimTime now);
   void ResumeIfChildrenEnded(Slot& parent, sim::SimTime now);
   std::vector<ProcedureId> Tree(ProcedureId root) const;
 
@@ -131,6 +138,7 @@ class ProcedureRunner {
   Loader loader_;
   std::map<ProcedureId, Slot> slots_;
   LockTable locks_;
+  DynamicLockTable dynamic_locks_;
   ProcedureStore store_;  // durable
   uint64_t next_id_ = 1;  // durable: procedure ids are never reused (the real ones are UUIDs)
 };

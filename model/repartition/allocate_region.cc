@@ -79,6 +79,8 @@ Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
   if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
 
   // "MUST refresh the route to avoid lost update": re-read under the dynamic table lock.
+  DynamicTableLock table_lock(env, ctx_.table);
+  REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;

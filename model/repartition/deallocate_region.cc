@@ -19,10 +19,15 @@ Step RepartitionProcedure::DeallocateRegion(MetasrvEnv& env) {
     state_ = State::kRepartitionEnd;
     return Step::Next(/*persist=*/false);
   }
+  // The dynamic table lock is held from the route read, across the DropRegion round trip, to
+  // the route write (deallocate_region.rs keeps its guard alive across deallocate_regions).
+  DynamicTableLock table_lock(env, ctx_.table);
+  REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   PendingRequests::Outcome outcome;
   if (std::optional<Step> wait = DropRegionsRound(env, snapshot->route, pending, outcome)) {
+    table_lock.Keep();
     return *wait;
   }
   if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/ddl/lock_keys.h"
 #include "sim/assert.h"
 #include "sim/text_memo.h"
 
@@ -135,9 +136,8 @@ Step RepartitionProcedure::Execute(MetasrvEnv& env, const ProcedureView& view) {
 }
 
 std::vector<LockKey> RepartitionProcedure::lock_keys() const {
-  return {LockKey{"catalog/greptime", false}, LockKey{"schema/greptime.public", false},
-          LockKey{"table/" + ctx_.table.ToString(), true},
-          LockKey{"table_name/greptime.public." + ctx_.table_name, true}};
+  return {CatalogReadLock(), SchemaReadLock(), TableWriteLock(ctx_.table),
+          TableNameWriteLock(ctx_.table_name)};
 }
 
 void RepartitionProcedure::Fingerprint(sim::Hasher& h) const {

@@ -56,6 +56,10 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
     }
   }
   REPARTSIM_ASSERT(rolled_back.size() <= ctx_.plans.size());
+  // rollback_inner holds the dynamic table lock from before its route read, across the drops
+  // of allocated regions, to its route write.
+  DynamicTableLock table_lock(env, ctx_.table);
+  REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Done();
   // Regions to drop: allocated regions of rolled-back plans, and (P8 fix) the merged-away
@@ -72,6 +76,7 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
   }
   PendingRequests::Outcome outcome;
   if (std::optional<Step> wait = DropRegionsRound(env, snapshot->route, drop, outcome)) {
+    table_lock.Keep();
     return *wait;
   }
   if (outcome != PendingRequests::Outcome::kOk) {
@@ -99,8 +104,7 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
     for (const SourceDescriptor& source : plan.sources) {
       RegionRoute* route = FindRoute(routes, source.region);
       if (route == nullptr) continue;
-      route->leader_state = LeaderState::kNone;
-      route->leader_down_since.reset();
+      route->ClearLeaderStaging();  // rollback_group_metadata_routes: a Downgrading stays
       route->partition_expr = source.expr;
       if (std::find(plan.pending_deallocate.begin(), plan.pending_deallocate.end(),
                     source.region) != plan.pending_deallocate.end()) {
@@ -112,8 +116,7 @@ Step RepartitionProcedure::Rollback(MetasrvEnv& env, const ProcedureView&) {
       if (route == nullptr) continue;
       route->partition_expr = original.partition_expr;
       route->write_policy = original.write_policy;
-      route->leader_state = LeaderState::kNone;
-      route->leader_down_since.reset();
+      route->ClearLeaderStaging();
     }
   }
   std::erase_if(routes, [&](const RegionRoute& r) {

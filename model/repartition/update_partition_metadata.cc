@@ -10,6 +10,8 @@ Step RepartitionProcedure::UpdatePartitionMetadata(MetasrvEnv& env) {
   REPARTSIM_ASSERT(state_ == State::kUpdatePartitionMetadata);
   REPARTSIM_ASSERT(ctx_.metadata_update.has_value());
   REPARTSIM_ASSERT(!ctx_.plans.empty());
+  DynamicTableLock table_lock(env, ctx_.table);
+  REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
   std::optional<InfoSnapshot> info = ReadInfoSnapshot(env.kv(), ctx_.table);
   if (!info.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   const PartitionMetadataUpdate& update = *ctx_.metadata_update;

@@ -11,6 +11,8 @@ namespace repartsim::model {
 Step RepartitionGroupProcedure::ApplyStaging(MetasrvEnv& env) {
   REPARTSIM_ASSERT(state_ == State::kApplyStaging);
   REPARTSIM_ASSERT(ctx_.prepare.has_value());
+  DynamicTableLock table_lock(env, ctx_.table);  // update_metadata.rs: around the whole state
+  REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
@@ -18,14 +20,13 @@ Step RepartitionGroupProcedure::ApplyStaging(MetasrvEnv& env) {
     RegionRoute* r = FindRoute(routes, target.region);
     if (r == nullptr) continue;
     r->partition_expr = target.expr;
-    r->leader_state = LeaderState::kStaging;
-    r->leader_down_since.reset();
+    r->SetLeaderStaging();  // overwrites a migration's Downgrading (MIG-3)
     r->write_policy = WritePolicy::kNormal;
   }
   for (const SourceDescriptor& source : ctx_.sources) {
     RegionRoute* r = FindRoute(routes, source.region);
     if (r == nullptr) continue;
-    r->leader_state = LeaderState::kStaging;
+    r->SetLeaderStaging();
     // Before GreptimeDB #7694 routes had no write policy: frontends kept writing to it.
     if (IsPendingDeallocate(source.region) && env.protocol().On(Rule::kRejectMergedAwayWrites)) {
       r->write_policy = WritePolicy::kIgnoreAllWrites;

@@ -1,7 +1,8 @@
-// G6 UpdateMetadata::ExitStaging (docs/protocol.md section 10.4): clears Staging on every target
-// and source (merged-away sources keep IgnoreAllWrites; under Rule::kFenceMergedAwaySources they
-// also stay Staging, so their lease never makes them writable again before they are dropped),
-// records the src -> dst file-sharing map in __table_repart, and invalidates caches.
+// G6 UpdateMetadata::ExitStaging (docs/protocol.md section 10.4): clears Staging (only Staging,
+// ClearLeaderStaging) on every target and source (merged-away sources keep IgnoreAllWrites; under
+// Rule::kFenceMergedAwaySources they also stay Staging, so their lease never makes them writable
+// again before they are dropped), records the src -> dst file-sharing map in __table_repart, and
+// invalidates caches.
 #include "model/meta/meta_codec.h"
 #include "model/meta/meta_keys.h"
 #include "model/protocol/rules.h"
@@ -14,6 +15,8 @@ namespace repartsim::model {
 Step RepartitionGroupProcedure::ExitStaging(MetasrvEnv& env) {
   REPARTSIM_ASSERT(state_ == State::kExitStaging);
   REPARTSIM_ASSERT(ctx_.remapped);
+  DynamicTableLock table_lock(env, ctx_.table);  // update_metadata.rs: around the whole state
+  REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
@@ -22,7 +25,7 @@ Step RepartitionGroupProcedure::ExitStaging(MetasrvEnv& env) {
     RegionRoute* r = FindRoute(routes, region);
     if (r == nullptr) return;
     if (fence && IsPendingDeallocate(region)) return;
-    r->leader_state = LeaderState::kNone;
+    r->ClearLeaderStaging();  // a migration's Downgrading stays
   };
   for (const TargetDescriptor& target : ctx_.targets) clear(target.region);
   for (const SourceDescriptor& source : ctx_.sources) clear(source.region);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "model/ddl/lock_keys.h"
 #include "model/node/message.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"
@@ -151,11 +152,9 @@ Step RepartitionGroupProcedure::Execute(MetasrvEnv& env, const ProcedureView& vi
 
 std::vector<LockKey> RepartitionGroupProcedure::lock_keys() const {
   REPARTSIM_ASSERT(!ctx_.sources.empty());
-  std::vector<LockKey> keys = {LockKey{"catalog/greptime", false},
-                               LockKey{"schema/greptime.public", false}};
-  for (const SourceDescriptor& source : ctx_.sources) {
-    keys.push_back(LockKey{"region/" + std::to_string(source.region.value), true});
-  }
+  std::vector<LockKey> keys = {CatalogReadLock(), SchemaReadLock()};
+  for (const SourceDescriptor& source : ctx_.sources)
+    keys.push_back(RegionWriteLock(source.region));
   return keys;
 }
 

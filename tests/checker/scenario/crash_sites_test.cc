@@ -26,7 +26,7 @@ TEST(CrashSitesTest, ProcedureStatesAreTheStateTablesOfEveryProcedureType) {
   }
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(KnownProcedureStates(), expected);
-  EXPECT_EQ(expected.size(), 3u + 8u + 8u);
+  EXPECT_EQ(expected.size(), 3u + 8u + 8u + 11u);
 }
 
 TEST(CrashSitesTest, EveryStateHasABeforeAndAnAfterPersistSite) {

@@ -42,6 +42,50 @@ TEST(RegionRouteTest, LeaderRoleFollowsLeaderState) {
   EXPECT_EQ(RegionRoleName(RegionRole::kStagingLeader), "StagingLeader");
 }
 
+// GreptimeDB's setters on the one leader_state slot (rpc/router.rs): set_leader_state
+// overwrites anything and stamps leader_down_since only on entering Downgrading;
+// set_leader_staging overwrites Downgrading; clear_leader_staging clears Staging only.
+TEST(RegionRouteTest, SetLeaderStateOverwritesStagingAndStampsDowngradingOnEntryOnly) {
+  RegionRoute r = MakeRoute(0, 1);
+  r.SetLeaderStaging();
+  EXPECT_TRUE(r.SetLeaderState(LeaderState::kDowngrading, sim::SimTime{1000}));
+  EXPECT_EQ(r.leader_state, LeaderState::kDowngrading);
+  EXPECT_EQ(r.leader_down_since, sim::SimTime{1000});
+  EXPECT_EQ(LeaderRegionRole(r), RegionRole::kDowngradingLeader);
+  EXPECT_FALSE(r.SetLeaderState(LeaderState::kDowngrading, sim::SimTime{5000}));
+  EXPECT_EQ(r.leader_down_since, sim::SimTime{1000});  // still downgrading: stamp kept
+  EXPECT_TRUE(r.SetLeaderState(LeaderState::kNone, sim::SimTime{6000}));
+  EXPECT_EQ(r.leader_state, LeaderState::kNone);
+  EXPECT_EQ(r.leader_down_since, std::nullopt);
+  EXPECT_FALSE(r.SetLeaderState(LeaderState::kNone, sim::SimTime{7000}));
+  r.SetLeaderStaging();
+  EXPECT_TRUE(r.SetLeaderState(LeaderState::kNone, sim::SimTime{8000}));  // clears Staging too
+  EXPECT_EQ(LeaderRegionRole(r), RegionRole::kLeader);
+}
+
+TEST(RegionRouteTest, SetLeaderStagingOverwritesDowngradingAndDropsItsStamp) {
+  RegionRoute r = MakeRoute(0, 1);
+  r.SetLeaderState(LeaderState::kDowngrading, sim::SimTime{1000});
+  r.SetLeaderStaging();
+  EXPECT_EQ(r.leader_state, LeaderState::kStaging);
+  EXPECT_EQ(r.leader_down_since, std::nullopt);
+  EXPECT_EQ(LeaderRegionRole(r), RegionRole::kStagingLeader);
+}
+
+TEST(RegionRouteTest, ClearLeaderStagingClearsStagingOnlyAndKeepsDowngrading) {
+  RegionRoute r = MakeRoute(0, 1);
+  r.SetLeaderStaging();
+  r.ClearLeaderStaging();
+  EXPECT_EQ(r.leader_state, LeaderState::kNone);
+  r.SetLeaderState(LeaderState::kDowngrading, sim::SimTime{2000});
+  r.ClearLeaderStaging();
+  EXPECT_EQ(r.leader_state, LeaderState::kDowngrading);
+  EXPECT_EQ(r.leader_down_since, sim::SimTime{2000});
+  r.SetLeaderState(LeaderState::kNone, sim::SimTime{3000});
+  r.ClearLeaderStaging();
+  EXPECT_EQ(r.leader_state, LeaderState::kNone);
+}
+
 TEST(RegionRouteTest, ExprTextAndVersionAreEmptyAndZeroWithoutExpr) {
   RegionRoute r = MakeRoute(0, 1);
   EXPECT_EQ(r.ExprText(), r.partition_expr->CanonicalText());

@@ -20,6 +20,7 @@ struct FakeEnv {
   std::vector<std::string> sites;
   std::vector<std::string> trace;
   uint32_t noise = 0;
+  DynamicLockTable* dynamic = nullptr;  // the manager's dynamic lock table, for 'L', 'U', 'l'
 
   sim::SimTime Now() const { return now; }
   bool CrashPoint(std::string_view site) {
@@ -35,7 +36,8 @@ struct FakeEnv {
 // A body that walks states "S0", "S1", ... following `plan`: plan[i] is what state i returns.
 // 'p' = next+persist, 'n' = next without persist, 'd' = done, 'r' = retry later, 'e' = error,
 // 'c' = suspend with one child (a body "Child" that finishes at once), 'o' = retry later once,
-// then next+persist.
+// then next+persist; 'L' = take the dynamic lock "table/1" and keep it across a 1 s wait,
+// 'U' = release it and go on, 'l' = take it for this step only (wait for a release if held).
 struct ScriptBody {
   std::string kind = "Script";
   std::string plan;
@@ -60,9 +62,22 @@ struct ScriptBody {
     body.rollback_supported_ = dump.substr(b + 1) == "1";
     return body;
   }
-  Step Execute(FakeEnv&, const ProcedureView&) {
+  Step Execute(FakeEnv& env, const ProcedureView& view) {
     char action = state < plan.size() ? plan[state] : 'd';
     switch (action) {
+      case 'L':
+        EXPECT_TRUE(env.dynamic->TryAcquire(view.id, LockKey{"table/1", true}));
+        ++state;
+        return Step::Wait(sim::SimTime{env.now.ms + 1000});
+      case 'U':
+        env.dynamic->Release(view.id, "table/1");
+        ++state;
+        return Step::Next(false);
+      case 'l':
+        if (!env.dynamic->TryAcquire(view.id, LockKey{"table/1", true})) return Step::Wait(kNever);
+        env.dynamic->Release(view.id, "table/1");
+        ++state;
+        return Step::Next(false);
       case 'p':
         ++state;
         return Step::Next(true);
@@ -122,6 +137,58 @@ RunResult Drain(Manager& manager, FakeEnv& env, int steps_max = 1000) {
     if (result == RunResult::kCrashed) return result;
   }
   return RunResult::kOk;
+}
+
+// GreptimeDB keeps two lock tables: a procedure's key_lock for its life, and dynamic locks
+// around a metadata write. The same key in the procedure table does not block the dynamic one;
+// a dynamic holder blocks another dynamic taker until it releases.
+TEST(ProcedureManagerTest, DynamicLockIsAnotherTableAndItsWaiterWakesOnRelease) {
+  Manager manager;
+  FakeEnv env;
+  env.dynamic = &manager.mutable_dynamic_locks();
+  ScriptBody holder = Script("LUd");
+  holder.keys = {LockKey{"table/1", true}};  // the repartition parent's TableLock::Write
+  ScriptBody writer = Script("ld");
+  writer.keys = {LockKey{"region/5", true}};  // a migration's RegionLock::Write
+  ProcedureId a = manager.Submit(holder, env.now);
+  ProcedureId b = manager.Submit(writer, env.now);
+  ASSERT_EQ(manager.Run(a, env), RunResult::kOk);
+  EXPECT_TRUE(manager.locks().Held("table/1"));
+  EXPECT_TRUE(manager.dynamic_locks().HeldBy(a, "table/1"));
+  ASSERT_EQ(manager.Run(b, env), RunResult::kOk);  // procedure locks free: it runs, then waits
+  EXPECT_EQ(manager.Find(b)->status, ProcedureStatus::kWaiting);
+  EXPECT_EQ(manager.Find(b)->wake_at, kNever);
+  EXPECT_EQ(Drain(manager, env), RunResult::kOk);
+  EXPECT_EQ(manager.Find(a)->status, ProcedureStatus::kDone);
+  EXPECT_EQ(manager.Find(b)->status, ProcedureStatus::kDone);
+  EXPECT_EQ(env.now.ms, 1000);  // b ran right after a released at 1 s
+  EXPECT_TRUE(manager.dynamic_locks().empty());
+}
+
+TEST(ProcedureManagerTest, AnEndedProcedureReleasesItsDynamicLocksAndWakesWaiters) {
+  Manager manager;
+  FakeEnv env;
+  env.dynamic = &manager.mutable_dynamic_locks();
+  ProcedureId a = manager.Submit(Script("Ld"), env.now);
+  ProcedureId b = manager.Submit(Script("ld"), env.now);
+  ASSERT_EQ(manager.Run(a, env), RunResult::kOk);
+  ASSERT_EQ(manager.Run(b, env), RunResult::kOk);
+  EXPECT_EQ(manager.Find(b)->wake_at, kNever);
+  EXPECT_EQ(Drain(manager, env), RunResult::kOk);
+  EXPECT_EQ(manager.Find(a)->status, ProcedureStatus::kDone);
+  EXPECT_EQ(manager.Find(b)->status, ProcedureStatus::kDone);
+  EXPECT_TRUE(manager.dynamic_locks().empty());
+}
+
+TEST(ProcedureManagerTest, CrashClearsDynamicLocks) {
+  Manager manager;
+  FakeEnv env;
+  env.dynamic = &manager.mutable_dynamic_locks();
+  ProcedureId a = manager.Submit(Script("Ld"), env.now);
+  ASSERT_EQ(manager.Run(a, env), RunResult::kOk);
+  EXPECT_FALSE(manager.dynamic_locks().empty());
+  manager.Crash();
+  EXPECT_TRUE(manager.dynamic_locks().empty());
 }
 
 TEST(ProcedureManagerTest, PersistedStepsAreBracketedByCrashPointsAndCommitDeletesRecords) {

@@ -1,0 +1,40 @@
+// RegionMigrationStart (migration_start.rs): reads the route; a region already led by to_peer
+// ends the migration, a leader other than from_peer aborts it, a missing route is Unexpected
+// (non-retryable). Persists its successor, OpenCandidateRegion: the only persisted transition.
+#include "model/migration/region_migration_procedure.h"
+#include "model/repartition/route_access.h"
+#include "sim/assert.h"
+
+namespace repartsim::model {
+
+Step RegionMigrationProcedure::MigrationStart(MetasrvEnv& env) {
+  REPARTSIM_ASSERT(state_ == State::kRegionMigrationStart);
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, table());
+  if (!snapshot.has_value()) {
+    return Step::Error("Unexpected: TableRoute(" + table().ToString() + ") is not found");
+  }
+  const RegionRoute* route = snapshot->route.Find(ctx_.region);
+  if (route == nullptr) {
+    return Step::Error("Unexpected: RegionRoute(" + ctx_.region.ToString() +
+                       ") is not found in TableRoute(" + table().ToString() + ")");
+  }
+  if (!route->leader.has_value()) {
+    return Step::Error("Unexpected: Region route leader peer is not found in region(" +
+                       ctx_.region.ToString() + ")");
+  }
+  if (*route->leader == ctx_.to_peer) {
+    env.TraceProcedure(env.current(), "region already migrated to " + ctx_.to_peer.ToString());
+    state_ = State::kRegionMigrationEnd;
+    return Step::Done();
+  }
+  if (*route->leader != ctx_.from_peer) {
+    state_ = State::kRegionMigrationAbort;
+    return Step::Error("Region's leader peer changed: Region's leader peer(" +
+                       route->leader->ToString() + ") is not the `from_peer`(" +
+                       ctx_.from_peer.ToString() + "), region: " + ctx_.region.ToString());
+  }
+  state_ = State::kOpenCandidateRegion;
+  return Step::Next(/*persist=*/true);
+}
+
+}  // namespace repartsim::model
