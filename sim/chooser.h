@@ -43,11 +43,11 @@ class Chooser {
     return value;
   }
 
-  // Returns true with probability p (random driver) or the recorded answer (replay).
-  // REQUIRES: p.IsValid().
+  // Returns true with probability p (random driver) or the recorded answer (replay); false,
+  // whatever p, when the chooser silences `label` (Silenced). REQUIRES: p.IsValid().
   bool Chance(std::string_view label, Ratio p) {
     REPARTSIM_ASSERT(p.IsValid());
-    if (p.IsNever()) return false;
+    if (p.IsNever() || Silenced(label)) return false;
     if (p.IsAlways()) return true;
     const bool value = DoChance(label, p);
     ++choice_count_;
@@ -62,6 +62,10 @@ class Chooser {
   virtual const ChoiceMismatch* mismatch() const { return nullptr; }
 
  protected:
+  // True iff every Chance of `label` is "no" now, even at p = 1 (PhaseChooser: network faults
+  // once healed). Consulted before the always/never shortcuts, so a fault at 1/1 stops too;
+  // a silenced answer is forced (not counted, drawn or recorded).
+  virtual bool Silenced(std::string_view /*label*/) const { return false; }
   // Only unforced decisions reach these: option_count >= 2, 0 < p < 1.
   virtual uint32_t DoChoose(std::string_view label, uint32_t option_count) = 0;
   virtual bool DoChance(std::string_view label, Ratio p) = 0;

@@ -12,11 +12,20 @@
 #       and otherwise exits with the verdict over all shards (README "Exit codes").
 #
 # REPARTSIM (default build/repartsim) names the binary, SCENARIOS (default scenarios) the
-# library. Extra SWEEP-FLAGs (e.g. --seeds 0..3, --tag smoke, --jobs 2) go to every sweep.
+# library; they and OUTDIR are taken relative to the directory the script is started in. Extra
+# SWEEP-FLAGs (e.g. --seeds 0..3, --tag smoke, --jobs 2) go to every sweep.
+#
+# Repro lines: the sweeps and the merge run from the repository root, with every path inside
+# the checkout made relative to it, so the reports' repro lines read `build/repartsim run
+# scenarios/... --seed N --profile P` and run at the root of any clone with build/repartsim
+# built; a path outside the checkout (a binary or library elsewhere) stays absolute (docs/ci.md
+# "Repro lines").
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="${REPARTSIM:-$root/build/repartsim}"
-scenarios="${SCENARIOS:-$root/scenarios}"
+# `path` relative to the repository root when it lies inside it, else absolute.
+from_root() { realpath -m -s --relative-base="$root" "$1"; }
+bin="$(from_root "${REPARTSIM:-$root/build/repartsim}")"
+scenarios="$(from_root "${SCENARIOS:-$root/scenarios}")"
 
 usage() {
   echo "usage: tools/ci_sweep.sh shard I|env N OUTDIR [SWEEP-FLAG...] | merge OUTDIR" >&2
@@ -31,7 +40,11 @@ case "${1:-}" in
     if [ "$index" = env ]; then
       index="${JOB_COMPLETION_INDEX:?JOB_COMPLETION_INDEX is not set}"
     fi
+    out="$(from_root "$out")"
+    cd "$root" || exit 73
     mkdir -p "$out" || exit 73
+    echo "repro lines below run from the root of a repartsim clone with $bin built" \
+      "(here: $root)"
     status=0
     for profile in reference greptime; do
       name="$out/sweep-$profile-$index-of-$count"
@@ -44,7 +57,8 @@ case "${1:-}" in
     ;;
   merge)
     [ $# -eq 2 ] || usage
-    out="$2"
+    out="$(from_root "$2")"
+    cd "$root" || exit 73
     shopt -s nullglob
     reports=("$out"/sweep-*.json)
     if [ ${#reports[@]} -eq 0 ]; then

@@ -340,9 +340,30 @@ sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
   const std::optional<std::vector<std::string>> reported = shrinker.Reported(units, decisions);
   REPARTSIM_ASSERT_MSG(reported.has_value(), "the shrunk scenario no longer runs");
   MarkShrunk(config, out, *reported, root);
-  Shrinker final_shrinker(config, root, out.invariant);
+  NarrowedExpectations narrowed =
+      NarrowRuleExpectations(s.value(), config.rules, config.seed, root);
+  out.dropped = std::move(narrowed.dropped);
+  auto shrunk = scenario::ParseScenario(
+      Shrinker(config, root, out.invariant).Yaml(units, decisions), config.scenario_path);
+  if (!shrunk.ok()) return shrunk.error();
+  const std::string keep = "expect." + out.profile;
+  const std::vector<ExpectationCheck> checks = CheckExpectations(shrunk.value(), config.seed);
+  for (const ExpectationCheck& c : checks) {
+    if (c.name == keep && !c.met) {
+      return sim::Error{here, "the shrunk scenario's run gives " + c.found + ", not " +
+                                  out.invariant + " (" + c.statement + ")"};
+    }
+  }
+  for (DroppedExpectation& d : DropUnmet(checks, keep, narrowed.source_index, root)) {
+    out.dropped.push_back(std::move(d));
+  }
   out.yaml = "# Written by repartsim shrink; `repartsim run` on this file reproduces " +
-             out.invariant + ".\n" + final_shrinker.Yaml(units, decisions);
+             out.invariant + ".\n";
+  for (const DroppedExpectation& d : out.dropped) {
+    out.yaml += "# Left out of expect: " + d.name + " of the source (" + d.statement +
+                "): " + d.reason + ".\n";
+  }
+  out.yaml += Shrinker(config, root, out.invariant).Yaml(units, decisions);
   return out;
 }
 

@@ -7,7 +7,9 @@
 // candidate is YAML text parsed by the ordinary loader, so the result is exactly what was
 // verified. Setup statements and the table stay as they are. A removed step can shift the
 // decision indices after it; such a candidate asks other questions, ends as nondeterministic
-// and is rejected like any candidate that loses the invariant.
+// and is rejected like any candidate that loses the invariant. The shrunk file runs its one
+// seed: of the source's `expect` it keeps what holds there (shrunk_expectations.h) and says in
+// its header comment what it left out and why.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/campaign/shrunk_expectations.h"
 #include "sim/choice_list.h"
 #include "sim/result.h"
 
@@ -47,6 +50,8 @@ struct ShrinkResult {
   ShrinkSize after;
   uint64_t candidates = 0;  // candidate runs
   std::string yaml;         // the shrunk scenario
+  // The source's expectations the shrunk scenario leaves out (they cannot hold at its seed).
+  std::vector<DroppedExpectation> dropped;
 };
 
 // Errors: unreadable scenario, bad overrides, or a run that does not fail (nothing to keep).

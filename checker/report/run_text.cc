@@ -134,6 +134,12 @@ nlohmann::json RunReportJson(const scenario::Scenario& s, const run::RunReport& 
   return j;
 }
 
+void StampRunJson(nlohmann::json& j, const std::string& binary_version,
+                  const std::string& binary_id) {
+  j["version"] = kRunReportVersion;
+  j["binary"] = {{"version", binary_version}, {"id", binary_id}};
+}
+
 sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::string& file) {
   nlohmann::json j;
   try {

@@ -33,6 +33,15 @@ inline constexpr size_t kRunReportBytesMax = size_t{64} << 20;
 // in `file` (file:line:col of the offending field).
 sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::string& file);
 
+// The version of the run JSON's schema (its `version`, as the sweep report has one): raised when
+// a field changes meaning or goes away.
+inline constexpr int kRunReportVersion = 1;
+
+// Stamps a run JSON (`run --json`, `replay --json`) as the sweep report is stamped: `version`
+// (kRunReportVersion) and `binary` {version, id} (REPARTSIM_VERSION and the executable's hash).
+void StampRunJson(nlohmann::json& j, const std::string& binary_version,
+                  const std::string& binary_id);
+
 // The JSON run report: RunReport::ToJson, the expectation and whether the run met it, the
 // choice file written ("" none) and the repro command.
 nlohmann::json RunReportJson(const scenario::Scenario& scenario, const run::RunReport& report,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <map>
 
 #include "checker/report/html_text.h"
 #include "sim/assert.h"
@@ -51,10 +52,14 @@ std::string SweepJunit(const campaign::SweepReport& report) {
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += "<testsuites name=\"repartsim sweep\"" + counts + ">\n";
   xml += "  <testsuite name=\"scenarios\"" + counts + ">\n";
+  // A row's time: the wall time of its runs, summed (workers run rows side by side).
+  std::map<std::string, int64_t> row_wall_ms;
+  for (const campaign::SweepRun& run : report.runs) row_wall_ms[run.Key()] += run.wall_ms;
   for (const campaign::SweepScenario& s : report.scenarios) {
     const campaign::ScenarioTally& t = report.tallies.at(s.Key());
     xml += "    <testcase classname=\"" + html::Escape(s.profile) + "\" name=\"" +
-           html::Escape(RowLabel(s)) + "\">\n";
+           html::Escape(RowLabel(s)) + "\" time=\"" +
+           std::to_string(static_cast<double>(row_wall_ms[s.Key()]) / 1000.0) + "\">\n";
     if (!t.met) {
       std::string body;
       for (const campaign::SweepGroup& g : report.groups) {

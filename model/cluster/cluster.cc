@@ -32,6 +32,7 @@ Cluster::Cluster(ClusterConfig config, Protocol protocol)
     next_heartbeat_.push_back(sim::SimTime{0} + sim::Ms(1 + i * 100));
   }
   scripted_replay_failures_.assign(config_.datanode_count, 0);
+  restarted_at_.assign(config_.datanode_count, sim::SimTime{-1});
   FrontendConfig frontend = config_.frontend;
   frontend.gc_enabled = config_.gc_enabled;
   for (uint32_t i = 0; i < config_.frontend_count; ++i) {
@@ -147,7 +148,9 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
     case kHeartbeat: {
       Datanode& dn = datanodes_[event.ref];
       if (MaybePause(dn.id(), step)) return;  // the heartbeat goes out when the pause ends
-      if (!dn.failed_opens().empty()) OpenRegionsOf(dn, nullptr, /*retry=*/true, step);
+      if (!dn.failed_opens().empty() && step.now > restarted_at_[event.ref]) {
+        OpenRegionsOf(dn, nullptr, /*retry=*/true, step);
+      }
       FinishCheckpoints(dn, step);
       if (ChooseGc(config_.node_faults, step.chooser)) RunGcPass(step);
       if (config_.gc_interval.ms > 0 && step.now >= next_gc_) {
@@ -288,6 +291,7 @@ void Cluster::RestartNode(const RestartNodeOp& op, sim::StepContext& step) {
     const size_t index = DatanodeIndex(node);
     Datanode& dn = datanodes_[index];
     scripted_replay_failures_[index] = op.replay_failures;
+    restarted_at_[index] = step.now;
     if (config_.init_regions_in_background) {
       dn.ReopenInBackground(step.now + config_.region_open);
       sim::Detail d;
@@ -372,6 +376,10 @@ uint64_t Cluster::Fingerprint() const {
   for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
   for (sim::SimTime t : paused_until_) h.Add(t.ms);
   if (config_.gc_interval.ms > 0) h.Add(next_gc_.ms);  // only then, to keep fingerprints
+  for (size_t i = 0; i < datanodes_.size(); ++i) {
+    // Only while it decides something: a failed open waits for a heartbeat after the restart.
+    if (!datanodes_[i].failed_opens().empty()) h.Add(uint64_t{i}).Add(restarted_at_[i].ms);
+  }
   for (size_t i = 0; i < scripted_replay_failures_.size(); ++i) {
     if (scripted_replay_failures_[i] != 0)
       h.Add(uint64_t{i}).Add(uint64_t{scripted_replay_failures_[i]});

@@ -287,7 +287,11 @@ class Cluster final : public StreamLinks {
   sim::Network<Message> network_;
   sim::EventQueue<ScheduledOp> ops_;
   std::vector<sim::SimTime> next_heartbeat_;  // per datanode
-  std::vector<sim::SimTime> paused_until_;    // per node id: paused before this time
+  // Per datanode: when it last restarted. Its heartbeat at that instant (a restarted datanode
+  // reports at once) does not retry the opens that restart failed: GreptimeDB's datanode
+  // retries a failed open at a later heartbeat, so the region is seen closed meanwhile.
+  std::vector<sim::SimTime> restarted_at_;
+  std::vector<sim::SimTime> paused_until_;  // per node id: paused before this time
   sim::SimTime next_gc_{0};  // ClusterConfig::gc_interval: the next periodic GC pass is due
   // Per datanode: scripted replay failures (RestartNodeOp) a background reopen has not used.
   std::vector<uint32_t> scripted_replay_failures_;

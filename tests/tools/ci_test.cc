@@ -99,6 +99,39 @@ TEST_F(CiTest, IndexedJobPodsTakeTheirShardFromTheEnvironment) {
       << s.output;
 }
 
+// Issue 53: ci_sweep.sh (and run.sh) called $root/build/repartsim on $root/scenarios, so every
+// repro line carried the sweeping machine's absolute paths. Now the script runs from the
+// repository root with paths relative to it, says so, and a repro line copied from its report
+// runs in another directory laid out as a clone (scenarios/ and build/repartsim, here links).
+TEST_F(CiTest, ReproLinesRunAtTheRootOfAnotherClone) {
+  const std::string binary = REPARTSIM_BINARY;
+  ASSERT_EQ(binary.rfind(kRoot + "/", 0), 0u) << "the test expects the build inside the checkout";
+  Shell s = Sh("cd " + dir_ + " && REPARTSIM=" + binary + " " + Script() +
+               "shard 0 1 out --seeds 0..0 --tag n2");
+  ASSERT_EQ(s.exit_code, 0) << s.output;
+  EXPECT_EQ(s.output.rfind("repro lines below run from the root of a repartsim clone with " +
+                               binary.substr(kRoot.size() + 1) + " built (here: " + kRoot + ")\n",
+                           0),
+            0u)
+      << s.output;
+  const std::string path = "scenarios/greptime/adopted_files_outrank_staging_writes.yaml";
+  const std::string repro =
+      binary.substr(kRoot.size() + 1) + " run " + path + " --seed 0 --profile greptime";
+  const std::string report = ReadText(dir_ + "/out/sweep-greptime-0-of-1.json");
+  EXPECT_NE(report.find("\"repro\": \"" + repro + "\""), std::string::npos) << report;
+  EXPECT_EQ(report.find(kRoot), std::string::npos) << report;
+
+  const std::string clone = dir_ + "/elsewhere/clone";
+  const std::filesystem::path link = clone + "/" + binary.substr(kRoot.size() + 1);
+  std::filesystem::create_directories(link.parent_path());
+  std::filesystem::create_symlink(kRoot + "/scenarios", clone + "/scenarios");
+  std::filesystem::create_symlink(binary, link);
+  const Shell run = Sh("cd " + clone + " && " + repro);
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("expect (greptime): violation: INV-NOOMIT"), std::string::npos)
+      << run.output;
+}
+
 TEST_F(CiTest, ManifestsKeepTheirShardCountsConsistent) {
   const std::string workflow = ReadText(kRoot + "/.github/workflows/sweep.yml");
   const std::string shards = DigitsAfter(workflow, "SHARDS: ");

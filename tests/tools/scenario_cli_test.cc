@@ -89,6 +89,35 @@ TEST(ScenarioCliTest, TraceJsonlHasOneObjectPerLine) {
   EXPECT_EQ(first.find("\"detail\":"), std::string::npos);  // no free text wrapped whole
 }
 
+// Issue 53: `replay --json -` printed "replay: matches ..." on stdout after the JSON, and the
+// run JSON had no schema version or binary id. Now stdout parses as JSON (python3's parser)
+// with `version` 1 and `binary` {version, id} as `repartsim --version` names the build, and
+// the verdict goes to stderr.
+TEST(ScenarioCliTest, ReplayAndRunJsonOnStdoutParseAndNameTheirBinary) {
+  ASSERT_EQ(Cli("run " + kCrash + " --seed 4 --choices j4.choices").exit_code, 0);
+  const std::string build = Cli("--version").output;  // "repartsim 0.1.0 (build 0x...)\n"
+  const size_t at = build.find("(build ");
+  ASSERT_NE(at, std::string::npos) << build;
+  const std::string version = build.substr(10, at - 11);  // after "repartsim "
+  const std::string id = build.substr(at + 7, build.find(')', at) - at - 7);
+  const std::string parse =
+      " | python3 -c 'import json, sys; d = json.load(sys.stdin); "
+      "print(d[\"version\"], d[\"binary\"][\"version\"], d[\"binary\"][\"id\"], d[\"outcome\"])'";
+  const std::string cd = "cd " + Scratch() + " && " + std::string(REPARTSIM_BINARY);
+  for (const std::string& verb :
+       {"replay " + kCrash + " --choices j4.choices", "replay " + kCrash + " --seed 4",
+        "run " + kCrash + " --seed 4 --choices j4b.choices"}) {
+    const Outcome json =
+        repartsim::testing::RunShell(cd + " " + verb + " --json - 2>/dev/null" + parse);
+    EXPECT_EQ(json.exit_code, 0) << verb;
+    EXPECT_EQ(json.output, "1 " + version + " " + id + " pass\n") << verb;
+  }
+  const Outcome text = repartsim::testing::RunShell(
+      cd + " replay " + kCrash + " --choices j4.choices --json - 2>&1 >/dev/null");
+  EXPECT_NE(text.output.find("replay: matches the recorded trace_hash 0x"), std::string::npos)
+      << text.output;
+}
+
 TEST(ScenarioCliTest, ReplayFromChoicesAndFromSeedMatch) {
   ASSERT_EQ(Cli("run " + kCrash + " --seed 4 --choices r4.choices").exit_code, 0);
   Outcome o = Cli("replay " + kCrash + " --choices r4.choices");

@@ -51,7 +51,7 @@ TEST(ShrinkTest, CliWritesAVerifiedScenarioAndRefusesAPassingSeed) {
   EXPECT_NE(r.output.find("INV-ACK"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("verified: seed=0 "), std::string::npos) << r.output;
   // The shrunk run is told (issue 36): its story, under the scenario line.
-  EXPECT_NE(r.output.find("outcome=safety\n  story: rows were lost when dn2 ran "
+  EXPECT_NE(r.output.find("\n  story: rows were lost when dn2 ran "
                           "ApplyStagingManifest on region 4398046511104(1024, 0) at step 97\n"),
             std::string::npos)
       << r.output;
@@ -74,6 +74,51 @@ TEST(ShrinkTest, CliWritesAVerifiedScenarioAndRefusesAPassingSeed) {
       << full.output;
   EXPECT_NE(full.output.find("/dev/full: error: cannot write the report: No space left on device"),
             std::string::npos);
+}
+
+// Before issue 53 the shrunk file kept expect.with_rules[2] (`seeds: 9..11`) beside its own
+// `seeds: 3..3`, did not load, and shrink exited 70 ("NOT verified: the run differs"). Now the
+// entry is left out, an entry the shrunk run misses is left out too, both are named with their
+// reason (in the output and the file's header), and the verification lists what it compared.
+TEST(ShrinkTest, EntriesThatCannotHoldAtTheSeedAreLeftOutAndNamed) {
+  const std::string out = ::testing::TempDir() + "shrunk_adopted.yaml";
+  const testing::CliOutcome r = testing::RunRepartsim(
+      "shrink scenarios/greptime/adopted_files_outrank_staging_writes.yaml --seed 3 -q --out " +
+      out);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::string dropped_seeds =
+      "expect.with_rules[2] of the source (reference with keep-memtable-on-apply=off: violation: "
+      "INV-NOOMIT): its seeds 9..11 exclude seed 3";
+  const std::string dropped_unmet =
+      "expect.with_rules[0] of the source (reference with time-ordered-sequences=off: violation: "
+      "INV-NOOMIT): its run in the shrunk scenario gives INV-ACK, INV-NOOMIT (outcome=safety)";
+  const std::string expected =
+      "verified: seed=3 steps=184 prng_draws=0 trace_hash=0x54273435fa7e715b outcome=safety\n"
+      "  compared: the run of the file at seed 3 under greptime reports INV-NOOMIT, as seed 3 of "
+      "scenarios/greptime/adopted_files_outrank_staging_writes.yaml did; 3 expectations of the "
+      "file hold at that seed\n"
+      "  met expect.greptime (greptime: violation: INV-NOOMIT (tolerates INV-ACK)): gives INV-ACK, "
+      "INV-NOOMIT (outcome=safety)\n"
+      "  met expect.reference (reference: pass): gives pass\n"
+      "  met expect.with_rules[0] (reference with exit-staging-applies-edits=off: violation: "
+      "INV-ACK (tolerates INV-NOOMIT)): gives INV-ACK, INV-NOOMIT (outcome=safety)\n"
+      "  left out: " +
+      dropped_seeds + "\n  left out: " + dropped_unmet + "\n";
+  EXPECT_NE(r.output.find(expected), std::string::npos) << r.output;
+  const std::string yaml = testing::ReadText(out);
+  EXPECT_NE(yaml.find("\n# Left out of expect: " + dropped_seeds +
+                      ".\n# Left out of expect: " + dropped_unmet + ".\nname: "),
+            std::string::npos)
+      << yaml;
+  auto s = scenario::LoadScenarioFile(out);
+  ASSERT_TRUE(s.ok()) << s.error().Format();
+  EXPECT_EQ(s.value().seed_first, 3u);
+  EXPECT_EQ(s.value().seed_last, 3u);
+  ASSERT_EQ(s.value().rule_expect.size(), 1u);
+  EXPECT_EQ(s.value().rule_expect[0].overrides, "exit-staging-applies-edits=off");
+  // The file's expectations hold in a sweep of it.
+  const testing::CliOutcome sweep = testing::RunRepartsim("sweep " + out + " -q");
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.output;
 }
 
 }  // namespace shrink_test

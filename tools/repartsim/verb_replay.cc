@@ -9,11 +9,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "checker/report/run_text.h"
 #include "checker/scenario/loader.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
+#include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
@@ -32,15 +34,15 @@ struct ReplayArgs {
   size_t violations_max = 10;
 };
 
-int Mismatch(const std::string& what, const std::vector<std::string>& a,
+int Mismatch(std::FILE* out, const std::string& what, const std::vector<std::string>& a,
              const std::vector<std::string>& b) {
-  std::printf("NONDETERMINISM: %s\n", what.c_str());
+  std::fprintf(out, "NONDETERMINISM: %s\n", what.c_str());
   if (auto d = sim::FirstDivergence(a, b)) {
-    std::printf("%s\n", d->ToString().c_str());
+    std::fprintf(out, "%s\n", d->ToString().c_str());
   } else {
-    std::printf(
-        "this binary reproduces the run identically on its own (replay == fresh run);\n"
-        "the recorded run came from a different binary, scenario or seed\n");
+    std::fprintf(out,
+                 "this binary reproduces the run identically on its own (replay == fresh run);\n"
+                 "the recorded run came from a different binary, scenario or seed\n");
   }
   return kExitNondeterminism;
 }
@@ -67,16 +69,19 @@ sim::Result<ChoicesFile> FromChoices(const ReplayArgs& a, const std::vector<std:
 }
 
 // The check: a second run (random, same seed) must give the same trace; with --choices, the
-// replay must give the recorded trace hash. Returns the exit code.
-int Verify(const ReplayArgs& a, const scenario::Scenario& s, const run::RunConfig& config,
-           const std::optional<ChoicesFile>& file, const run::RunReport& r) {
+// replay must give the recorded trace hash. Returns the exit code. The verdict goes to `out`
+// (stderr when stdout carries the JSON report or the trace).
+int Verify(std::FILE* out, const ReplayArgs& a, const scenario::Scenario& s,
+           const run::RunConfig& config, const std::optional<ChoicesFile>& file,
+           const run::RunReport& r) {
   run::RunConfig again = config;
   again.replay = nullptr;
   if (file) {
     if (!r.nondeterminism.empty() ||
         (file->trace_hash && *file->trace_hash != r.summary.trace_hash)) {
       auto b = run::RunScenario(s, again);
-      return Mismatch("replaying " + a.choices + " gave trace_hash " + Hex64(r.summary.trace_hash) +
+      return Mismatch(out,
+                      "replaying " + a.choices + " gave trace_hash " + Hex64(r.summary.trace_hash) +
                           ", recorded " + Hex64(file->trace_hash.value_or(0)) +
                           (r.nondeterminism.empty() ? "" : "; " + r.nondeterminism),
                       b.value().trace_lines, r.trace_lines);
@@ -91,18 +96,19 @@ int Verify(const ReplayArgs& a, const scenario::Scenario& s, const run::RunConfi
                                    std::to_string(file->choices.size() - r.summary.prng_draws) +
                                    " belong to no run of this scenario"});
     }
-    std::printf("replay: matches the recorded trace_hash %s\n",
-                Hex64(r.summary.trace_hash).c_str());
+    std::fprintf(out, "replay: matches the recorded trace_hash %s\n",
+                 Hex64(r.summary.trace_hash).c_str());
     return ExitCodeFor(r.outcome);
   }
   auto b = run::RunScenario(s, again);
   if (b.value().summary != r.summary) {
-    return Mismatch("seed " + std::to_string(config.seed) + " gave " + r.summary.ToString() +
+    return Mismatch(out,
+                    "seed " + std::to_string(config.seed) + " gave " + r.summary.ToString() +
                         " then " + b.value().summary.ToString(),
                     r.trace_lines, b.value().trace_lines);
   }
-  std::printf("replay: two runs of seed %llu gave the same trace_hash %s\n",
-              static_cast<unsigned long long>(config.seed), Hex64(r.summary.trace_hash).c_str());
+  std::fprintf(out, "replay: two runs of seed %llu gave the same trace_hash %s\n",
+               static_cast<unsigned long long>(config.seed), Hex64(r.summary.trace_hash).c_str());
   return ExitCodeFor(r.outcome);
 }
 
@@ -144,16 +150,20 @@ int Replay(const ReplayArgs& a) {
   auto first = run::RunScenario(s.value(), config);
   if (!first.ok()) return ReportInputError(first.error());
   const run::RunReport& r = first.value();
-  PrintRunReport(a.trace == "-" || a.json == "-" ? stderr : stdout, s.value(), r, a.violations_max);
+  // Stdout carries only the JSON report or the trace when one goes there: the rest to stderr.
+  std::FILE* out = a.trace == "-" || a.json == "-" ? stderr : stdout;
+  PrintRunReport(out, s.value(), r, a.violations_max);
   if (!a.trace.empty()) {
     sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);
     if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
   }
   if (!a.json.empty()) {
-    sim::Status st = WriteTextFile(a.json, r.ToJson().dump(2) + "\n");
+    nlohmann::json j = r.ToJson();
+    report::StampRunJson(j, BinaryIdentity().first, BinaryIdentity().second);
+    sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
   }
-  return Verify(a, s.value(), config, file, r);
+  return Verify(out, a, s.value(), config, file, r);
 }
 
 }  // namespace

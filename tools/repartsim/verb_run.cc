@@ -22,6 +22,7 @@
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
+#include "tools/repartsim/report_sweep.h"
 #include "tools/repartsim/verbs.h"
 
 namespace repartsim::tools {
@@ -162,8 +163,8 @@ int RunOnce(const RunArgs& a) {
   if (!a.json.empty()) {
     const std::string repro =
         RunReproCommand(a.scenario, run.config.seed, r.profile, run.config.rules);
-    const nlohmann::json j =
-        report::RunReportJson(s.value(), r, std::get<std::string>(choices), repro);
+    nlohmann::json j = report::RunReportJson(s.value(), r, std::get<std::string>(choices), repro);
+    report::StampRunJson(j, BinaryIdentity().first, BinaryIdentity().second);
     sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }

@@ -2,14 +2,17 @@
 // scripted scenario (checker/campaign/shrink.h) that still reports the same invariant, writes
 // it (--out, default repartsim-<name>-<profile>-<seed>-shrunk.yaml), runs it once to verify,
 // and reports the size before and after (steps, statements, faults, decisions, rows) and the
-// time taken. Exit: 0 shrunk and verified, 64 bad input or a passing run, 70 the written
-// scenario did not reproduce the invariant.
+// time taken. Verified: the written file loads, its run at the seed reports the invariant and
+// every expectation it states holds there. Exit: 0 shrunk and verified, 64 bad input or a
+// passing run, 70 the written scenario did not verify.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
 #include "checker/campaign/repro_command.h"
 #include "checker/campaign/shrink.h"
+#include "checker/campaign/shrunk_expectations.h"
 #include "checker/check/violation.h"
 #include "checker/report/decisive_decisions.h"
 #include "checker/scenario/loader.h"
@@ -41,29 +44,54 @@ std::string SizeText(const campaign::ShrinkSize& z) {
          " pinned decisions, " + std::to_string(z.rows) + " rows";
 }
 
-// Runs the shrunk scenario once and prints the before/after report; true when it reports the
-// invariant the original run did.
+// Verifies the written scenario and prints the before/after report: the file must load, the
+// run of its profile at `seed` must report the invariant the original run did, and every
+// expectation the file states must hold at `seed` (campaign::CheckExpectations). Prints what
+// it compared, each expectation checked and each one shrink left out, then the run's story.
 bool Verified(const std::string& scenario, const std::string& out_path, uint64_t seed,
               const campaign::ShrinkResult& r, double seconds) {
-  auto check = report::TellScenarioFile(out_path, seed, 20);
-  bool verified = false;
-  if (check.ok()) {
-    for (const check::Violation& v : check.value().report.violations) {
-      verified = verified || check::InvariantName(v.invariant) == r.invariant;
-    }
-  }
   std::printf("shrink %s seed %llu profile %s: %s\n", scenario.c_str(),
               static_cast<unsigned long long>(seed), r.profile.c_str(), r.invariant.c_str());
   std::printf("before: %s\n", SizeText(r.before).c_str());
   std::printf("after:  %s\n", SizeText(r.after).c_str());
   std::printf("candidates=%llu time=%.2fs\n", static_cast<unsigned long long>(r.candidates),
               seconds);
-  std::printf("scenario: %s (repro: %s) %s\n", out_path.c_str(),
-              campaign::ShellCommand({"run", out_path}).c_str(),
-              verified ? ("verified: " + check.value().report.SummaryLine()).c_str()
-                       : "NOT verified: the run differs");
-  if (verified) std::fputs(check.value().text.c_str(), stdout);
-  return verified;
+  std::printf("scenario: %s (repro: %s) ", out_path.c_str(),
+              campaign::ShellCommand({"run", out_path}).c_str());
+  auto loaded = scenario::LoadScenarioFile(out_path);
+  if (!loaded.ok()) {
+    std::printf("NOT verified: the file does not load: %s\n", loaded.error().Format().c_str());
+    return false;
+  }
+  auto told = report::TellScenarioFile(out_path, seed, 20);
+  if (!told.ok()) {
+    std::printf("NOT verified: the run fails: %s\n", told.error().Format().c_str());
+    return false;
+  }
+  const std::vector<std::string> names = told.value().report.InvariantNames();
+  const bool reproduced = std::find(names.begin(), names.end(), r.invariant) != names.end();
+  const std::vector<campaign::ExpectationCheck> checks =
+      campaign::CheckExpectations(loaded.value(), seed);
+  const bool met = std::all_of(checks.begin(), checks.end(),
+                               [](const campaign::ExpectationCheck& c) { return c.met; });
+  const std::string what =
+      "the run of the file at seed " + std::to_string(seed) + " under " + loaded.value().profile;
+  std::printf("%s: %s\n", reproduced && met ? "verified" : "NOT verified",
+              told.value().report.SummaryLine().c_str());
+  std::printf("  compared: %s %s %s, as seed %llu of %s did; %zu expectations of the file %s\n",
+              what.c_str(), reproduced ? "reports" : "does not report", r.invariant.c_str(),
+              static_cast<unsigned long long>(seed), scenario.c_str(), checks.size(),
+              met ? "hold at that seed" : "checked at that seed, not all hold");
+  for (const campaign::ExpectationCheck& c : checks) {
+    std::printf("  %s %s (%s): gives %s\n", c.met ? "met" : "NOT met", c.name.c_str(),
+                c.statement.c_str(), c.found.c_str());
+  }
+  for (const campaign::DroppedExpectation& d : r.dropped) {
+    std::printf("  left out: %s of the source (%s): %s\n", d.name.c_str(), d.statement.c_str(),
+                d.reason.c_str());
+  }
+  std::fputs(told.value().text.c_str(), stdout);
+  return reproduced && met;
 }
 
 int RunShrink(const ShrinkArgs& a) {

@@ -73,6 +73,28 @@ TEST(ReportSweepTest, UnexpectedInvariantFailsARowThatReproducedItsExpectation) 
   EXPECT_NE(report::SweepJunit(r).find("failures=\"1\""), std::string::npos);
 }
 
+// Before issue 53 a JUnit test case had no `time`: it is the wall time of the row's runs summed
+// (other rows' runs not counted).
+TEST(ReportSweepTest, JunitTestCaseTimeIsTheRowsRunsWallTime) {
+  SweepRun a = MakeRun(0, "pass", {});
+  SweepRun b = MakeRun(1, "pass", {});
+  SweepRun other = MakeRun(0, "pass", {}, "reference");
+  a.wall_ms = 1250;
+  b.wall_ms = 500;
+  other.wall_ms = 7000;
+  SweepReport r = Report({Row("pass"), Row("pass", {}, "reference")}, {a, b, other});
+  const std::string junit = report::SweepJunit(r);
+  EXPECT_NE(junit.find(
+                "<testcase classname=\"greptime\" name=\"scenario-a (s.yaml)\" time=\"1.750000\">"),
+            std::string::npos)
+      << junit;
+  EXPECT_NE(
+      junit.find(
+          "<testcase classname=\"reference\" name=\"scenario-a (s.yaml)\" time=\"7.000000\">"),
+      std::string::npos)
+      << junit;
+}
+
 TEST(ReportSweepTest, ToleratedInvariantsAndReadAnomaliesDoNotFail) {
   SweepReport r = Report({Row("violation: INV-ACK", {"INV-LIVE"})},
                          {MakeRun(0, "safety", {"INV-ACK", "INV-LIVE", "READ-ANOMALY"}),
