@@ -1,7 +1,10 @@
 // RegionMigrationStart (migration_start.rs): reads the route; a region already led by to_peer
 // ends the migration, a leader other than from_peer aborts it, a missing route is Unexpected
 // (non-retryable). Persists its successor, OpenCandidateRegion: the only persisted transition.
+// Rule::kMigrationRespectsStaging: a region whose route is Staging, or that a repartition of
+// its table registered as operating (a target it allocated), is retried later instead.
 #include "model/migration/region_migration_procedure.h"
+#include "model/protocol/rules.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"
 
@@ -32,6 +35,18 @@ Step RegionMigrationProcedure::MigrationStart(MetasrvEnv& env) {
     return Step::Error("Region's leader peer changed: Region's leader peer(" +
                        route->leader->ToString() + ") is not the `from_peer`(" +
                        ctx_.from_peer.ToString() + "), region: " + ctx_.region.ToString());
+  }
+  if (env.protocol().On(Rule::kMigrationRespectsStaging)) {
+    auto operating = env.operating_regions().find(ctx_.region);
+    if (route->is_staging()) {
+      return Step::RetryLater("Region " + ctx_.region.ToString() +
+                              " is staging: the table is being repartitioned");
+    }
+    if (operating != env.operating_regions().end() && operating->second != env.current()) {
+      return Step::RetryLater("Region " + ctx_.region.ToString() + " is operated by procedure " +
+                              std::to_string(operating->second.value) +
+                              ": the table is being repartitioned");
+    }
   }
   state_ = State::kOpenCandidateRegion;
   return Step::Next(/*persist=*/true);

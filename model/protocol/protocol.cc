@@ -228,6 +228,15 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "(src/mito2/src/engine.rs get_snapshot_of_file_refs); before it such a region was "
      "skipped, and the files it adopted from a dropped repartition source were deleted",
      true, true, "#8445"},
+    {Rule::kMigrationRespectsStaging, "migration-respects-staging",
+     "[inferred: a repartsim design, no GreptimeDB change] RegionMigrationStart retries later "
+     "(waits, within the procedure's retry budget) while the region's route is Staging or a "
+     "repartition of its table registered the region as operating (a target it allocated), so "
+     "no migration downgrades a region a group is staging. Off (migration_start.rs at the "
+     "modelled commit checks only the leader peer): DowngradeRegion leaves staging without "
+     "merging and the group's ApplyStagingManifest finds the region out of staging (MIG-1, "
+     "MIG-2)",
+     false, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

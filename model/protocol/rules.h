@@ -57,6 +57,7 @@ enum class Rule : uint8_t {
   kFenceCheckpoints,              // EnterStaging waits for a running manifest checkpoint (#8847)
   kApplySkipsRemovedFiles,        // an apply does not re-add files a compaction removed
   kGcRefsNeedOpenRegions,         // GC fails when a route region's leader has not opened it (#8445)
+  kMigrationRespectsStaging,      // a migration waits while its region stages or is repartitioned
   kCount,
 };
 

@@ -181,6 +181,15 @@ bool RepartitionGroupProcedure::IsPendingDeallocate(RegionId region) const {
 
 std::optional<NodeId> RepartitionGroupProcedure::LeaderOf(MetasrvEnv& env, RegionId region) const {
   REPARTSIM_ASSERT(region.table_id() == ctx_.table);
+  // The peers captured at RepartitionStart: a region migration since then does not redirect
+  // the group's instructions (docs/protocol.md 12.2).
+  if (ctx_.prepare.has_value()) {
+    for (const auto* routes : {&ctx_.prepare->source_routes, &ctx_.prepare->target_routes}) {
+      for (const RegionRoute& r : *routes) {
+        if (r.region_id == region) return r.leader;
+      }
+    }
+  }
   std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
   if (!snapshot.has_value()) return std::nullopt;
   const RegionRoute* route = snapshot->route.Find(region);

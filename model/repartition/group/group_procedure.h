@@ -104,10 +104,10 @@ class RepartitionGroupProcedure {
   std::optional<Step> CheckDeadline(MetasrvEnv& env) const;
   sim::SimTime deadline() const { return sim::SimTime{ctx_.created_at_ms + ctx_.timeout_ms}; }
   bool IsPendingDeallocate(RegionId region) const;
-  // The current leader of `region` in the stored route, if any.
+  // The leader of `region` the group captured at RepartitionStart (GreptimeDB's G0 snapshot of
+  // the source and target routes), else its current leader in the stored route, if any.
   std::optional<NodeId> LeaderOf(MetasrvEnv& env, RegionId region) const;
-  // Sends `op` for `region` to its current leader; an Unexpected error step when the route
-  // names none.
+  // Sends `op` for `region` to LeaderOf(region); an Unexpected error step when there is none.
   std::optional<Step> SendToLeader(MetasrvEnv& env, RegionId region, RegionOp op);
   // The end of a two-phase state's request round (EnterStagingRegion, ApplyStagingManifest):
   // waits, fails, or with every reply Ok goes from phase 0 to phase 1 (not persisted) and from
