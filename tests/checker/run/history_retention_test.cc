@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/model/node/history_fixture.h"
+
 namespace repartsim::run {
 namespace {
 namespace history_retention_test {
@@ -31,25 +33,9 @@ using model::TableId;
 using model::Value;
 using model::WriteRecord;
 
-Row R(int64_t a) { return Row{Value::Int(a), Value::String("h")}; }
-
-std::vector<Row> Rows(const History& h, const Acceptance& a) {
-  std::vector<Row> out;
-  h.ForEachAcceptedRow(a, [&](const Row& row) { out.push_back(row); });
-  return out;
-}
-
-class HistoryAcceptTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    WriteRecord& w = history.writes.emplace_back();
-    w.id = 1;
-    w.rows = {R(1), R(2), R(3), R(2)};
-  }
-  History history;
-  const NodeId node{1};
-  const RegionId region{RegionId::Of(TableId{1024}, RegionNumber{0})};
-};
+using model::history_fixture::HistoryAcceptTest;
+using model::history_fixture::R;
+using model::history_fixture::Rows;
 
 TEST_F(HistoryAcceptTest, APackedWritesRowsAreReadBackAndStillTakenAsBits) {
   history.Accept(7, node, region, 1, {R(3), R(1)});

@@ -15,29 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/model/node/history_fixture.h"
+
 namespace repartsim::model {
 namespace {
 namespace history_test {
 
-Row R(int64_t a) { return Row{Value::Int(a), Value::String("h")}; }
-
-std::vector<Row> Rows(const History& h, const Acceptance& a) {
-  std::vector<Row> out;
-  h.ForEachAcceptedRow(a, [&](const Row& row) { out.push_back(row); });
-  return out;
-}
-
-class HistoryAcceptTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    WriteRecord& w = history.writes.emplace_back();
-    w.id = 1;
-    w.rows = {R(1), R(2), R(3), R(2)};
-  }
-  History history;
-  const NodeId node{1};
-  const RegionId region{RegionId::Of(TableId{1024}, RegionNumber{0})};
-};
+using history_fixture::HistoryAcceptTest;
+using history_fixture::R;
+using history_fixture::Rows;
 
 TEST_F(HistoryAcceptTest, RowsOfTheWriteAreKeptAsBitsOfItsRecord) {
   history.Accept(7, node, region, 1, {R(3), R(1)});
