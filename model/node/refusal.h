@@ -21,9 +21,15 @@ inline constexpr std::string_view kCacheLoadFailedError = "Failed to get latest 
 // Found as the error of a procedure of a failed DDL.
 inline constexpr std::string_view kVanishedDeltaError = "Failed to load manifest of region ";
 
+// AllocateRegion's CAS from a route read before its CreateRegion calls lost to a concurrent
+// route write (GreptimeDB before #8115; reference: allocate-route-under-lock): a repartition
+// fails because a region migration wrote another region's route. Found as the error of a
+// procedure of a failed DDL.
+inline constexpr std::string_view kStaleRouteCasError = "Unexpected: Reads the different value";
+
 inline bool IsUnjustifiedRefusal(std::string_view error) {
   return error.rfind(kUndefinedColumnError, 0) == 0 || error.rfind(kCacheLoadFailedError, 0) == 0 ||
-         error.rfind(kVanishedDeltaError, 0) == 0;
+         error.rfind(kVanishedDeltaError, 0) == 0 || error.rfind(kStaleRouteCasError, 0) == 0;
 }
 
 }  // namespace repartsim::model

@@ -237,6 +237,15 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "merging and the group's ApplyStagingManifest finds the region out of staging (MIG-1, "
      "MIG-2)",
      false, true},
+    {Rule::kAllocateRouteUnderLock, "allocate-route-under-lock",
+     "AllocateRegion.Execute reads the table route after its CreateRegion calls, under the "
+     "dynamic table lock, and builds the new route from that read. Historical: GreptimeDB "
+     "#8115 (src/meta-srv/src/procedure/repartition/allocate_region.rs ExecutePlan::next); "
+     "before it the route was read before the CreateRegion calls, so a route write of a "
+     "concurrent region migration in between made the CAS of update_table_route fail with "
+     "the non-retryable `Unexpected: Reads the different value`, and the repartition rolled "
+     "back for nothing (MIG-4, INV-AVAIL)",
+     true, true, "#8115"},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

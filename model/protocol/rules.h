@@ -58,6 +58,7 @@ enum class Rule : uint8_t {
   kApplySkipsRemovedFiles,        // an apply does not re-add files a compaction removed
   kGcRefsNeedOpenRegions,         // GC fails when a route region's leader has not opened it (#8445)
   kMigrationRespectsStaging,      // a migration waits while its region stages or is repartitioned
+  kAllocateRouteUnderLock,        // AllocateRegion reads the route under the table lock (#8115)
   kCount,
 };
 

@@ -3,6 +3,7 @@
 // extra sources pending deallocation) and captures the reused targets' routes for rollback; Execute
 // creates the new regions on datanodes and appends their routes.
 #include "model/node/message.h"
+#include "model/node/refusal.h"
 #include "model/partition/region_assignment.h"
 #include "model/protocol/rules.h"
 #include "model/repartition/repartition_procedure.h"
@@ -57,7 +58,17 @@ Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
                                [](const PlanEntry& plan) { return plan.built; }));
   std::optional<InfoSnapshot> info = ReadInfoSnapshot(env.kv(), ctx_.table);
   if (!info.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
+  const bool under_lock = env.protocol().On(Rule::kAllocateRouteUnderLock);
   if (!requests_.sent()) {
+    // Before #8115 the route was read here, before the CreateRegion calls (volatile: a
+    // re-execution after a metasrv restart reads again).
+    allocate_read_.reset();
+    if (!under_lock) {
+      allocate_read_ = ReadRouteSnapshot(env, ctx_.table);
+      if (!allocate_read_.has_value()) {
+        return Step::Error("Table not found: " + ctx_.table.ToString());
+      }
+    }
     for (const PlanEntry& plan : ctx_.plans) {
       for (const TargetDescriptor& target : plan.targets) {
         if (std::find(plan.allocated.begin(), plan.allocated.end(), target.region) ==
@@ -81,7 +92,10 @@ Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
   // "MUST refresh the route to avoid lost update": re-read under the dynamic table lock.
   DynamicTableLock table_lock(env, ctx_.table);
   REPARTSIM_ASSERT_MSG(table_lock.held(), "no dynamic holder spans steps beside a repartition");
-  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
+  std::optional<RouteSnapshot> snapshot = under_lock || !allocate_read_.has_value()
+                                              ? ReadRouteSnapshot(env, ctx_.table)
+                                              : std::move(allocate_read_);
+  allocate_read_.reset();
   if (!snapshot.has_value()) return Step::Error("Table not found: " + ctx_.table.ToString());
   std::vector<RegionRoute> routes = snapshot->route.region_routes;
   const bool fence = env.protocol().On(Rule::kFenceAllocatedRegions);
@@ -111,7 +125,21 @@ Step RepartitionProcedure::AllocateRegionExecute(MetasrvEnv& env) {
   REPARTSIM_ASSERT(routes.size() >= snapshot->route.region_routes.size());
   MetaUpdateResult result =
       UpdateTableRoute(env.kv(), ctx_.table, snapshot->raw, snapshot->route, std::move(routes));
-  if (!result.ok) return Step::RetryLater(result.error);
+  if (!result.ok) {
+    // Under the lock the CAS cannot lose to another writer; from the early read it loses to
+    // any route write in between, and update_table_route's `Unexpected` is not retryable.
+    // The message names the two route versions instead of printing both values.
+    if (!under_lock) {
+      std::optional<RouteSnapshot> now = ReadRouteSnapshot(env, ctx_.table);
+      return Step::Error(std::string(kStaleRouteCasError) +
+                         " during Updating table route: the route is at version " +
+                         std::to_string(now.has_value() ? now->route.version : 0) +
+                         ", the new value was built from version " +
+                         std::to_string(snapshot->route.version) +
+                         ", read before the CreateRegion calls");
+    }
+    return Step::RetryLater(result.error);
+  }
   env.InvalidateTable(ctx_.table);
   state_ = State::kDispatch;
   return Step::Next(/*persist=*/true);

@@ -152,6 +152,7 @@ void RepartitionProcedure::Fingerprint(sim::Hasher& h) const {
   h.Add(ctx_.next_group_id);
   requests_.Hash(h);
   for (RegionId r : drop_list_) h.Add(r.value);
+  if (allocate_read_.has_value()) h.Add(std::string_view(allocate_read_->raw));
 }
 
 Step RepartitionProcedure::RepartitionEnd(MetasrvEnv&) { return Step::Done(); }

@@ -21,6 +21,7 @@
 #include "model/procedure/procedure.h"
 #include "model/procedure/procedure_manager.h"
 #include "model/repartition/plan.h"
+#include "model/repartition/route_access.h"
 #include "sim/result.h"
 
 namespace repartsim::model {
@@ -110,6 +111,9 @@ class RepartitionProcedure {
   // Volatile context.
   PendingRequests requests_;
   std::vector<RegionId> drop_list_;  // rollback / deallocation: regions being dropped
+  // AllocateRegion.Execute's route read before its CreateRegion calls, kept only while
+  // Rule::kAllocateRouteUnderLock is off (GreptimeDB before #8115).
+  std::optional<RouteSnapshot> allocate_read_;
 };
 
 static_assert(RepartitionProcedure::kStateNames.size() ==
