@@ -40,6 +40,7 @@ scenario::Faults EffectiveFaults(const scenario::Faults& faults, sim::Prng& swar
   if (!swarm.Chance(kHalf)) f.leader_start_ms_max = 0;
   // Drawn only when set, so that the mix of every scenario without it stays as it was.
   if (!f.replay_fail.IsNever() && !swarm.Chance(kHalf)) f.replay_fail = sim::Ratio::Never();
+  if (!f.migrate.IsNever() && !swarm.Chance(kHalf)) f.migrate = sim::Ratio::Never();
   return f;
 }
 
@@ -53,6 +54,7 @@ std::string FaultsText(const scenario::Faults& f) {
   if (!f.compact.IsNever()) out += " compact=" + f.compact.ToString();
   if (!f.checkpoint_race.IsNever()) out += " checkpoint_race=" + f.checkpoint_race.ToString();
   if (!f.gc.IsNever()) out += " gc=" + f.gc.ToString();
+  if (!f.migrate.IsNever()) out += " migrate=" + f.migrate.ToString();
   if (f.swarm) out += " swarm";
   return out;
 }
@@ -288,6 +290,7 @@ model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario
   cluster_config.node_faults.compact = faults.compact;
   cluster_config.node_faults.checkpoint_race = faults.checkpoint_race;
   cluster_config.node_faults.gc = faults.gc;
+  cluster_config.node_faults.migrate = faults.migrate;
   cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
   return cluster_config;
 }

@@ -149,6 +149,7 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   }
   if (f.Has("compact")) x.compact = ReadRatio(f.Get("compact"), ctx, "faults.compact");
   if (f.Has("gc")) x.gc = ReadRatio(f.Get("gc"), ctx, "faults.gc");
+  if (f.Has("migrate")) x.migrate = ReadRatio(f.Get("migrate"), ctx, "faults.migrate");
   if (f.Has("checkpoint_race")) {
     x.checkpoint_race = ReadRatio(f.Get("checkpoint_race"), ctx, "faults.checkpoint_race");
   }
@@ -232,6 +233,7 @@ void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
             "replay_fail",
             "compact",
             "gc",
+            "migrate",
             "checkpoint_race",
             "crash",
             "crash_sites",

@@ -95,6 +95,9 @@ struct Faults {
   // At each datanode heartbeat tick the metasrv runs a GC pass with this ratio (not a fault;
   // decided as one so the liveness phase has none).
   sim::Ratio gc = sim::Ratio::Never();
+  // At each datanode heartbeat tick the metasrv's region rebalancer migrates a random region
+  // (new regions included) to a random other datanode with this ratio.
+  sim::Ratio migrate = sim::Ratio::Never();
   sim::Ratio crash = sim::Ratio::Never();                    // default ratio of every crash site
   std::map<std::string, sim::Ratio> crash_sites;             // per-site overrides
   std::optional<std::pair<std::string, uint64_t>> crash_at;  // scripted: site, hit number

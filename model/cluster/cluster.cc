@@ -157,6 +157,7 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
         next_gc_ = step.now + config_.gc_interval;
         RunGcPass(step);
       }
+      if (ChooseRebalance(config_.node_faults, step.chooser)) Rebalance(step);
       if (ChooseCompaction(config_.node_faults, step.chooser)) {
         if (!CompactRegionsOf(dn, step)) return;  // a crash point fired
       }

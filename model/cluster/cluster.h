@@ -226,6 +226,9 @@ class Cluster final : public StreamLinks {
   // A `migrate:` step: submits the migration to the metasrv when it is up and recovered,
   // else logs `ms.migrate_refused` (the ADMIN call would fail).
   void SubmitMigration(const MigrateRegionOp& op, sim::StepContext& step);
+  // The metasrv's region rebalancer (NodeFaults::migrate): nothing while the metasrv is down
+  // or recovering.
+  void Rebalance(sim::StepContext& step);
   // Compacts `region` on `dn` (`dn.compact` logged): false iff a crash point fired.
   bool CompactRegion(Datanode& dn, RegionId region, sim::StepContext& step);
   // Compacts each writable region of `dn` that has two or more files: false iff a crash point

@@ -329,6 +329,15 @@ void Cluster::SubmitMigration(const MigrateRegionOp& op, sim::StepContext& step)
   Flush(ctx, step);
 }
 
+void Cluster::Rebalance(sim::StepContext& step) {
+  if (!metasrv_.is_up() || !metasrv_.recovered()) return;
+  NodeContext ctx(metasrv_id(), step, protocol_, history_);
+  std::vector<NodeId> datanodes;
+  for (const Datanode& dn : datanodes_) datanodes.push_back(dn.id());
+  metasrv_.RebalanceRandomRegion(datanodes, step.chooser, ctx);
+  Flush(ctx, step);
+}
+
 void Cluster::Compact(const CompactOp& op, sim::StepContext& step) {
   if (!op.every_region) {
     Datanode& dn = mutable_datanode(op.node);

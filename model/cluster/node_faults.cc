@@ -43,6 +43,10 @@ bool ChooseGc(const NodeFaults& faults, sim::Chooser& chooser) {
   return !faults.gc.IsNever() && chooser.Chance("net.gc", faults.gc);
 }
 
+bool ChooseRebalance(const NodeFaults& faults, sim::Chooser& chooser) {
+  return !faults.migrate.IsNever() && chooser.Chance("net.migrate", faults.migrate);
+}
+
 sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser) {
   const sim::Duration window_max = faults.leader_start_ms_max;
   if (window_max.ms <= 0) return sim::Duration{0};

@@ -41,6 +41,10 @@ struct NodeFaults {
   // At a datanode's heartbeat tick the metasrv's GC scheduler runs a pass with this ratio
   // (Chance "net.gc"): GreptimeDB's periodic GC, at times the run chooses.
   sim::Ratio gc = sim::Ratio::Never();
+  // At a datanode's heartbeat tick the metasrv's region rebalancer migrates a random region to
+  // a random other datanode with this ratio (Chance "net.migrate"; Metasrv::
+  // RebalanceRandomRegion): GreptimeDB Enterprise's Autopilot Region Balancer [inferred].
+  sim::Ratio migrate = sim::Ratio::Never();
 };
 
 // How long a datanode at its heartbeat tick pauses (at least 1 ms), or nullopt: it does not.
@@ -55,6 +59,9 @@ bool ChooseReplayFailure(const NodeFaults& faults, sim::Chooser& chooser);
 bool ChooseCompaction(const NodeFaults& faults, sim::Chooser& chooser);
 // Whether the metasrv runs a GC pass at this heartbeat tick. Draws nothing when off.
 bool ChooseGc(const NodeFaults& faults, sim::Chooser& chooser);
+// Whether the metasrv's rebalancer migrates a region at this heartbeat tick. Draws nothing
+// when off.
+bool ChooseRebalance(const NodeFaults& faults, sim::Chooser& chooser);
 // The leader-start window of a metasrv restart, in [0, leader_start_ms_max]; 0 without a draw
 // when the window is off.
 sim::Duration ChooseLeaderStartWindow(const NodeFaults& faults, sim::Chooser& chooser);

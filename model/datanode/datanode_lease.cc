@@ -65,9 +65,13 @@ bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime dead
   switch (role) {
     case RegionRole::kStagingLeader:
       // Ignored: a region enters staging only through EnterStaging. With the P11 rule a
-      // demoted staging region is promoted back so the group can proceed: into Staging when
-      // durable staging kept (or a reopen restored) its staging info, else Writable.
-      if (protocol.On(Rule::kLeasePromotesStaging) && region->state() == RegionState::kFollower) {
+      // demoted region is promoted back so the group can proceed: into Staging when durable
+      // staging kept (or a reopen restored) its staging info, else Writable. Demoted: a
+      // Follower, or Downgrading, which a rolled-back migration leaves until a Leader lease
+      // arrives, and a group that set Staging in between would never see.
+      if (protocol.On(Rule::kLeasePromotesStaging) &&
+          (region->state() == RegionState::kFollower ||
+           region->state() == RegionState::kDowngrading)) {
         if (region->staging_suspended()) {
           region->ResumeStaging();
         } else {

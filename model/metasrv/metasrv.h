@@ -55,7 +55,16 @@ class Metasrv final : private DdlContext {
   // A region migration (RegionMigrationManager::submit_procedure; trigger Manual): `region`
   // from datanode `from` to `to` within `timeout_ms`. Logs `ms.submit`.
   ProcedureId SubmitMigration(RegionId region, NodeId from, NodeId to, int64_t timeout_ms,
-                              NodeContext& ctx);
+                              NodeContext& ctx, std::string trigger_reason = "Manual");
+  // A region rebalancer (GreptimeDB Enterprise's Autopilot Region Balancer [inferred]): picks
+  // one region of the first table route (Choose "net.migrate_region") and a datanode that does
+  // not lead it (Choose "net.migrate_to"), and submits its migration with the default budget
+  // (10 s) and trigger reason `Rebalance`, after the checks of RegionMigrationManager::
+  // submit_procedure: a region with a running migration is skipped
+  // (RegionMigrationProcedureTracker). Logs `ms.rebalance`; nothing when no route or no
+  // other datanode exists.
+  void RebalanceRandomRegion(const std::vector<NodeId>& datanodes, sim::Chooser& chooser,
+                             NodeContext& ctx);
   // Runs one step of a procedure; returns false iff a crash point fired (crash the metasrv).
   // A root procedure that ends is recorded in History::procedure_ends and answers the DDL
   // call waiting on it, if any.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/ddl/create_table_procedure.h"
+#include "model/meta/meta_keys.h"
 #include "model/metasrv/metasrv.h"
 #include "model/repartition/repartition_procedure.h"
 #include "sim/assert.h"
@@ -41,7 +42,7 @@ ProcedureId Metasrv::SubmitRepartition(const RepartitionTask& task, NodeContext&
 }
 
 ProcedureId Metasrv::SubmitMigration(RegionId region, NodeId from, NodeId to, int64_t timeout_ms,
-                                     NodeContext& ctx) {
+                                     NodeContext& ctx, std::string trigger_reason) {
   REPARTSIM_ASSERT(up_);
   REPARTSIM_ASSERT(recovered());
   REPARTSIM_ASSERT(from != to);
@@ -50,10 +51,45 @@ ProcedureId Metasrv::SubmitMigration(RegionId region, NodeId from, NodeId to, in
   persistent.to_peer = to;
   persistent.region = region;
   persistent.timeout_ms = timeout_ms;
+  persistent.trigger_reason = std::move(trigger_reason);
   const ProcedureId id = Submit(RegionMigrationProcedure(std::move(persistent)), ctx.now());
   ctx.Log("ms.submit", "RegionMigration procedure=" + std::to_string(id.value) + " region=" +
                            region.ToString() + " from=" + from.ToString() + " to=" + to.ToString());
   return id;
+}
+
+void Metasrv::RebalanceRandomRegion(const std::vector<NodeId>& datanodes, sim::Chooser& chooser,
+                                    NodeContext& ctx) {
+  REPARTSIM_ASSERT(up_ && recovered());
+  const auto routes = kv_.Range(kTableRoutePrefix);
+  if (routes.empty()) return;
+  const TableRoute& route = DecodeRoute(routes.front().first, routes.front().second);
+  std::vector<const RegionRoute*> led;
+  for (const RegionRoute& r : route.region_routes) {
+    if (r.leader.has_value()) led.push_back(&r);
+  }
+  if (led.empty() || datanodes.size() < 2) return;
+  const RegionRoute& picked =
+      *led[chooser.Choose("net.migrate_region", static_cast<uint32_t>(led.size()))];
+  std::vector<NodeId> targets;
+  for (NodeId dn : datanodes) {
+    if (dn != *picked.leader) targets.push_back(dn);
+  }
+  const NodeId to =
+      targets[chooser.Choose("net.migrate_to", static_cast<uint32_t>(targets.size()))];
+  for (const auto& [id, slot] : procedures_.slots()) {
+    const auto* migration = MetaProcedureManager::BodyOf(slot).As<RegionMigrationProcedure>();
+    if (migration != nullptr && MetaProcedureManager::IsActive(slot.status) &&
+        migration->context().region == picked.region_id) {
+      ctx.Log("ms.rebalance", picked.region_id.ToString() + " skipped: procedure " +
+                                  std::to_string(id.value) + " migrates it");
+      return;
+    }
+  }
+  ctx.Log("ms.rebalance", picked.region_id.ToString() + " from=" + picked.leader->ToString() +
+                              " to=" + to.ToString());
+  SubmitMigration(picked.region_id, *picked.leader, to, RegionMigrationProcedure::kDefaultTimeoutMs,
+                  ctx, "Rebalance");
 }
 
 void Metasrv::OnDdlSubmit(NodeId from, const DdlSubmit& submit, NodeContext& ctx) {

@@ -54,6 +54,7 @@ class RegionMigrationProcedure {
   static constexpr sim::Duration kRegionLease = sim::Seconds(10);
   // downgrade_region_with_retry / upgrade_region_with_retry: 3 optimistic tries, 500 ms apart.
   static constexpr uint32_t kOptimisticTries = 3;
+  static constexpr int64_t kDefaultTimeoutMs = 10000;  // region_migration.rs default_timeout
   static constexpr sim::Duration kRetryInterval = sim::Ms(500);
 
   // PersistentContext{from_peer, to_peer, region_ids, timeout, trigger_reason}: one region here.
@@ -61,7 +62,7 @@ class RegionMigrationProcedure {
     NodeId from_peer;
     NodeId to_peer;
     RegionId region;
-    int64_t timeout_ms = 10000;  // region_migration.rs default_timeout
+    int64_t timeout_ms = kDefaultTimeoutMs;
     std::string trigger_reason = "Manual";
 
     friend bool operator==(const PersistentContext&, const PersistentContext&) = default;
