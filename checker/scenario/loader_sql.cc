@@ -73,6 +73,46 @@ std::optional<std::vector<model::Row>> InsertRows(const model::sql::Insert& inse
   return rows;
 }
 
+// ADMIN migrate_region(...): the region must be one of the scenario's table (GreptimeDB's full
+// region id), the peers two different datanodes of the cluster.
+std::optional<model::MigrateRegionOp> MigrateOp(const model::sql::AdminMigrateRegion& admin,
+                                                uint32_t frontend, const YAML::Node& node,
+                                                LoadContext& ctx, const Scenario& s,
+                                                const std::string& path) {
+  const sim::SourceLocation at =
+      ctx.Relocate(node, admin.region_location.line, admin.region_location.column);
+  const model::RegionId region{admin.region_id};
+  if (region.table_id() != s.table_id() || region.region_number().value >= (1u << 30)) {
+    ctx.FailAt(at, path,
+               "migrate_region: region id " + std::to_string(admin.region_id) +
+                   " is not a region of table " + s.table.schema.name + " (table id " +
+                   std::to_string(s.table_id().value) + "; a region id is table id << 32 | " +
+                   "region number, e.g. " +
+                   model::RegionId::Of(s.table_id(), model::RegionNumber{1}).ToString() + ")");
+    return std::nullopt;
+  }
+  for (uint64_t peer : {admin.from_peer, admin.to_peer}) {
+    if (peer == 0 || peer > s.datanode_count) {
+      ctx.FailAt(at, path,
+                 "migrate_region: peer " + std::to_string(peer) + " is not a datanode (1.." +
+                     std::to_string(s.datanode_count) + ")");
+      return std::nullopt;
+    }
+  }
+  if (admin.from_peer == admin.to_peer) {
+    ctx.FailAt(at, path, "migrate_region: from_peer and to_peer are the same datanode");
+    return std::nullopt;
+  }
+  const uint64_t secs = admin.timeout_secs.value_or(10);
+  if (secs == 0 || secs > 3600) {
+    ctx.FailAt(at, path, "migrate_region: timeout must be 1..3600 seconds");
+    return std::nullopt;
+  }
+  return model::MigrateRegionOp{region, model::NodeId{static_cast<uint32_t>(admin.from_peer)},
+                                model::NodeId{static_cast<uint32_t>(admin.to_peer)},
+                                static_cast<int64_t>(secs) * 1000, frontend};
+}
+
 }  // namespace
 
 // One SQL text -> one op per statement, appended to `out` at `at_ms`.
@@ -124,6 +164,11 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, model::WritePath write_p
       if (!table_ok(alter->table)) return;
       out.push_back(
           MakeStep(at_ms, model::RepartitionOp{frontend, s.table_id(), *alter, st.text}, where));
+    } else if (const auto* admin = std::get_if<model::sql::AdminMigrateRegion>(&st.body)) {
+      if (auto op = MigrateOp(*admin, frontend, node, ctx, s, path)) {
+        out.push_back(MakeStep(at_ms, std::move(*op), where));
+      }
+      if (ctx.failed()) return;
     } else {
       ctx.FailAt(where, path, "CREATE TABLE belongs in the scenario's 'table' key");
       return;

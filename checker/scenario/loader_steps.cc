@@ -112,8 +112,8 @@ void ReadMigrateStep(const YAML::Node& node, int64_t at_ms, LoadContext& ctx, Sc
   f.Finish({"region", "from", "to", "timeout_ms"});
   if (ctx.failed()) return;
   const model::RegionId id = model::RegionId::Of(s.table_id(), model::RegionNumber{region});
-  out.push_back(
-      MakeStep(at_ms, model::MigrateRegionOp{id, ends[0], ends[1], timeout_ms}, ctx.At(node)));
+  out.push_back(MakeStep(
+      at_ms, model::MigrateRegionOp{id, ends[0], ends[1], timeout_ms, std::nullopt}, ctx.At(node)));
 }
 
 std::vector<model::NodeId> ReadNodeList(const YAML::Node& node, LoadContext& ctx, const Scenario& s,

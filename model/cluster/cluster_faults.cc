@@ -319,6 +319,11 @@ void Cluster::FinishCheckpoints(const Datanode& dn, sim::StepContext& step) {
 }
 
 void Cluster::SubmitMigration(const MigrateRegionOp& op, sim::StepContext& step) {
+  if (op.frontend && !frontends_[*op.frontend].is_up()) {
+    step.Log(frontends_[*op.frontend].id().value, "fe.admin_refused",
+             "migrate_region " + op.region.ToString() + " frontend down");
+    return;
+  }
   NodeContext ctx(metasrv_id(), step, protocol_, history_);
   if (!metasrv_.is_up() || !metasrv_.recovered()) {
     ctx.Log("ms.migrate_refused", op.region.ToString() + " metasrv not serving");

@@ -39,6 +39,7 @@ void HashFaultAction(sim::Hasher& h, const FaultAction& action) {
   } else if (const auto* migrate = std::get_if<MigrateRegionOp>(&action)) {
     h.Add(migrate->region.value).Add(migrate->from.value).Add(migrate->to.value);
     h.Add(migrate->timeout_ms);
+    if (migrate->frontend) h.Add(uint64_t{*migrate->frontend} + 1);
   }
 }
 

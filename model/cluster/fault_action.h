@@ -97,6 +97,9 @@ struct MigrateRegionOp {
   NodeId from;
   NodeId to;
   int64_t timeout_ms = 10000;
+  // The frontend an `ADMIN migrate_region(...)` statement was sent to (refused while it is
+  // down); nullopt for the `migrate:` step, which submits to the metasrv directly.
+  std::optional<uint32_t> frontend = std::nullopt;
 };
 
 using FaultAction =

@@ -12,7 +12,8 @@ sim::Result<Statement> OneStatement(Parser& p) {
   if (t.IsKeyword("alter")) return p.AlterStatement();
   if (t.IsKeyword("insert")) return p.InsertStatement();
   if (t.IsKeyword("select")) return p.SelectStatement();
-  return p.Expected("a statement (CREATE TABLE, ALTER TABLE, INSERT or SELECT)");
+  if (t.IsKeyword("admin")) return p.AdminStatement();
+  return p.Expected("a statement (CREATE TABLE, ALTER TABLE, INSERT, SELECT or ADMIN)");
 }
 
 }  // namespace

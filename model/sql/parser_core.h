@@ -52,6 +52,7 @@ class Parser {
   sim::Result<Statement> AlterStatement();
   sim::Result<Statement> InsertStatement();
   sim::Result<Statement> SelectStatement();
+  sim::Result<Statement> AdminStatement();
 
  private:
   sim::Result<PartitionExpr> PartitionOr();

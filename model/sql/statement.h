@@ -42,6 +42,18 @@ struct AlterRepartition {
   int64_t timeout_ms = 60000;
 };
 
+// `ADMIN migrate_region(region_id, from_peer, to_peer[, timeout_secs])`: GreptimeDB's
+// administration function that submits a region migration to the metasrv and answers with the
+// procedure id, without waiting for it (src/common/function/src/admin/migrate_region.rs).
+// region_id is the full region id (table id << 32 | region number); peers are datanode ids.
+struct AdminMigrateRegion {
+  uint64_t region_id = 0;
+  uint64_t from_peer = 0;
+  uint64_t to_peer = 0;
+  std::optional<uint64_t> timeout_secs;  // GreptimeDB's default: 10 s
+  sim::SourceLocation region_location;   // where region_id is, for load-time errors
+};
+
 struct Insert {
   std::string table;
   std::vector<std::string> columns;  // empty: all columns in schema order
@@ -62,7 +74,7 @@ struct Select {
 };
 
 struct Statement {
-  std::variant<CreateTable, AlterRepartition, Insert, Select> body;
+  std::variant<CreateTable, AlterRepartition, Insert, Select, AdminMigrateRegion> body;
   sim::SourceLocation location;  // first token
   std::string text;              // the statement's source text (without the ';')
 };

@@ -100,9 +100,10 @@ TEST(ParserTest, LexerErrors) {
 }
 
 TEST(ParserTest, StatementLevelErrors) {
-  EXPECT_EQ(Err("DROP TABLE t"),
-            "f:1:1: error: Expected a statement (CREATE TABLE, ALTER TABLE, INSERT or SELECT), "
-            "found: DROP");
+  EXPECT_EQ(
+      Err("DROP TABLE t"),
+      "f:1:1: error: Expected a statement (CREATE TABLE, ALTER TABLE, INSERT, SELECT or ADMIN), "
+      "found: DROP");
   EXPECT_EQ(Err("SELECT * FROM t extra"), "f:1:17: error: Expected end of statement, found: extra");
   EXPECT_EQ(Err("SELECT a FROM t"), "f:1:8: error: Expected * or count(*), found: a");
   EXPECT_EQ(Err("INSERT INTO t (a, b) VALUES (1)"),
@@ -248,6 +249,35 @@ TEST(ParserTest, QualifiedColumnsAndCastInWhere) {
             "f:1:30: error: Expected AS, found: BIGINT");
   // A standalone predicate (prune --where) has no table to check a qualifier against.
   EXPECT_TRUE(ParsePredicate("x.a = 1", "w").ok());
+}
+
+TEST(ParserTest, AdminMigrateRegionWithAndWithoutTimeout) {
+  auto r = ParseStatements(
+      "ADMIN migrate_region(4398046511105, 2, 3);\nadmin MIGRATE_REGION(4398046511104, 1, 2, 30)",
+      "f");
+  ASSERT_TRUE(r.ok()) << r.error().Format();
+  ASSERT_EQ(r.value().size(), 2u);
+  const auto& first = std::get<AdminMigrateRegion>(r.value()[0].body);
+  EXPECT_EQ(first.region_id, 4398046511105u);
+  EXPECT_EQ(first.from_peer, 2u);
+  EXPECT_EQ(first.to_peer, 3u);
+  EXPECT_FALSE(first.timeout_secs.has_value());
+  EXPECT_EQ(first.region_location.column, 22u);
+  EXPECT_EQ(r.value()[0].text, "ADMIN migrate_region(4398046511105, 2, 3)");
+  const auto& second = std::get<AdminMigrateRegion>(r.value()[1].body);
+  EXPECT_EQ(second.region_id, 4398046511104u);
+  EXPECT_EQ(second.timeout_secs, std::optional<uint64_t>(30));
+  EXPECT_EQ(second.region_location.line, 2u);
+}
+
+TEST(ParserTest, AdminErrorsNameTheArgument) {
+  EXPECT_EQ(Err("ADMIN flush_table('t')"),
+            "f:1:7: error: Expected migrate_region (the one ADMIN function), found: flush_table");
+  EXPECT_EQ(Err("ADMIN migrate_region(-1, 1, 2)"), "f:1:22: error: Expected a region id, found: -");
+  EXPECT_EQ(Err("ADMIN migrate_region(1, 'dn1', 2)"),
+            "f:1:25: error: Expected a datanode id, found: 'dn1'");
+  EXPECT_EQ(Err("ADMIN migrate_region(1, 1)"), "f:1:26: error: Expected ,, found: )");
+  EXPECT_EQ(Err("ADMIN migrate_region(1, 1, 2, 3, 4)"), "f:1:32: error: Expected ), found: ,");
 }
 
 }  // namespace parser_test
