@@ -24,8 +24,22 @@ Reply Datanode::HandleDowngradeRegion(RegionId region_id, ObjectStore& store, Cr
                                       const Protocol& protocol, uint64_t& last_entry_id) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
-  if (region == nullptr) return RegionNotFoundReply(region_id);
+  if (region == nullptr) {
+    // GreptimeDB: a region the server is still registering (a background open) has no engine
+    // role yet, so is_region_leader() says None and the reply is exists=false.
+    if (protocol.On(Rule::kDowngradeWaitsForOpen) && pending_opens_.count(region_id) != 0) {
+      return RegionNotReadyReply(region_id, kOpeningStateName, "an open region");
+    }
+    return RegionNotFoundReply(region_id);
+  }
   REPARTSIM_ASSERT(region->state() != RegionState::kEnteringStaging);
+  // GreptimeDB ignores the flush of a region that is not writable and answers at once; a
+  // leader reopened by a restart is a Follower until its lease comes, with its WAL's rows in
+  // its memtable only, so the candidate would be upgraded without them.
+  if (region->state() == RegionState::kFollower && !region->memtable().empty() &&
+      protocol.On(Rule::kDowngradeWaitsForOpen)) {
+    return RegionNotReadyReply(region_id, kOpeningStateName, "an open region");
+  }
   if (region->state() != RegionState::kFollower) {
     // mito2 region.rs set_region_role_state_gracefully(DowngradingLeader): from
     // Leader(Staging) it calls exit_staging(): the staging info is dropped, staged data is not

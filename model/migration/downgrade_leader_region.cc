@@ -9,6 +9,8 @@
 // state's entry. A spent budget (ExceededDeadline) goes to UpdateMetadataRollback.
 #include "model/migration/region_migration_procedure.h"
 #include "model/node/message.h"
+#include "model/node/reply.h"
+#include "model/protocol/rules.h"
 #include "sim/assert.h"
 
 namespace repartsim::model {
@@ -39,6 +41,15 @@ Step RegionMigrationProcedure::DowngradeLeaderRegion(MetasrvEnv& env) {
   if (outcome == PendingRequests::Outcome::kOk) {
     if (requests_.last_entry_id() != 0) last_entry_id_ = requests_.last_entry_id();
     return Goto(State::kUpgradeCandidateRegion);
+  }
+  // downgrade-waits-for-open: the leader is still opening the region; retried within the
+  // budget, not counted as an optimistic try (ExceededDeadline then rolls back).
+  if (outcome == PendingRequests::Outcome::kRetry &&
+      env.protocol().On(Rule::kDowngradeWaitsForOpen) &&
+      requests_.message().find(std::string(" is in ") + std::string(kOpeningStateName) +
+                               " state") != std::string::npos) {
+    resume_at_ = env.Now() + kRetryInterval;
+    return Step::Wait(*resume_at_);
   }
   if (outcome == PendingRequests::Outcome::kRetry && tries_ < kOptimisticTries) {
     resume_at_ = env.Now() + kRetryInterval;

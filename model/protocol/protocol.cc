@@ -246,6 +246,16 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "the non-retryable `Unexpected: Reads the different value`, and the repartition rolled "
      "back for nothing (MIG-4, INV-AVAIL)",
      true, true, "#8115"},
+    {Rule::kDowngradeWaitsForOpen, "downgrade-waits-for-open",
+     "[inferred: a repartsim design, no GreptimeDB change] A datanode answers DowngradeRegion "
+     "for a region it is still opening (a restart with init_regions_in_background), or has "
+     "reopened as a Follower whose memtable holds the rows its WAL replayed (no lease yet), "
+     "with RegionNotReady, and the migration retries it within its budget, then rolls back. "
+     "Off (downgrade_region.rs at the modelled commit): the reply says exists=false (the "
+     "region is not in the engine yet) or skips the flush of a region that is not writable, "
+     "the migration upgrades the candidate from the region's manifest, and the rows only in "
+     "the old leader's local WAL are lost (MIG-8, INV-ACK)",
+     false, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

@@ -59,6 +59,7 @@ enum class Rule : uint8_t {
   kGcRefsNeedOpenRegions,         // GC fails when a route region's leader has not opened it (#8445)
   kMigrationRespectsStaging,      // a migration waits while its region stages or is repartitioned
   kAllocateRouteUnderLock,        // AllocateRegion reads the route under the table lock (#8115)
+  kDowngradeWaitsForOpen,         // a downgrade of a region its leader is still opening waits
   kCount,
 };
 
