@@ -204,7 +204,16 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
     ++explained;
     std::string note = "row " + probe.row + ": last accepted by region " + probe.region + " on " +
                        probe.node + " at step " + std::to_string(probe.after_step) + probe.remark;
-    if (const std::string* found = first_loss(probe.region, probe.node, probe.after_step)) {
+    const std::string* found = first_loss(probe.region, probe.node, probe.after_step);
+    const bool moved = found != nullptr && !probe.final_region.empty() &&
+                       found->find(" dn.region_op ApplyStagingManifest " + probe.region + " ") !=
+                           std::string::npos;
+    if (moved) {
+      // The source's ApplyStagingManifest hands the row's range to the region that owns it in
+      // the final route: the row moved, it was not lost there.
+      note += "; `" + *found + "` moved its range to region " + probe.final_region;
+      add_needle(*found);
+    } else if (found != nullptr) {
       note +=
           "; the first event after that which dropped, replaced or lost that region's "
           "data: `" +
@@ -213,11 +222,20 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
     } else {
       note += "; no event after that dropped, replaced or lost that region's data";
     }
-    if (!probe.final_region.empty()) {
+    if (moved) {
+      const std::string after = "; the first event after step " + std::to_string(probe.after_step);
+      if (const std::string* lost = first_loss(probe.final_region, "", probe.after_step)) {
+        note += after + " which dropped, replaced or lost that region's data: `" + *lost + "`";
+        add_needle(*lost);
+      } else {
+        note += "; no event after step " + std::to_string(probe.after_step) +
+                " dropped, replaced or lost that region's data";
+      }
+    } else if (!probe.final_region.empty()) {
       note += "; the row belongs to region " + probe.final_region + " in the final route";
-      if (const std::string* found = first_loss(probe.final_region, "", probe.after_step)) {
-        note += ", whose first such event after that was `" + *found + "`";
-        add_needle(*found);
+      if (const std::string* lost = first_loss(probe.final_region, "", probe.after_step)) {
+        note += ", whose first such event after that was `" + *lost + "`";
+        add_needle(*lost);
       } else {
         note += ", which had no such event after that";
       }

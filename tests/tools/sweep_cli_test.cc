@@ -438,12 +438,11 @@ TEST(SweepCliTest, RunExplainsItsViolationsDecisiveFirst) {
       << o.output;
   EXPECT_TRUE(Has(o.output,
                   "  note: row (host='h2', ts=12, v=47, a=5): last accepted by region "
-                  "4398046511104(1024, 0) on dn1 at step 168; the first event after that which "
-                  "dropped, replaced or lost that region's data: `211 4010 n1 dn.region_op "
-                  "ApplyStagingManifest 4398046511104(1024, 0) Ok`; the row belongs to region "
-                  "4398046511107(1024, 3) in the final route, whose first such event after that "
-                  "was `207 4008 n1 dn.region_op ApplyStagingManifest 4398046511107(1024, 3) "
-                  "Ok`\n"))
+                  "4398046511104(1024, 0) on dn1 at step 168; `211 4010 n1 dn.region_op "
+                  "ApplyStagingManifest 4398046511104(1024, 0) Ok` moved its range to region "
+                  "4398046511107(1024, 3); the first event after step 168 which dropped, "
+                  "replaced or lost that region's data: `207 4008 n1 dn.region_op "
+                  "ApplyStagingManifest 4398046511107(1024, 3) Ok`\n"))
       << o.output;
   EXPECT_TRUE(Has(o.output, "  note: the regions listed hold these rows in the final route\n"));
   EXPECT_TRUE(Has(o.output,
