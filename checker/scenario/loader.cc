@@ -388,6 +388,7 @@ void ReadExpect(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
 
 void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
   Fields f(root, ctx, "");
+  f.RejectUnknown(kTopKeys);
   s.name = ReadString(f.Require("name"), ctx, "name");
   if (f.Has("description")) s.description = ReadString(f.Get("description"), ctx, "description");
   if (f.Has("tags")) s.tags = ReadStringList(f.Get("tags"), ctx, "tags");
