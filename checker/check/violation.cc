@@ -98,6 +98,23 @@ bool IsLivenessInvariant(Invariant invariant) {
   return invariant == Invariant::kLive || invariant == Invariant::kAvail;
 }
 
+namespace {
+
+// A trace line without its step and time, and with the digits of its `id=` fields folded.
+std::string RepeatKey(const std::string& line) {
+  size_t at = line.find(' ');
+  at = at == std::string::npos ? line.size() : line.find(' ', at + 1);
+  std::string out = at == std::string::npos ? std::string() : line.substr(at);
+  for (size_t id = out.find(" id="); id != std::string::npos; id = out.find(" id=", id + 4)) {
+    size_t end = id + 4;
+    while (end < out.size() && out[end] >= '0' && out[end] <= '9') ++end;
+    out.replace(id + 4, end - id - 4, "#");
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Violation::ToText() const {
   std::string out(InvariantName(invariant));
   out += " at step " + std::to_string(step) + " (t=" + std::to_string(time_ms) + " ms): ";
@@ -106,7 +123,19 @@ std::string Violation::ToText() const {
   for (const std::string& region : regions) out += "  region: " + region + '\n';
   for (const std::string& row : rows) out += "  row: " + row + '\n';
   for (const std::string& note : notes) out += "  note: " + note + '\n';
-  for (const std::string& line : trace) out += "  trace: " + line + '\n';
+  // Consecutive lines that differ only in their step, time and ids (a frontend's writes
+  // refused with one error, again and again) print once, counted: "... (x12, last at step S)".
+  for (size_t i = 0; i < trace.size();) {
+    size_t end = i + 1;
+    while (end < trace.size() && RepeatKey(trace[end]) == RepeatKey(trace[i])) ++end;
+    out += "  trace: " + trace[i];
+    if (end - i > 1) {
+      out += " (x" + std::to_string(end - i) + ", last at step " +
+             trace[end - 1].substr(0, trace[end - 1].find(' ')) + ")";
+    }
+    out += '\n';
+    i = end;
+  }
   return out;
 }
 

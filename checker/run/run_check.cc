@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "checker/check/check_at.h"
 #include "checker/check/live_check.h"
 #include "checker/check/meta_check.h"
 #include "checker/check/oracle.h"
@@ -81,12 +82,13 @@ void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Viola
       if (!scanned.empty()) scanned += ", ";
       scanned += std::to_string(r.region_number().value);
     }
-    const std::string note =
-        "query " + std::to_string(q.id) + " from " + in.cluster->NodeName(q.frontend) +
-        " (issued at step " + std::to_string(q.start_step) + ", completed at step " +
-        std::to_string(q.end_step) + ") planned with route version " +
-        std::to_string(q.route_version) + " and scanned " + std::to_string(q.regions.size()) +
-        " regions (numbers " + (scanned.empty() ? "none" : scanned) + ", listed above)";
+    const std::string note = "query " + std::to_string(q.id) + " from " +
+                             in.cluster->NodeName(q.frontend) + " (issued at step " +
+                             std::to_string(q.start_step) + ", completed at step " +
+                             std::to_string(q.end_step) + ") planned with route version " +
+                             std::to_string(q.route_version) + " and scanned " +
+                             check::Plural(q.regions.size(), "region") + " (numbers " +
+                             (scanned.empty() ? "none" : scanned) + ", listed above)";
     const std::string id = std::to_string(q.id);
     std::vector<Violation> found;
     if (q.count_star) {

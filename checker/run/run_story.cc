@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "checker/check/check_at.h"
 #include "checker/run/story_findings.h"
 #include "checker/run/story_trace.h"
 #include "sim/assert.h"
@@ -171,7 +172,7 @@ std::string Teller::RouteStaleness(const Line& plan, std::string_view table, uin
              std::to_string(newest_step);
   }
   route += "; final route: version " + std::to_string(ctx_.final_route_version) + ", " +
-           std::to_string(ctx_.final_region_count) + " regions";
+           check::Plural(ctx_.final_region_count, "region");
   details.push_back("route: " + route);
   if (!*stale) return "";
   std::string why;
@@ -207,16 +208,16 @@ std::optional<std::pair<std::string, std::string>> Teller::QueryCause(
   const std::string fe = Name(plan->node);
   details.push_back("operation: query " + id + " from " + fe + ", planned at step " +
                     std::to_string(plan->step) + " with route version " + std::to_string(version) +
-                    " (" + std::to_string(region_count) +
-                    " regions: " + std::string(regions.empty() ? "none" : regions) + ")");
+                    " (" + check::Plural(region_count, "region") + ": " +
+                    std::string(regions.empty() ? "none" : regions) + ")");
   bool stale = false;
   const std::string why = RouteStaleness(*plan, table, version, details, &stale);
   if (!stale) return std::nullopt;  // a current route: the data itself was wrong (LossCause)
   return std::make_pair("stale-route " + fe + " " + std::to_string(version),
                         FindingPrefix("P6") + fe + " planned query " + id + " at step " +
                             std::to_string(plan->step) + " with stale route version " +
-                            std::to_string(version) + " (" + std::to_string(region_count) +
-                            " regions) because " + why);
+                            std::to_string(version) + " (" + check::Plural(region_count, "region") +
+                            ") because " + why);
 }
 
 std::string Teller::Action(const Line& event) const {
@@ -305,7 +306,7 @@ std::optional<std::pair<std::string, std::string>> Teller::RefusedCause(
     details.push_back("writes: " + fe + " had route version " + version +
                       (fill ? " (filled at step " + std::to_string(fill->step) + ")" : "") +
                       "; final route: version " + std::to_string(ctx_.final_route_version) + ", " +
-                      std::to_string(ctx_.final_region_count) + " regions");
+                      check::Plural(ctx_.final_region_count, "region"));
     return std::make_pair("refused " + fe + " " + version,
                           fe + " kept writing with route version " + version +
                               " and its writes were refused until the end (last at step " +

@@ -155,7 +155,7 @@ TEST(ScenarioCliTest, SweepPassesWritesReportsAndMergesShards) {
             std::string::npos);
   Outcome m = Cli("merge a.json b.json --json m.json");
   ASSERT_EQ(m.exit_code, 0) << m.output;
-  EXPECT_NE(m.output.find("merged 2 reports (1 sweeps, every shard once): 6 runs"),
+  EXPECT_NE(m.output.find("merged 2 reports (1 sweep, every shard once): 6 runs"),
             std::string::npos);
 }
 

@@ -141,7 +141,7 @@ TEST(SweepCliTest, MergeRefusesMissingRepeatedAndForeignShards) {
   EXPECT_TRUE(Has(o.output, "is given twice (also s0.json)")) << o.output;
   o = Cli("merge s1.json s0.json");
   EXPECT_EQ(o.exit_code, 0) << o.output;
-  EXPECT_TRUE(Has(o.output, "merged 2 reports (1 sweeps, every shard once): 4 runs")) << o.output;
+  EXPECT_TRUE(Has(o.output, "merged 2 reports (1 sweep, every shard once): 4 runs")) << o.output;
   Write("s1-other.json", ReplaceFirst(Read(Scratch() + "/s1.json"),
                                       "\"id\": \"" + ReadReport("s1.json").binary_id + "\"",
                                       "\"id\": \"0x0000000000000001\""));
