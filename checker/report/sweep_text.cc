@@ -216,9 +216,19 @@ std::string SweepProgressLine(size_t done, size_t total, size_t unexpected, int6
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.1f",
                 static_cast<double>(done) * 1000.0 / static_cast<double>(std::max<int64_t>(1, ms)));
+  const auto clock = [](int64_t t_ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%lld:%02lld", static_cast<long long>(t_ms / 60000),
+                  static_cast<long long>(t_ms / 1000 % 60));
+    return std::string(text);
+  };
+  const int64_t left_ms =
+      done == 0 ? 0 : ms / static_cast<int64_t>(done) * static_cast<int64_t>(total - done);
   return "[" + std::string(filled, '#') + std::string(kWidth - filled, ' ') + "] " +
          std::to_string(done) + "/" + std::to_string(total) + " runs, " +
-         std::to_string(unexpected) + " unexpected, " + rate + " runs/s ";
+         std::to_string(unexpected) + " unexpected, " + rate + " runs/s, " + clock(ms) +
+         " elapsed" + (done == 0 || done == total ? "" : ", about " + clock(left_ms) + " left") +
+         " ";
 }
 
 }  // namespace repartsim::report

@@ -18,8 +18,10 @@ std::string SweepJunit(const campaign::SweepReport& report);
 std::string SweepSummaryText(const campaign::SweepReport& report, bool verbose);
 std::string SweepTotalsText(const campaign::SweepReport& report);
 
-// The sweep's progress: "[#####     ] 12/40 runs, 1 unexpected, 8.5 runs/s " (a 30-column
-// bar; `ms` since the start, at least 1 is assumed).
+// The sweep's progress: "[#####     ] 12/40 runs, 1 unexpected, 8.5 runs/s, 0:01 elapsed,
+// about 0:03 left " (a 30-column bar; `ms` since the start, at least 1 is assumed for the
+// rate; the time left is the mean time per run so far times the runs left). Runs a time budget
+// skipped count in neither `done` nor `total`.
 std::string SweepProgressLine(size_t done, size_t total, size_t unexpected, int64_t ms);
 
 }  // namespace repartsim::report
