@@ -455,7 +455,7 @@ StoryCause FindingTeller::Known(const Violation& v) const {
   }
   if (v.invariant == Invariant::kMeta && !v.regions.empty()) {
     const std::string& region = v.regions[0];
-    if (Has(v.message, "with expression version")) {
+    if (Has(v.message, " but routed with ")) {
       const Line* apply = Last("dn.region_op", "ApplyStagingManifest " + region + " Ok", v.step);
       const Line* rollback = Last("ms.state", "status=RollingBack", v.step);
       if (apply != nullptr && rollback != nullptr && rollback->step > apply->step) {

@@ -101,6 +101,17 @@ TEST(RunCheckTest, AQueryNamesOnlyWritesIssuedBeforeItCompleted) {
   EXPECT_GT(notes, 10u);
 }
 
+// Issue 53: INV-META printed the raw 64-bit expression versions ("with expression version
+// 8034692573255843343 but routed with 17049039589619737785"); it names the expressions.
+TEST(RunCheckTest, AnExpressionVersionMismatchNamesTheExpressions) {
+  const RunReport r = RunSeed("greptime/rollback_after_applied_manifest.yaml", "greptime", 0);
+  const auto meta = Of(r, check::Invariant::kMeta);
+  ASSERT_EQ(meta.size(), 1u);
+  EXPECT_EQ(meta[0]->message,
+            "region 4398046511104(1024, 0) is open on node 3 with expression `a < 5` but routed "
+            "with expression `a < 10`");
+}
+
 TEST(RunCheckTest, TraceHashCoversTheDataOutcome) {
   const char* file = "crash/lease_expiry_after_enter_staging.yaml";
   RunReport off = RunSeed(file, "greptime", 0, {{"durable-staging", false}});
