@@ -4,6 +4,7 @@
 
 #include "checker/report/sweep_text.h"
 #include "checker/scenario/loader.h"
+#include "tools/repartsim/colour.h"
 
 namespace repartsim::tools {
 
@@ -49,8 +50,7 @@ report::GroupStories FirstStories(const campaign::SweepReport& report, bool verb
 }  // namespace
 
 void PrintSweepSummary(const campaign::SweepReport& report, bool verbose, std::FILE* out) {
-  const std::string text = report::SweepSummaryText(report, verbose, FirstStories(report, verbose));
-  std::fwrite(text.data(), 1, text.size(), out);
+  WriteColoured(out, report::SweepSummaryText(report, verbose, FirstStories(report, verbose)));
 }
 
 void PrintSweepTotals(const campaign::SweepReport& report, std::FILE* out) {
