@@ -32,6 +32,15 @@ std::string ListedBy(std::string_view rest) {
   return out;
 }
 
+// The step of a loss note's acceptance ("row R: last accepted by region X on dnN at step S"),
+// 0 when the note names none.
+uint64_t AcceptedStep(std::string_view note) {
+  static constexpr std::string_view kAt = " at step ";
+  const size_t by = note.find(": last accepted by region ");
+  const size_t at = by == std::string_view::npos ? by : note.find(kAt, by);
+  return at == std::string_view::npos ? 0 : Number(note.substr(at + kAt.size(), 20));
+}
+
 // Digit runs folded, so "3 rows" and "5 rows" tell one story.
 std::string Signature(std::string_view message) {
   std::string out;
@@ -266,8 +275,9 @@ std::optional<std::pair<std::string, std::string>> Teller::LossCause(
     details.push_back("lost at: `" + std::string(event->text) + "`");
     details.push_back(ProcedureStates(event->step));
     return std::make_pair("loss " + std::string(event->text),
-                          findings_.LossFinding(*event) + "rows were lost when " + Action(*event) +
-                              " at step " + std::to_string(event->step));
+                          findings_.LossFinding(*event, AcceptedStep(note)) +
+                              "rows were lost when " + Action(*event) + " at step " +
+                              std::to_string(event->step));
   }
   return std::nullopt;
 }

@@ -400,11 +400,47 @@ std::optional<StoryCause> FindingTeller::FindRunFinding(
   return std::nullopt;
 }
 
-std::string FindingTeller::LossFinding(const Line& event) const {
+std::string FindingTeller::LossFinding(const Line& event, uint64_t accepted_step) const {
   if (event.event == "dn.compact") {
     return FindingPrefix("K1") +
            "a compaction writes every output row at its largest input sequence, lifting old "
            "values above newer writes: ";
+  }
+  if (event.event == "dn.region_op" && event.rest.rfind("DropRegion ", 0) == 0) {
+    const std::string region(event.rest.substr(11, event.rest.rfind(' ') - 11));
+    const Line* state = Last("ms.state", "type=Repartition ", event.step);
+    if (state == nullptr) return "";
+    const std::string procedure(Field(state->rest, "procedure"));
+    const Line* created = Last("dn.region_op", "CreateRegion " + region + " Ok", event.step);
+    const Line* submitted = Last("ms.submit", "procedure=" + procedure, event.step);
+    if (Field(state->rest, "status") == "RollingBack" && created != nullptr &&
+        submitted != nullptr && created->step > submitted->step) {
+      return FindingPrefix("P5") + "region " + region + " was allocated by procedure " + procedure +
+             " (created at step " + std::to_string(created->step) +
+             "), took rows, and was dropped with them when the procedure rolled back; ";
+    }
+    const Line* exit = Last("ms.state", "to=ExitStaging ", event.step);
+    if (Field(state->rest, "to") == "DeallocateRegion" && exit != nullptr &&
+        accepted_step > exit->step) {
+      return FindingPrefix("P5") + "merged-away region " + region + " took the row at step " +
+             std::to_string(accepted_step) + ", after its group's ExitStaging (step " +
+             std::to_string(exit->step) + ") gave it a Leader lease again, and DeallocateRegion " +
+             "dropped it; ";
+    }
+    return "";
+  }
+  if (event.event == "dn.close_region") {
+    const std::string region(event.rest);
+    const Line* created = Last("dn.region_op", "CreateRegion " + region + " Ok", event.step);
+    const Line* dropped = Last("dn.region_op", "DropRegion " + region + " Ok", event.step);
+    if (created == nullptr || dropped == nullptr || created->step < dropped->step ||
+        accepted_step < created->step) {
+      return "";
+    }
+    return FindingPrefix("M1") + "a late CreateRegion re-created region " + region + " at step " +
+           std::to_string(created->step) + ", after DropRegion dropped it at step " +
+           std::to_string(dropped->step) + "; unrouted, it took the row at step " +
+           std::to_string(accepted_step) + " and was closed as closeable: ";
   }
   if (event.event != "crash") return "";
   // A staging region of the crashed datanode that flushed: its rows were only in the staging

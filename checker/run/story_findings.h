@@ -7,6 +7,7 @@
 //   N1  a row's returned value was written into region S, its newer value into region T, and T
 //       adopted S's files at ApplyStagingManifest (the adopted rows keep S's sequences);
 //   K1  rows lost at a compaction of the region that held them;
+//   M1  rows lost when a region is closed that a CreateRegion re-created after its DropRegion;
 //   K2  a failure loading a manifest whose delta a checkpoint deleted;
 //   C1  a count(*) above the rows the history allows;
 //   P1  a procedure panic in Dispatch (build_region_mapping);
@@ -14,7 +15,10 @@
 //   P3  a region accepting rows outside its expression while an unpartitioned table is
 //       partitioned;
 //   P4  a one-row bulk write split into requests to two datanodes;
-//   P5  rows lost at the crash of a datanode that flushed a staging region;
+//   P5  rows lost at the crash of a datanode that flushed a staging region (way 2), at the
+//       DropRegion a rollback sends to a region it allocated (way 1), or at DeallocateRegion's
+//       DropRegion of a merged-away source that took the row after its group's ExitStaging
+//       (way 3);
 //   P7  a NULL row accepted outside a `<>` expression;
 //   P8  a published rule that overlaps after a parent failed with one group done;
 //   P9  a published rule with a gap after a repartition ended done;
@@ -62,8 +66,9 @@ class FindingTeller {
   // The class the whole run shows (P1, P2, P4, P7, P8, P9, P11, P12, L1, L2, MIG-1, MIG-2), which
   // every violation without an own cause joins; nullopt when the run shows none.
   std::optional<StoryCause> RunFinding() const { return run_finding_; }
-  // The class of rows lost at `event` (K1, P5), as a prefix for the loss sentence; "" if none.
-  std::string LossFinding(const Line& event) const;
+  // The class of rows lost at `event` (K1, M1, P5), as a prefix for the loss sentence; "" if none.
+  // `accepted_step`: when the region took the lost row (0: unknown).
+  std::string LossFinding(const Line& event, uint64_t accepted_step) const;
   // What the violation's records show and what they do not, for a violation no cause explains;
   // never its message alone.
   StoryCause Known(const check::Violation& v) const;
