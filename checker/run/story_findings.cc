@@ -187,6 +187,9 @@ std::optional<StoryCause> FindingTeller::HeldLease() const {
     const Line* recv = First("recv", "HeartbeatReply from=metasrv id=" + id, send.step);
     const Line* apply = First("ms.state", "to=ApplyStaging ", send.step);
     if (recv == nullptr || apply == nullptr || apply->step > recv->step) continue;
+    // A datanode that fences leases by version ignores it (versioned-leases): no L1.
+    const Line* ignored = First("dn.stale_lease_ignored", "", recv->step);
+    if (ignored != nullptr && ignored->step == recv->step && ignored->node == recv->node) continue;
     for (const Line& line : lines_) {
       if (line.step >= recv->step) break;
       if (line.step <= apply->step || line.event != "dn.region_op" || name_(line.node) != dn ||

@@ -149,6 +149,34 @@ TEST(RunStoryTest, AViolationWithoutAKnownCauseSaysSoAndIsItsOwnStoryByMessage) 
                                                           "faults before step 5: none"}));
 }
 
+// L1 is told from its events: a HeartbeatReply sent before the group's ApplyStaging and
+// received after the region entered staging on that datanode; a datanode that logs
+// dn.stale_lease_ignored for it (versioned-leases) shows no L1.
+TEST(RunStoryTest, AHeldLeaseIsL1UnlessTheDatanodeIgnoredIt) {
+  std::vector<std::string> trace = {
+      "10 1 n0 send id=5 msg=HeartbeatReply to=dn1",
+      "11 1 n0 ms.state procedure=3 type=RepartitionGroup from=RepartitionStart to=ApplyStaging "
+      "status=Running",
+      "12 2 n1 dn.region_op EnterStaging 4398046511107(1024, 3) Ok",
+      "13 3 n1 recv HeartbeatReply from=metasrv id=5",
+  };
+  Violation lost;
+  lost.invariant = Invariant::kAck;
+  lost.step = 20;
+  lost.message = "1 acknowledged row is missing at quiescence";
+  std::vector<Story> stories = BuildStories({lost}, trace, Context());
+  ASSERT_EQ(stories.size(), 1u);
+  EXPECT_EQ(stories[0].cause,
+            "L1 (docs/findings.md): the metasrv computed dn1's lease at step 10 (HeartbeatReply "
+            "5), before procedure 3's ApplyStaging (step 11), and dn1 received it at step 13, "
+            "after region 4398046511107(1024, 3) entered staging (step 12): the role that lease "
+            "carries ended the region's staging before the group's ApplyStagingManifest");
+  trace.push_back("13 3 n1 dn.stale_lease_ignored 4398046511107(1024, 3) route_version=0");
+  stories = BuildStories({lost}, trace, Context());
+  ASSERT_EQ(stories.size(), 1u);
+  EXPECT_EQ(stories[0].cause.find("L1 "), std::string::npos) << stories[0].cause;
+}
+
 }  // namespace run_story_test
 }  // namespace
 }  // namespace repartsim::run
