@@ -218,6 +218,11 @@ std::optional<StoryCause> FindingTeller::StagingMigration() const {
     const Line* enter = Last("dn.region_op", "EnterStaging " + region + " Ok", submit.step);
     const Line* applied = Last("dn.region_op", "ApplyStagingManifest " + region, submit.step);
     if (enter == nullptr || applied != nullptr) continue;
+    // It ran while the region staged: its DowngradeRegion came before any ApplyStagingManifest
+    // of the region (migration-respects-staging makes it wait for the group instead).
+    const Line* downgrade = First("dn.region_op", "DowngradeRegion " + region + " ", submit.step);
+    const Line* apply = First("dn.region_op", "ApplyStagingManifest " + region + " ", submit.step);
+    if (downgrade == nullptr || (apply != nullptr && apply->step < downgrade->step)) continue;
     const std::string procedure(Field(submit.rest, "procedure"));
     const Line* end = First("ms.procedure", "procedure=" + procedure + " ", submit.step);
     for (const Line* at = end;
@@ -256,7 +261,8 @@ std::optional<StoryCause> FindingTeller::SplitBulkWrite() const {
         sent_step = line.step;
       }
     }
-    if (targets.size() < 2) continue;
+    const Line* done = First("fe.write_done", "id=" + id + " ", op.step);
+    if (targets.size() < 2 || done == nullptr || !Has(done->rest, " acked")) continue;
     std::string to;
     for (const std::string& t : targets) to += (to.empty() ? "" : " and ") + t;
     return StoryCause{"P4", FindingPrefix("P4") + fe + "'s one-row bulk write " + id + " (step " +
