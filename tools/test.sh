@@ -20,12 +20,29 @@ case "${1:-}" in
 esac
 jobs="$(nproc)"
 
+# Each step's output goes to <dir>/test.log; the terminal gets a progress line (elapsed time,
+# time left) and a summary (tools/progress_filter.py), and the log's tail when a step fails.
+logged() {
+  local label="$1" log="$2"; shift 2
+  local status_file
+  status_file="$(mktemp)"
+  { "$@" && echo 0 >"$status_file" || echo $? >"$status_file"; } 2>&1 |
+    python3 "$root/tools/progress_filter.py" --label "$label" --log "$log" --status-file "$status_file"
+  local status
+  status="$(cat "$status_file")"
+  rm -f "$status_file"
+  return "$status"
+}
+
 build_and_test() {
   local dir="$1"; shift
   local options=("$@")
-  cmake -S "$root" -B "$dir" -G Ninja "${options[@]}" >/dev/null
-  cmake --build "$dir" -j "$jobs"
-  (cd "$dir" && ctest --output-on-failure -j "$jobs" -LE slow)
+  mkdir -p "$dir"
+  local log="$dir/test.log"
+  : >"$log"
+  logged configure "$log" cmake -S "$root" -B "$dir" -G Ninja "${options[@]}"
+  logged build "$log" cmake --build "$dir" -j "$jobs"
+  logged tests "$log" ctest --test-dir "$dir" --output-on-failure -j "$jobs" -LE slow
 }
 
 if [ "$default" -eq 1 ]; then

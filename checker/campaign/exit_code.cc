@@ -27,7 +27,7 @@ const std::vector<ExitCodeDoc>& ExitCodeDocs() {
        "a report could not be written after the run (disk full, I/O error; the message has "
        "the reason). A failing run or sweep keeps its own code instead, so a write error "
        "never hides a verdict"},
-      {"130, 143", "",
+      {"130, 143", "sweep interrupted (SIGINT, SIGTERM)",
        "a sweep interrupted by SIGINT or SIGTERM with no failure among its finished runs (its "
        "report says 70: the rest are `unrun`)"},
   };

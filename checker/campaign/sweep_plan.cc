@@ -196,6 +196,7 @@ SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, u
   ex.runs = std::move(runs);
   const std::vector<size_t> todo = SeedMajor(plan);
   size_t finished = 0;
+  size_t skipped = 0;  // by the time budget: neither done nor to do, so not in the progress
   size_t unexpected = 0;
   PoolTasks tasks;
   tasks.count = todo.size();
@@ -203,9 +204,14 @@ SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, u
   tasks.on_result = [&](size_t k, std::string line) {
     SweepRun run = RunFromJson(nlohmann::json::parse(line));
     const SweepScenario& row = plan.rows()[plan.items()[todo[k]].scenario];
-    unexpected += RunUnexpected(run, &row, plan.raw);
+    const bool skip = run.outcome == "skipped";
+    unexpected += skip ? 0 : RunUnexpected(run, &row, plan.raw);
     ex.runs[todo[k]] = std::move(run);
-    if (hooks.progress) hooks.progress(++finished, todo.size(), unexpected);
+    skipped += skip;
+    finished += !skip;
+    if (hooks.progress && (!skip || finished == todo.size() - skipped)) {
+      hooks.progress(finished, todo.size() - skipped, unexpected);
+    }
   };
   tasks.should_stop = hooks.should_stop;
   tasks.in_child = hooks.in_child;

@@ -28,8 +28,8 @@ class Collector {
 
 std::string Node(model::NodeId node) { return "node " + node.ToString(); }
 
-void CheckRouteAgainstNodes(const RoutedRegion& route, const std::vector<OpenRegion>& open,
-                            Collector& out) {
+void CheckRouteAgainstNodes(const RoutedRegion& route, const MetaState& state, Collector& out) {
+  const std::vector<OpenRegion>& open = state.open_regions;
   if (route.staging) out.Add(route.region, "is still staging in its route");
   if (!route.leader.has_value()) {
     out.Add(route.region, "is routed without a leader");
@@ -46,15 +46,19 @@ void CheckRouteAgainstNodes(const RoutedRegion& route, const std::vector<OpenReg
     out.Add(route.region, "is open on its route leader " + Node(it->node) + " as a follower");
   }
   if (it->expr_version != route.expr_version) {
-    out.Add(route.region, "is open on " + Node(it->node) + " with expression version " +
-                              FormatVersion(it->expr_version) + " but routed with " +
-                              FormatVersion(route.expr_version));
+    out.Add(route.region, "is open on " + Node(it->node) + " with " +
+                              FormatVersion(it->expr_version, state) + " but routed with " +
+                              FormatVersion(route.expr_version, state));
   }
 }
 
 }  // namespace
 
-std::string FormatVersion(uint64_t version) { return std::to_string(version); }
+std::string FormatVersion(uint64_t version, const MetaState& state) {
+  const auto text = state.expressions.find(version);
+  if (text == state.expressions.end()) return "expression version " + std::to_string(version);
+  return "expression `" + text->second + "`";
+}
 
 std::vector<Violation> CheckMeta(const MetaState& state, CheckAt at) {
   Collector out(at);
@@ -68,11 +72,10 @@ std::vector<Violation> CheckMeta(const MetaState& state, CheckAt at) {
     if (p == partitions.end()) {
       out.Add(region, "is routed but has no partition metadata");
     } else if (p->second != route->expr_version) {
-      out.Add(region, "has expression version " + FormatVersion(route->expr_version) +
-                          " in its route but " + FormatVersion(p->second) +
-                          " in the partition metadata");
+      out.Add(region, "has " + FormatVersion(route->expr_version, state) + " in its route but " +
+                          FormatVersion(p->second, state) + " in the partition metadata");
     }
-    CheckRouteAgainstNodes(*route, state.open_regions, out);
+    CheckRouteAgainstNodes(*route, state, out);
   }
   for (const auto& [region, version] : partitions) {
     if (routes.count(region) == 0) out.Add(region, "has partition metadata but is not routed");

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "checker/check/check_at.h"
@@ -41,12 +43,15 @@ struct MetaState {
   std::vector<PartitionEntry> partitions;
   std::vector<OpenRegion> open_regions;
   std::vector<model::RegionId> allocations;  // every region id ever allocated, in order
+  // The text of each expression version the state holds, for messages (a version not in it
+  // prints as its number).
+  std::map<uint64_t, std::string> expressions = {};
 };
 
 // Messages:
 //   "region R is routed but has no partition metadata"
 //   "region R has partition metadata but is not routed"
-//   "region R has expression version 0x.. in its route but 0x.. in the partition metadata"
+//   "region R has expression `E` in its route but expression `F` in the partition metadata"
 //   "region R is routed without a leader"
 //   "region R is routed to node N but not open there"
 //   "region R is open on its route leader node N as a follower"
@@ -59,6 +64,8 @@ std::vector<Violation> CheckMeta(const MetaState& state, CheckAt at);
 
 // Decimal, as the datanodes' own errors print expression versions ("request 17049039589619737785,
 // expected 8034692573255843343"), so one version reads the same in every message.
-std::string FormatVersion(uint64_t version);
+// "expression `a < 5`" when `state` knows the text of `version`, else "expression version N"
+// (issue 53: the raw 64-bit hashes alone told nothing).
+std::string FormatVersion(uint64_t version, const MetaState& state);
 
 }  // namespace repartsim::check

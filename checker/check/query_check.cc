@@ -17,13 +17,20 @@ Violation Make(Invariant invariant, CheckAt at, std::vector<std::string> regions
   return v;
 }
 
-std::string QueryMessage(Invariant invariant, size_t count, const std::string& query,
+// `stale`: of the `count` rows, those the query returned with a value superseded before it
+// started (INV-NOOMIT too: the newer value is omitted), told apart from rows it left out.
+std::string QueryMessage(Invariant invariant, size_t count, size_t stale, const std::string& query,
                          uint64_t start_step) {
   std::string prefix = "query `" + query + "` ";
   switch (invariant) {
-    case Invariant::kNoOmit:
-      return prefix + "omitted " + Plural(count, "row") + " acknowledged before step " +
-             std::to_string(start_step);
+    case Invariant::kNoOmit: {
+      const std::string before = " acknowledged before step " + std::to_string(start_step);
+      if (stale == 0) return prefix + "omitted " + Plural(count, "row") + before;
+      const std::string values =
+          "returned a stale value for " + Plural(stale, "row") + " whose newer value was" + before;
+      if (stale == count) return prefix + values;
+      return prefix + "omitted " + Plural(count - stale, "row") + " and " + values;
+    }
     case Invariant::kNoDup:
       return prefix + "returned " + Plural(count, "duplicated row");
     case Invariant::kNoPhantom:
@@ -62,11 +69,15 @@ std::vector<Violation> QueryViolations(const model::TableSchema& schema, const Q
   std::vector<Violation> out;
   for (Invariant invariant : kOrder) {
     std::vector<std::string> rows;
+    size_t stale = 0;
     for (const DiffEntry& entry : diff.entries) {
-      if (QueryInvariantOf(entry) == invariant) rows.push_back(entry.ToText(schema));
+      if (QueryInvariantOf(entry) != invariant) continue;
+      rows.push_back(entry.ToText(schema));
+      stale += entry.kind == DiffKind::kWrongValue ? 1 : 0;
     }
     if (rows.empty()) continue;
-    std::string message = QueryMessage(invariant, rows.size(), context.query, spec.start_step);
+    std::string message =
+        QueryMessage(invariant, rows.size(), stale, context.query, spec.start_step);
     Invariant reported = invariant;
     if (Tolerated(invariant, context)) {
       message = std::string(InvariantName(invariant)) + " tolerated during a procedure: " + message;

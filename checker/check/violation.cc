@@ -98,6 +98,23 @@ bool IsLivenessInvariant(Invariant invariant) {
   return invariant == Invariant::kLive || invariant == Invariant::kAvail;
 }
 
+namespace {
+
+// A trace line without its step and time, and with the digits of its `id=` fields folded.
+std::string RepeatKey(const std::string& line) {
+  size_t at = line.find(' ');
+  at = at == std::string::npos ? line.size() : line.find(' ', at + 1);
+  std::string out = at == std::string::npos ? std::string() : line.substr(at);
+  for (size_t id = out.find(" id="); id != std::string::npos; id = out.find(" id=", id + 4)) {
+    size_t end = id + 4;
+    while (end < out.size() && out[end] >= '0' && out[end] <= '9') ++end;
+    out.replace(id + 4, end - id - 4, "#");
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Violation::ToText() const {
   std::string out(InvariantName(invariant));
   out += " at step " + std::to_string(step) + " (t=" + std::to_string(time_ms) + " ms): ";
@@ -106,7 +123,19 @@ std::string Violation::ToText() const {
   for (const std::string& region : regions) out += "  region: " + region + '\n';
   for (const std::string& row : rows) out += "  row: " + row + '\n';
   for (const std::string& note : notes) out += "  note: " + note + '\n';
-  for (const std::string& line : trace) out += "  trace: " + line + '\n';
+  // Consecutive lines that differ only in their step, time and ids (a frontend's writes
+  // refused with one error, again and again) print once, counted: "... (x12, last at step S)".
+  for (size_t i = 0; i < trace.size();) {
+    size_t end = i + 1;
+    while (end < trace.size() && RepeatKey(trace[end]) == RepeatKey(trace[i])) ++end;
+    out += "  trace: " + trace[i];
+    if (end - i > 1) {
+      out += " (x" + std::to_string(end - i) + ", last at step " +
+             trace[end - 1].substr(0, trace[end - 1].find(' ')) + ")";
+    }
+    out += '\n';
+    i = end;
+  }
   return out;
 }
 
@@ -204,7 +233,16 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
     ++explained;
     std::string note = "row " + probe.row + ": last accepted by region " + probe.region + " on " +
                        probe.node + " at step " + std::to_string(probe.after_step) + probe.remark;
-    if (const std::string* found = first_loss(probe.region, probe.node, probe.after_step)) {
+    const std::string* found = first_loss(probe.region, probe.node, probe.after_step);
+    const bool moved = found != nullptr && !probe.final_region.empty() &&
+                       found->find(" dn.region_op ApplyStagingManifest " + probe.region + " ") !=
+                           std::string::npos;
+    if (moved) {
+      // The source's ApplyStagingManifest hands the row's range to the region that owns it in
+      // the final route: the row moved, it was not lost there.
+      note += "; `" + *found + "` moved its range to region " + probe.final_region;
+      add_needle(*found);
+    } else if (found != nullptr) {
       note +=
           "; the first event after that which dropped, replaced or lost that region's "
           "data: `" +
@@ -213,11 +251,20 @@ void AttachLossEvents(Violation& violation, const std::vector<std::string>& trac
     } else {
       note += "; no event after that dropped, replaced or lost that region's data";
     }
-    if (!probe.final_region.empty()) {
+    if (moved) {
+      const std::string after = "; the first event after step " + std::to_string(probe.after_step);
+      if (const std::string* lost = first_loss(probe.final_region, "", probe.after_step)) {
+        note += after + " which dropped, replaced or lost that region's data: `" + *lost + "`";
+        add_needle(*lost);
+      } else {
+        note += "; no event after step " + std::to_string(probe.after_step) +
+                " dropped, replaced or lost that region's data";
+      }
+    } else if (!probe.final_region.empty()) {
       note += "; the row belongs to region " + probe.final_region + " in the final route";
-      if (const std::string* found = first_loss(probe.final_region, "", probe.after_step)) {
-        note += ", whose first such event after that was `" + *found + "`";
-        add_needle(*found);
+      if (const std::string* lost = first_loss(probe.final_region, "", probe.after_step)) {
+        note += ", whose first such event after that was `" + *lost + "`";
+        add_needle(*lost);
       } else {
         note += ", which had no such event after that";
       }

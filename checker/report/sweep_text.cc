@@ -174,7 +174,8 @@ bool Hidden(const campaign::SweepGroup& g) {
 
 }  // namespace
 
-std::string SweepSummaryText(const campaign::SweepReport& report, bool verbose) {
+std::string SweepSummaryText(const campaign::SweepReport& report, bool verbose,
+                             const GroupStories& stories) {
   REPARTSIM_ASSERT(report.tallies.size() >= report.scenarios.size() || report.runs.empty());
   std::string out;
   std::vector<const campaign::SweepScenario*> rows;
@@ -186,14 +187,30 @@ std::string SweepSummaryText(const campaign::SweepReport& report, bool verbose) 
   }
   if (!rows.empty()) AppendTable(report, rows, out);
   size_t expected = 0, tolerated = 0, listed = 0;
-  for (const campaign::SweepGroup& g : report.groups) {
+  std::vector<bool> told(report.groups.size(), false);  // printed with an earlier group
+  for (size_t i = 0; i < report.groups.size(); ++i) {
+    const campaign::SweepGroup& g = report.groups[i];
     expected += g.status == "expected";
     tolerated += g.status == "tolerated";
-    if (!verbose && Hidden(g)) continue;
+    if ((!verbose && Hidden(g)) || told[i]) continue;
+    // The other groups of the same failing runs: one row, status, fastest seed and count.
+    std::string invariants = g.invariant;
+    for (size_t j = i + 1; j < report.groups.size(); ++j) {
+      const campaign::SweepGroup& h = report.groups[j];
+      if (told[j] || (!verbose && Hidden(h)) || h.key != g.key || h.status != g.status ||
+          h.fastest_seed != g.fastest_seed || h.count != g.count) {
+        continue;
+      }
+      told[j] = true;
+      if (invariants.find(h.invariant) == std::string::npos) invariants += ", " + h.invariant;
+    }
     if (listed++ == 0) Appendf(out, "\nfailure groups (fastest failing seed of each):\n");
-    Appendf(out, "  [%s] %s %s x%llu: %s\n    %s\n", g.status.c_str(), g.name.c_str(),
-            g.invariant.c_str(), (unsigned long long)g.count, g.message.c_str(),
-            campaign::ReproCommand(g.path, g.fastest_seed, g.profile, g.rules).c_str());
+    const std::string repro = campaign::ReproCommand(g.path, g.fastest_seed, g.profile, g.rules);
+    Appendf(out, "  [%s] %s %s x%llu: %s\n", g.status.c_str(), g.name.c_str(), invariants.c_str(),
+            (unsigned long long)g.count, g.message.c_str());
+    const auto story = stories.find(repro);
+    if (story != stories.end()) Appendf(out, "    story: %s\n", story->second.c_str());
+    Appendf(out, "    %s\n", repro.c_str());
   }
   if (!verbose) {
     Appendf(out,
@@ -216,9 +233,19 @@ std::string SweepProgressLine(size_t done, size_t total, size_t unexpected, int6
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.1f",
                 static_cast<double>(done) * 1000.0 / static_cast<double>(std::max<int64_t>(1, ms)));
+  const auto clock = [](int64_t t_ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%lld:%02lld", static_cast<long long>(t_ms / 60000),
+                  static_cast<long long>(t_ms / 1000 % 60));
+    return std::string(text);
+  };
+  const int64_t left_ms =
+      done == 0 ? 0 : ms / static_cast<int64_t>(done) * static_cast<int64_t>(total - done);
   return "[" + std::string(filled, '#') + std::string(kWidth - filled, ' ') + "] " +
          std::to_string(done) + "/" + std::to_string(total) + " runs, " +
-         std::to_string(unexpected) + " unexpected, " + rate + " runs/s ";
+         std::to_string(unexpected) + " unexpected, " + rate + " runs/s, " + clock(ms) +
+         " elapsed" + (done == 0 || done == total ? "" : ", about " + clock(left_ms) + " left") +
+         " ";
 }
 
 }  // namespace repartsim::report

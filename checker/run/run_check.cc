@@ -1,8 +1,11 @@
 #include "checker/run/run_check.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 
+#include "checker/check/check_at.h"
 #include "checker/check/live_check.h"
 #include "checker/check/meta_check.h"
 #include "checker/check/oracle.h"
@@ -81,12 +84,13 @@ void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Viola
       if (!scanned.empty()) scanned += ", ";
       scanned += std::to_string(r.region_number().value);
     }
-    const std::string note =
-        "query " + std::to_string(q.id) + " from " + in.cluster->NodeName(q.frontend) +
-        " (issued at step " + std::to_string(q.start_step) + ", completed at step " +
-        std::to_string(q.end_step) + ") planned with route version " +
-        std::to_string(q.route_version) + " and scanned " + std::to_string(q.regions.size()) +
-        " regions (numbers " + (scanned.empty() ? "none" : scanned) + ", listed above)";
+    const std::string note = "query " + std::to_string(q.id) + " from " +
+                             in.cluster->NodeName(q.frontend) + " (issued at step " +
+                             std::to_string(q.start_step) + ", completed at step " +
+                             std::to_string(q.end_step) + ") planned with route version " +
+                             std::to_string(q.route_version) + " and scanned " +
+                             check::Plural(q.regions.size(), "region") + " (numbers " +
+                             (scanned.empty() ? "none" : scanned) + ", listed above)";
     const std::string id = std::to_string(q.id);
     std::vector<Violation> found;
     if (q.count_star) {
@@ -106,10 +110,48 @@ void CheckQueries(const CheckInput& in, check::Oracle& oracle, std::vector<Viola
   }
 }
 
+// The SQL of an expression's canonical text (GreptimeDB's JSON: {"Expr":{"lhs":..,"op":"Lt",
+// "rhs":..}}, operands {"Column":c}, {"Value":{"Int64":5}} or another {"Expr":..}), for
+// messages; `text` itself when it is not that.
+std::string ExprSql(const std::string& text) {
+  static const std::map<std::string, std::string> kOps = {
+      {"Lt", "<"}, {"LtEq", "<="},  {"Gt", ">"},    {"GtEq", ">="},
+      {"Eq", "="}, {"NotEq", "<>"}, {"And", "AND"}, {"Or", "OR"}};
+  bool ok = true;
+  std::function<std::string(const nlohmann::json&, bool)> sql = [&](const nlohmann::json& j,
+                                                                    bool nested) {
+    if (!j.is_object() || j.size() != 1) {
+      ok = false;
+      return std::string();
+    }
+    if (j.contains("Column") && j["Column"].is_string()) return j["Column"].get<std::string>();
+    if (j.contains("Value") && j["Value"].is_object() && j["Value"].size() == 1) {
+      const nlohmann::json& v = j["Value"].begin().value();
+      return v.is_string() ? "'" + v.get<std::string>() + "'" : v.is_null() ? "NULL" : v.dump();
+    }
+    const nlohmann::json* e = j.contains("Expr") ? &j["Expr"] : nullptr;
+    if (e == nullptr || !e->is_object() || !e->contains("op") || !(*e)["op"].is_string() ||
+        kOps.count((*e)["op"].get<std::string>()) == 0 || !e->contains("lhs") ||
+        !e->contains("rhs")) {
+      ok = false;
+      return std::string();
+    }
+    const std::string op = kOps.at((*e)["op"].get<std::string>());
+    const bool logical = op == "AND" || op == "OR";
+    const std::string out = sql((*e)["lhs"], logical) + " " + op + " " + sql((*e)["rhs"], logical);
+    return nested && op == "OR" ? "(" + out + ")" : out;
+  };
+  const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return text;
+  const std::string out = sql(parsed, false);
+  return ok ? out : text;  // not the JSON form: the text as it is
+}
+
 check::MetaState BuildMetaState(const model::Cluster& cluster, const model::TableRoute& route) {
   check::MetaState state;
   for (const model::RegionRoute& r : route.region_routes) {
     state.routes.push_back({r.region_id, r.leader, r.ExprVersionValue(), r.is_staging()});
+    if (r.partition_expr) state.expressions[r.ExprVersionValue()] = ExprSql(r.ExprText());
     state.partitions.push_back({r.region_id, r.ExprVersionValue()});
     state.allocations.push_back(r.region_id);
   }
@@ -119,6 +161,9 @@ check::MetaState BuildMetaState(const model::Cluster& cluster, const model::Tabl
       const bool leader = region.state() != model::RegionState::kFollower;
       state.open_regions.push_back({dn.id(), id, leader, region.committed_expr_version(),
                                     region.state() == model::RegionState::kStaging});
+      if (!region.committed_expr_text().empty()) {
+        state.expressions[region.committed_expr_version()] = ExprSql(region.committed_expr_text());
+      }
     }
   }
   return state;

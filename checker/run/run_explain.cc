@@ -175,6 +175,9 @@ void ExplainRows(const CheckInput& in, std::vector<Violation>& out) {
     size_t listed = 0, more = 0, lost_probes = 0;
     std::vector<std::string> holders;
     for (const Written& w : written) {
+      // A query's rows come from writes issued before it completed (its violation's step);
+      // a later write of the same row is no part of its answer.
+      if (!ack && w.write->start_step > v.step) continue;
       bool match = false;
       for (const std::string& row : v.rows) match = match || row.find(w.text) != std::string::npos;
       if (!match) continue;

@@ -7,6 +7,9 @@
 #include <string_view>
 #include <utility>
 
+#include "checker/check/check_at.h"
+#include "checker/run/story_findings.h"
+#include "checker/run/story_trace.h"
 #include "sim/assert.h"
 
 namespace repartsim::run {
@@ -14,15 +17,6 @@ namespace repartsim::run {
 namespace {
 
 using check::Violation;
-
-// One trace line, "<step> <time> <node> <event> <rest>" (views into the trace).
-struct Line {
-  uint64_t step = 0;
-  std::string_view node;  // "n5", or "-" for a line of no node
-  std::string_view event;
-  std::string_view rest;
-  std::string_view text;  // the whole line
-};
 
 // The regions of an `ms.gc_delete` line's `listed_by=` fields, joined by " and ".
 std::string ListedBy(std::string_view rest) {
@@ -38,49 +32,13 @@ std::string ListedBy(std::string_view rest) {
   return out;
 }
 
-std::optional<Line> ParseLine(std::string_view text) {
-  Line line;
-  line.text = text;
-  std::string_view parts[4];
-  size_t at = 0;
-  for (std::string_view& part : parts) {
-    const size_t end = text.find(' ', at);
-    if (end == std::string_view::npos) return std::nullopt;
-    part = text.substr(at, end - at);
-    at = end + 1;
-  }
-  line.step = std::strtoull(std::string(parts[0]).c_str(), nullptr, 10);
-  line.node = parts[2];
-  line.event = parts[3];
-  line.rest = text.substr(at);
-  return line;
-}
-
-// The value of `key=` in `rest` (up to the next space), "" when absent.
-std::string_view Field(std::string_view rest, std::string_view key) {
-  for (size_t at = 0; at < rest.size();) {
-    const size_t end = std::min(rest.find(' ', at), rest.size());
-    const std::string_view word = rest.substr(at, end - at);
-    if (word.size() > key.size() && word.substr(0, key.size()) == key && word[key.size()] == '=') {
-      return word.substr(key.size() + 1);
-    }
-    at = end + 1;
-  }
-  return {};
-}
-
-uint64_t Number(std::string_view text) {
-  return std::strtoull(std::string(text).c_str(), nullptr, 10);
-}
-
-std::string Steps(const std::vector<uint64_t>& steps) {
-  constexpr size_t kListed = 6;
-  std::string out;
-  for (size_t i = 0; i < steps.size() && i < kListed; ++i) {
-    out += (i == 0 ? "" : ", ") + std::to_string(steps[i]);
-  }
-  if (steps.size() > kListed) out += " and " + std::to_string(steps.size() - kListed) + " more";
-  return out;
+// The step of a loss note's acceptance ("row R: last accepted by region X on dnN at step S"),
+// 0 when the note names none.
+uint64_t AcceptedStep(std::string_view note) {
+  static constexpr std::string_view kAt = " at step ";
+  const size_t by = note.find(": last accepted by region ");
+  const size_t at = by == std::string_view::npos ? by : note.find(kAt, by);
+  return at == std::string_view::npos ? 0 : Number(note.substr(at + kAt.size(), 20));
 }
 
 // Digit runs folded, so "3 rows" and "5 rows" tell one story.
@@ -99,12 +57,11 @@ std::string Signature(std::string_view message) {
 
 class Teller {
  public:
-  Teller(const std::vector<std::string>& trace, const StoryContext& ctx) : ctx_(ctx) {
-    lines_.reserve(trace.size());
-    for (const std::string& text : trace) {
-      if (std::optional<Line> line = ParseLine(text)) lines_.push_back(*line);
-    }
-  }
+  Teller(const std::vector<std::string>& trace, const std::vector<Violation>& violations,
+         const StoryContext& ctx)
+      : ctx_(ctx),
+        lines_(Parse(trace)),
+        findings_(lines_, violations, [this](std::string_view node) { return Name(node); }) {}
 
   // The story key and first line of `v`, and its details.
   std::pair<std::string, std::string> Cause(const Violation& v, std::vector<std::string>& details);
@@ -149,8 +106,18 @@ class Teller {
   std::string RouteStaleness(const Line& plan, std::string_view table, uint64_t version,
                              std::vector<std::string>& details, bool* stale) const;
 
+  static std::vector<Line> Parse(const std::vector<std::string>& trace) {
+    std::vector<Line> lines;
+    lines.reserve(trace.size());
+    for (const std::string& text : trace) {
+      if (std::optional<Line> line = ParseLine(text)) lines.push_back(*line);
+    }
+    return lines;
+  }
+
   const StoryContext& ctx_;
   std::vector<Line> lines_;
+  FindingTeller findings_;
 };
 
 std::string Teller::RouteStaleness(const Line& plan, std::string_view table, uint64_t version,
@@ -214,7 +181,7 @@ std::string Teller::RouteStaleness(const Line& plan, std::string_view table, uin
              std::to_string(newest_step);
   }
   route += "; final route: version " + std::to_string(ctx_.final_route_version) + ", " +
-           std::to_string(ctx_.final_region_count) + " regions";
+           check::Plural(ctx_.final_region_count, "region");
   details.push_back("route: " + route);
   if (!*stale) return "";
   std::string why;
@@ -250,15 +217,16 @@ std::optional<std::pair<std::string, std::string>> Teller::QueryCause(
   const std::string fe = Name(plan->node);
   details.push_back("operation: query " + id + " from " + fe + ", planned at step " +
                     std::to_string(plan->step) + " with route version " + std::to_string(version) +
-                    " (" + std::to_string(region_count) +
-                    " regions: " + std::string(regions.empty() ? "none" : regions) + ")");
+                    " (" + check::Plural(region_count, "region") + ": " +
+                    std::string(regions.empty() ? "none" : regions) + ")");
   bool stale = false;
   const std::string why = RouteStaleness(*plan, table, version, details, &stale);
   if (!stale) return std::nullopt;  // a current route: the data itself was wrong (LossCause)
   return std::make_pair("stale-route " + fe + " " + std::to_string(version),
-                        fe + " planned query " + id + " at step " + std::to_string(plan->step) +
-                            " with stale route version " + std::to_string(version) + " (" +
-                            std::to_string(region_count) + " regions) because " + why);
+                        FindingPrefix("P6") + fe + " planned query " + id + " at step " +
+                            std::to_string(plan->step) + " with stale route version " +
+                            std::to_string(version) + " (" + check::Plural(region_count, "region") +
+                            ") because " + why);
 }
 
 std::string Teller::Action(const Line& event) const {
@@ -306,9 +274,10 @@ std::optional<std::pair<std::string, std::string>> Teller::LossCause(
     if (!event) continue;
     details.push_back("lost at: `" + std::string(event->text) + "`");
     details.push_back(ProcedureStates(event->step));
-    return std::make_pair(
-        "loss " + std::string(event->text),
-        "rows were lost when " + Action(*event) + " at step " + std::to_string(event->step));
+    return std::make_pair("loss " + std::string(event->text),
+                          findings_.LossFinding(*event, AcceptedStep(note)) +
+                              "rows were lost when " + Action(*event) + " at step " +
+                              std::to_string(event->step));
   }
   return std::nullopt;
 }
@@ -347,7 +316,7 @@ std::optional<std::pair<std::string, std::string>> Teller::RefusedCause(
     details.push_back("writes: " + fe + " had route version " + version +
                       (fill ? " (filled at step " + std::to_string(fill->step) + ")" : "") +
                       "; final route: version " + std::to_string(ctx_.final_route_version) + ", " +
-                      std::to_string(ctx_.final_region_count) + " regions");
+                      check::Plural(ctx_.final_region_count, "region"));
     return std::make_pair("refused " + fe + " " + version,
                           fe + " kept writing with route version " + version +
                               " and its writes were refused until the end (last at step " +
@@ -396,8 +365,17 @@ std::optional<std::pair<std::string, std::string>> Teller::WriterCause(
   bool stale = false;
   const std::string why = RouteStaleness(*send, table, version, details, &stale);
   if (!stale) return std::nullopt;
+  const Line* op = nullptr;  // the insert the write request carried
+  for (const Line& line : lines_) {
+    if (line.step > send->step) break;
+    if (line.event == "op" && Field(line.rest, "fe") == fe) op = &line;
+  }
+  const bool unversioned = op != nullptr && (!Field(op->rest, "bulk").empty());
   return std::make_pair("stale-route " + fe + " " + std::to_string(version),
-                        fe + " wrote to region " + region + " at step " +
+                        (unversioned ? FindingPrefix("P10") + "an unversioned bulk write is "
+                                                              "accepted unchecked: "
+                                     : std::string()) +
+                            fe + " wrote to region " + region + " at step " +
                             std::to_string(send->step) + " with stale route version " +
                             std::to_string(version) + " because " + why);
 }
@@ -405,15 +383,17 @@ std::optional<std::pair<std::string, std::string>> Teller::WriterCause(
 std::pair<std::string, std::string> Teller::Cause(const Violation& v,
                                                   std::vector<std::string>& details) {
   if (auto cause = QueryCause(v, details)) return *cause;
+  if (auto own = findings_.OwnFinding(v)) return {own->key, own->text};
+  if (v.invariant == check::Invariant::kOwn && !v.regions.empty()) {
+    if (auto cause = WriterCause(v, details)) return *cause;
+  }
+  if (auto run = findings_.RunFinding()) return {run->key, run->text};
   if (auto cause = LossCause(v, details)) return *cause;
   if (v.invariant == check::Invariant::kLive) {
     if (auto cause = RefusedCause(v, details)) return *cause;
   }
-  if (v.invariant == check::Invariant::kOwn && !v.regions.empty()) {
-    if (auto cause = WriterCause(v, details)) return *cause;
-    return {"own " + v.regions[0], v.message};
-  }
-  return {std::string(check::InvariantName(v.invariant)) + " " + Signature(v.message), v.message};
+  StoryCause known = findings_.Known(v);
+  return {Signature(known.key), std::move(known.text)};
 }
 
 std::string Teller::ProcedureStates(uint64_t step) const {
@@ -472,7 +452,7 @@ std::string Teller::FaultsBefore(uint64_t step) const {
 
 std::vector<Story> BuildStories(const std::vector<Violation>& violations,
                                 const std::vector<std::string>& trace, const StoryContext& ctx) {
-  Teller teller(trace, ctx);
+  Teller teller(trace, violations, ctx);
   std::vector<Story> stories;
   std::map<std::string, size_t> by_key;
   std::vector<std::vector<std::pair<std::string, size_t>>> counts;  // per story, in order

@@ -12,6 +12,7 @@
 #include "checker/scenario/seed_range.h"
 #include "model/protocol/protocol.h"
 #include "model/sql/parser.h"
+#include "model/sql/repartition_planner.h"
 #include "sim/input_file.h"
 #include "sim/utf8.h"
 
@@ -386,8 +387,54 @@ void ReadExpect(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   f.Finish({"reference", "greptime", "with_rules"});
 }
 
+// Whether some profile's expectation (or a with_rules entry) names or tolerates DDL-REJECTED:
+// the scenario scripts a statement the cluster refuses on purpose.
+bool ExpectsRejectedDdl(const Scenario& s) {
+  const auto names = [](const Expectation& e) {
+    return e.invariant == "DDL-REJECTED" ||
+           std::find(e.tolerate.begin(), e.tolerate.end(), "DDL-REJECTED") != e.tolerate.end();
+  };
+  for (const auto& [profile, e] : s.expect) {
+    if (names(e)) return true;
+  }
+  return std::any_of(s.rule_expect.begin(), s.rule_expect.end(),
+                     [&](const RuleExpectation& r) { return names(r.expectation); });
+}
+
+// A scripted ALTER that the frontend's check rejects under both profiles, against the table's
+// rule as the scripted ALTERs before it leave it, would only fail at run time (DDL-REJECTED)
+// without testing what the scenario says: refused at load, unless the step skips the check
+// (`validate: false`) or the scenario expects the rejection. The first rejected ALTER ends the
+// check (what follows depends on it).
+void CheckScriptedAlters(LoadContext& ctx, const Scenario& s) {
+  if (ExpectsRejectedDdl(s)) return;
+  model::sql::TableState table = model::sql::TableState::FromCreate(s.table);
+  for (const std::vector<ScriptedStep>* list : {&s.setup, &s.steps}) {
+    for (const ScriptedStep& step : *list) {
+      const auto* alter = model::OpIf<model::RepartitionOp>(&step.op);
+      if (alter == nullptr || !alter->validate) continue;
+      auto greptime = model::sql::PlanRepartition(table, alter->alter, step.location,
+                                                  model::sql::PlanOptions::Greptime());
+      auto reference = model::sql::PlanRepartition(table, alter->alter, step.location,
+                                                   model::sql::PlanOptions::Reference());
+      if (greptime.ok()) {
+        table = greptime.value().result;
+      } else if (reference.ok()) {
+        table = reference.value().result;
+      } else {
+        ctx.FailAt(step.location, list == &s.setup ? "setup" : "steps",
+                   "the scripted `" + alter->sql + "` is rejected against the table's rule " +
+                       "at this step: " + greptime.error().message +
+                       " (expect DDL-REJECTED if the scenario tests the rejection)");
+        return;
+      }
+    }
+  }
+}
+
 void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
   Fields f(root, ctx, "");
+  f.RejectUnknown(kTopKeys);
   s.name = ReadString(f.Require("name"), ctx, "name");
   if (f.Has("description")) s.description = ReadString(f.Get("description"), ctx, "description");
   if (f.Has("tags")) s.tags = ReadStringList(f.Get("tags"), ctx, "tags");
@@ -412,6 +459,7 @@ void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
   if (f.Has("seeds") && !ctx.failed()) ReadSeeds(f.Get("seeds"), ctx, s);
   const YAML::Node expect = f.Require("expect");
   if (!ctx.failed()) ReadExpect(expect, ctx, s);
+  if (!ctx.failed()) CheckScriptedAlters(ctx, s);
   f.Finish(kTopKeys);
 }
 

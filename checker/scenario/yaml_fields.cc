@@ -130,11 +130,18 @@ YAML::Node Fields::Require(const std::string& key) {
   return Get(key);
 }
 
-void Fields::Finish(const std::vector<std::string>& allowed) {
+void Fields::Finish(const std::vector<std::string>& allowed) { FailFirstNotIn(consumed_, allowed); }
+
+void Fields::RejectUnknown(const std::vector<std::string>& allowed) {
+  FailFirstNotIn(allowed, allowed);
+}
+
+void Fields::FailFirstNotIn(const std::vector<std::string>& known,
+                            const std::vector<std::string>& allowed) {
   if (!node_.IsMap() || ctx_.failed()) return;
   for (const auto& item : node_) {
     const std::string key = item.first.IsScalar() ? item.first.Scalar() : "?";
-    if (std::find(consumed_.begin(), consumed_.end(), key) != consumed_.end()) continue;
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string list;
     for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
     ctx_.Fail(

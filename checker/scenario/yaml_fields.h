@@ -55,6 +55,10 @@ class Fields {
   YAML::Node Require(const std::string& key);
   // Reports the first key never read: "unknown key 'k'; expected one of: a, b".
   void Finish(const std::vector<std::string>& allowed);
+  // Reports the first key not in `allowed`, read or not, in the same words: before the
+  // required keys are asked for, so a misspelt one ("nmae") is named rather than the one
+  // it misses.
+  void RejectUnknown(const std::vector<std::string>& allowed);
   std::string PathOf(const std::string& key) const;
   const std::string& path() const { return path_; }
 
@@ -63,6 +67,9 @@ class Fields {
   LoadContext& ctx_;
   std::string path_;
   std::vector<std::string> consumed_;
+
+  void FailFirstNotIn(const std::vector<std::string>& known,
+                      const std::vector<std::string>& allowed);
 };
 
 // Scalar conversions; on a wrong type they record "expected <what>, got <text>" and return

@@ -1,6 +1,7 @@
 // P4 Collect (docs/protocol.md section 10.3): waits for every child, then sorts them into
 // succeeded, failed and unknown. Any failure rolls the parent back; under roll-forward-after-
-// commit a failure after the commit point (a group applied staging) re-dispatches them instead.
+// commit a failure after the commit point (a group applied staging) re-dispatches them instead,
+// after the framework's retry backoff.
 #include <algorithm>
 
 #include "model/protocol/rules.h"
@@ -38,9 +39,15 @@ Step RepartitionProcedure::Collect(MetasrvEnv& env, const ProcedureView& view) {
     ctx_.dispatch_plans.insert(ctx_.dispatch_plans.end(), unknown.begin(), unknown.end());
     std::sort(ctx_.dispatch_plans.begin(), ctx_.dispatch_plans.end());
     REPARTSIM_ASSERT(!ctx_.dispatch_plans.empty());
-    env.TraceProcedure(env.current(), "rolling forward: re-dispatching failed groups");
+    // The failed groups are a retryable error of this step: the framework re-executes the
+    // parent (now at Dispatch) after its exponential backoff, as GreptimeDB's runner retries a
+    // step that returned a retryable error (src/common/procedure/src/local/runner.rs,
+    // Runner::execute_once_with_retry: ExponentialBuilder, plus up to 25% noise). Before, the
+    // parent re-dispatched at once, about 200 times a simulated second while a group kept
+    // failing. Nothing is persisted (a retryable error is not): a metasrv restart resumes the
+    // parent from its last record, at Dispatch.
     state_ = State::kDispatch;
-    return Step::Next(/*persist=*/true);
+    return Step::RetryLater("rolling forward: re-dispatching failed groups");
   }
   ctx_.failed_plans.insert(ctx_.failed_plans.end(), failed.begin(), failed.end());
   ctx_.unknown_plans.insert(ctx_.unknown_plans.end(), unknown.begin(), unknown.end());

@@ -77,14 +77,18 @@ sim::Result<int64_t> ParseDurationMs(std::string_view text) {
   static constexpr Unit kUnits[] = {{"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}};
   int64_t total = 0;
   size_t i = 0;
-  if (text.empty()) return sim::MakeError({}, "invalid duration ''");
+  // The refusal lists the units: a bare number ("10") is the usual mistake.
+  const auto invalid = [&] {
+    return sim::MakeError({}, "invalid duration '" + std::string(text) +
+                                  "' (a number with a unit: ms, s, m or h, e.g. 10s or 1m30s)");
+  };
+  if (text.empty()) return invalid();
   while (i < text.size()) {
     size_t digits = i;
     int64_t n = 0;
     while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
       n = n * 10 + (text[i++] - '0');
-      if (n > 1000000000000)
-        return sim::MakeError({}, "invalid duration '" + std::string(text) + "'");
+      if (n > 1000000000000) return invalid();
     }
     const Unit* unit = nullptr;
     for (const Unit& u : kUnits) {
@@ -93,9 +97,7 @@ sim::Result<int64_t> ParseDurationMs(std::string_view text) {
         break;
       }
     }
-    if (i == digits || unit == nullptr) {
-      return sim::MakeError({}, "invalid duration '" + std::string(text) + "'");
-    }
+    if (i == digits || unit == nullptr) return invalid();
     i += unit->suffix.size();
     total += n * unit->ms;
   }

@@ -50,6 +50,20 @@ TEST(CliTest, HelpListsEveryVerb) {
   }
 }
 
+// Issue 53: `repartsim help run` was an error; the top-level help omitted 130 and 143.
+TEST(CliTest, HelpVerbPrintsTheVerbsHelpAndTheTopLevelHelpListsEveryExitCode) {
+  const Outcome help_run = RunRepartsim("help run");
+  EXPECT_EQ(help_run.exit_code, 0) << help_run.output;
+  EXPECT_EQ(help_run.output, RunRepartsim("run --help").output);
+  const Outcome help = RunRepartsim("help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_EQ(help.output, RunRepartsim("--help").output);
+  EXPECT_NE(help.output.find("130, 143 sweep interrupted"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("'repartsim help VERB'"), std::string::npos) << help.output;
+  const Outcome unknown = RunRepartsim("help frobnicate");
+  EXPECT_EQ(unknown.exit_code, 64) << unknown.output;
+}
+
 TEST(CliTest, UnknownFlagExits64WithLocatedError) {
   Outcome outcome = RunRepartsim("--frobnicate");
   EXPECT_EQ(outcome.exit_code, 64);

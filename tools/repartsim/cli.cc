@@ -55,6 +55,12 @@ std::string Suggestion(const CLI::App& app, const CLI::App* verb,
   return "";
 }
 
+bool IsVerb(const CLI::App& app, const std::string& name) {
+  const std::vector<const CLI::App*> verbs = app.get_subcommands({});
+  return std::any_of(verbs.begin(), verbs.end(),
+                     [&](const CLI::App* verb) { return verb->get_name() == name; });
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
@@ -88,9 +94,25 @@ int RunCli(int argc, char** argv) {
   AddMutantsVerb(app, &exit_code);
   RequireNonEmptyValues(app);
 
+  app.footer("'repartsim help VERB' prints a verb's help, as 'repartsim VERB --help' does.");
+
   // Printed repro commands start the way this binary was started (a path, or a name on PATH).
   if (argc > 0 && argv[0] != nullptr) campaign::SetCommandName(argv[0]);
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  // `help [VERB]` is `[VERB] --help` (git and cargo users type it first).
+  if (!args.empty() && args[0] == "help" && args.size() <= 2) {
+    if (args.size() == 2 && !IsVerb(app, args[1])) {
+      return ReportFlagError(args, "help: unknown verb '" + args[1] + "'" +
+                                       Suggestion(app, nullptr, {args[1]}) +
+                                       " (see 'repartsim --help')");
+    }
+    std::vector<std::string> words = {argc > 0 ? argv[0] : "repartsim"};
+    if (args.size() == 2) words.push_back(args[1]);
+    words.push_back("--help");
+    std::vector<char*> help_argv;
+    for (std::string& word : words) help_argv.push_back(word.data());
+    return RunCli(static_cast<int>(help_argv.size()), help_argv.data());
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -8,6 +8,7 @@
 #include "model/protocol/protocol.h"
 #include "sim/parse_u64.h"
 #include "tools/repartsim/cli_error.h"
+#include "tools/repartsim/colour.h"
 #include "tools/repartsim/exit_code.h"
 
 namespace repartsim::tools {
@@ -112,8 +113,7 @@ sim::Status WriteTraceFile(const std::string& path, const std::string& format,
 
 void PrintRunReport(std::FILE* out, const scenario::Scenario& s, const run::RunReport& r,
                     size_t violations_max) {
-  const std::string text = report::RunReportText(s, r, violations_max);
-  std::fwrite(text.data(), 1, text.size(), out);
+  WriteColoured(out, report::RunReportText(s, r, violations_max));
 }
 
 }  // namespace repartsim::tools

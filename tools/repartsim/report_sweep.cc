@@ -1,6 +1,10 @@
 #include "tools/repartsim/report_sweep.h"
 
+#include <algorithm>
+
 #include "checker/report/sweep_text.h"
+#include "checker/scenario/loader.h"
+#include "tools/repartsim/colour.h"
 
 namespace repartsim::tools {
 
@@ -10,9 +14,43 @@ std::pair<std::string, std::string> BinaryIdentity() {
   return identity;
 }
 
+namespace {
+
+// The first story of the fastest failing run of each group the summary prints (the UNEXPECTED
+// ones; every one when `verbose`), at most kStoriesMax runs: each run again with its trace kept.
+// A scenario that no longer loads from the report's path (a merged report read elsewhere) has
+// none.
+report::GroupStories FirstStories(const campaign::SweepReport& report, bool verbose) {
+  constexpr size_t kStoriesMax = 10;
+  report::GroupStories stories;
+  for (const campaign::SweepGroup& g : report.groups) {
+    if (stories.size() == kStoriesMax) break;
+    if (!verbose && (g.status == "expected" || g.status == "tolerated")) continue;
+    const std::string repro = campaign::ReproCommand(g.path, g.fastest_seed, g.profile, g.rules);
+    if (stories.count(repro) != 0) continue;
+    auto s = scenario::LoadScenarioFile(g.path);
+    if (!s.ok()) continue;
+    run::RunConfig config;
+    config.seed = g.fastest_seed;
+    config.profile = g.profile;
+    config.keep_trace = true;
+    for (size_t at = 0; at < g.rules.size();) {  // "a=off,b=on": the sweep's --rule overrides
+      const size_t end = std::min(g.rules.find(',', at), g.rules.size());
+      const std::string rule = g.rules.substr(at, end - at);
+      config.rules.emplace_back(rule.substr(0, rule.find('=')),
+                                rule.substr(rule.find('=') + 1) == "on");
+      at = end + 1;
+    }
+    auto r = run::RunScenario(s.value(), config);
+    if (r.ok() && !r.value().stories.empty()) stories[repro] = r.value().stories[0].cause;
+  }
+  return stories;
+}
+
+}  // namespace
+
 void PrintSweepSummary(const campaign::SweepReport& report, bool verbose, std::FILE* out) {
-  const std::string text = report::SweepSummaryText(report, verbose);
-  std::fwrite(text.data(), 1, text.size(), out);
+  WriteColoured(out, report::SweepSummaryText(report, verbose, FirstStories(report, verbose)));
 }
 
 void PrintSweepTotals(const campaign::SweepReport& report, std::FILE* out) {

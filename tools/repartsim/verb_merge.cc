@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "checker/campaign/sweep_merge.h"
+#include "checker/check/check_at.h"
 #include "sim/input_file.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
@@ -55,8 +56,10 @@ int Merge(const MergeArgs& a) {
   if (!result.ok()) return ReportInputError(result.error());
   const campaign::SweepReport& merged = result.value().report;
   std::FILE* out = a.json == "-" || a.junit == "-" ? stderr : stdout;
-  std::fprintf(out, "merged %zu reports (%zu sweeps, every shard once): %zu runs\n", parts.size(),
-               result.value().sweeps, merged.runs.size());
+  std::fprintf(out, "merged %s (%s, every shard once): %s\n",
+               check::Plural(parts.size(), "report").c_str(),
+               check::Plural(result.value().sweeps, "sweep").c_str(),
+               check::Plural(merged.runs.size(), "run").c_str());
   if (a.quiet) {
     PrintSweepTotals(merged, out);
   } else {

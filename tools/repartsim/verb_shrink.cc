@@ -13,6 +13,7 @@
 #include "checker/campaign/repro_command.h"
 #include "checker/campaign/shrink.h"
 #include "checker/campaign/shrunk_expectations.h"
+#include "checker/check/check_at.h"
 #include "checker/check/violation.h"
 #include "checker/report/decisive_decisions.h"
 #include "checker/scenario/loader.h"
@@ -39,9 +40,9 @@ struct ShrinkArgs {
 };
 
 std::string SizeText(const campaign::ShrinkSize& z) {
-  return std::to_string(z.steps) + " steps (" + std::to_string(z.statements) + " statements, " +
-         std::to_string(z.faults) + " faults), " + std::to_string(z.decisions) +
-         " pinned decisions, " + std::to_string(z.rows) + " rows";
+  return check::Plural(z.steps, "step") + " (" + check::Plural(z.statements, "statement") + ", " +
+         check::Plural(z.faults, "fault") + "), " + check::Plural(z.decisions, "pinned decision") +
+         ", " + check::Plural(z.rows, "row");
 }
 
 // Verifies the written scenario and prints the before/after report: the file must load, the

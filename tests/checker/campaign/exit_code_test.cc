@@ -49,7 +49,7 @@ TEST(ExitCodeTest, DocsListTheEnumsCodesInOrderAndTheSummaryNamesThem) {
   EXPECT_EQ(ExitCodeSummary(),
             "Exit codes: 0 pass, 1 safety violation or rejected rule, 2 liveness violation,\n"
             "3 nondeterminism, 64 bad usage or input, 70 internal error,\n"
-            "73 report not written.");
+            "73 report not written, 130, 143 sweep interrupted (SIGINT, SIGTERM).");
 }
 
 }  // namespace exit_code_test

@@ -206,8 +206,16 @@ TEST(SweepPlanTest, ABudgetLeavesEveryScenarioSampledSeedMajor) {
   int64_t clock = 0;
   SweepHooks hooks;
   hooks.now_ms = [&clock] { return ++clock; };
+  std::vector<std::vector<size_t>> progress;
+  hooks.progress = [&](size_t done, size_t total, size_t unexpected) {
+    progress.push_back({done, total, unexpected});
+  };
   const SweepExecution ex = ExecuteSweep(plan, {}, 1, hooks);
   ASSERT_EQ(ex.runs.size(), 20u);
+  // Issue 53: the skipped runs are neither done nor to do (before, each counted as done, and
+  // the rate read 2,470 runs/s): five runs of 20, then the sweep ends at 5 of 5.
+  EXPECT_EQ(progress, (std::vector<std::vector<size_t>>{
+                          {1, 20, 0}, {2, 20, 0}, {3, 20, 0}, {4, 20, 0}, {5, 20, 0}, {5, 5, 0}}));
   std::vector<std::string> ran;
   for (const SweepRun& run : ex.runs) {
     if (run.outcome == "skipped") continue;
@@ -250,10 +258,15 @@ TEST(SweepPlanTest, FinishSweepMarksAStoppedSweepIncompleteAndSaysWhy) {
 }
 
 TEST(SweepPlanTest, TheProgressLineDrawsAThirtyColumnBar) {
+  // Issue 53: with the elapsed time and the time left.
   EXPECT_EQ(report::SweepProgressLine(10, 40, 1, 2000),
-            "[#######                       ] 10/40 runs, 1 unexpected, 5.0 runs/s ");
+            "[#######                       ] 10/40 runs, 1 unexpected, 5.0 runs/s, 0:02 "
+            "elapsed, about 0:06 left ");
   EXPECT_EQ(report::SweepProgressLine(0, 0, 0, 0),
-            "[##############################] 0/0 runs, 0 unexpected, 0.0 runs/s ");
+            "[##############################] 0/0 runs, 0 unexpected, 0.0 runs/s, 0:00 elapsed ");
+  EXPECT_EQ(report::SweepProgressLine(40, 40, 0, 65000),
+            "[##############################] 40/40 runs, 0 unexpected, 0.6 runs/s, 1:05 "
+            "elapsed ");
 }
 
 TEST(SweepPlanTest, RecheckSamplesPerScenarioAndNamesATamperedHash) {

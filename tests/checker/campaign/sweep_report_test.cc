@@ -242,6 +242,24 @@ TEST(ReportSweepTest, AGreenSummaryCountsExpectedGroupsInsteadOfListingThem) {
       << failing;
 }
 
+TEST(ReportSweepTest, OneFailingRunIsOneGroupWithItsStory) {
+  // Issue 53: one run with two unexpected invariants printed as two groups, and no group said
+  // what happened.
+  SweepReport red = Report({Row("pass")}, {MakeRun(0, "safety", {"INV-OWN", "INV-NODUP"})});
+  ASSERT_EQ(red.groups.size(), 2u);
+  const std::string repro =
+      campaign::ReproCommand(red.groups[0].path, 0, red.groups[0].profile, red.groups[0].rules);
+  const std::string text =
+      report::SweepSummaryText(red, /*verbose=*/false, {{repro, "rows were lost when ..."}});
+  EXPECT_NE(text.find("  [UNEXPECTED] scenario-a INV-NODUP, INV-OWN x1: INV-NODUP msg\n"
+                      "    story: rows were lost when ...\n"
+                      "    " +
+                      repro + "\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("[UNEXPECTED]"), text.rfind("[UNEXPECTED]")) << text;  // one group line
+}
+
 TEST(ReportSweepTest, RunUnexpectedFollowsTheRowsExpectation) {
   const SweepScenario row = Row("violation: INV-ACK", {"INV-NODUP"});
   EXPECT_FALSE(RunUnexpected(MakeRun(0, "safety", {"INV-ACK", "INV-NODUP"}), &row, false));

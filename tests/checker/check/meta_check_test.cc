@@ -59,9 +59,14 @@ TEST(MetaCheckTest, VersionMismatchesAreReported) {
   EXPECT_EQ(Messages(CheckMeta(s, kAt)),
             (std::vector<std::string>{
                 "region 4398046511104(1024, 0) is open on node 1 with expression version "
-                "13 but routed with 10",
+                "13 but routed with expression version 10",
                 "region 4398046511105(1024, 1) has expression version 11 in "
-                "its route but 12 in the partition metadata"}));
+                "its route but expression version 12 in the partition metadata"}));
+  // Issue 53: a version whose expression the state knows prints as the expression.
+  s.expressions = {{0xd, "a < 5"}, {10, "a < 10"}};
+  EXPECT_EQ(Messages(CheckMeta(s, kAt))[0],
+            "region 4398046511104(1024, 0) is open on node 1 with expression `a < 5` but routed "
+            "with expression `a < 10`");
 }
 
 TEST(MetaCheckTest, StagingFollowerLeaderlessAndOrphanedRegionsAreReported) {

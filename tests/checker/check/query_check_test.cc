@@ -76,9 +76,22 @@ TEST(QueryCheckTest, StaleValueIsNoOmit) {
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0],
             Expected(Invariant::kNoOmit,
-                     "query `SELECT * FROM t` omitted 1 row acknowledged before step 10",
+                     "query `SELECT * FROM t` returned a stale value for 1 row whose newer value "
+                     "was acknowledged before step 10",
                      {"wrong value (host='a', ts=1, v=1): stale value superseded before the "
                       "query started; expected (host='a', ts=1, v=9)"}));
+}
+
+// Issue 53: a stale value was counted as an omitted row; a query that does both says both.
+TEST(QueryCheckTest, OmittedAndStaleRowsAreToldApart) {
+  Oracle oracle = TwoAckedOneMaybe();
+  oracle.RegisterWrite(3, 5, {R("a", 1, 9)});
+  oracle.Acknowledge(3, 6);
+  std::vector<Violation> got = CheckQuery(oracle, kSpec, {R("a", 1, 1)}, Context()).value();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].message,
+            "query `SELECT * FROM t` omitted 1 row and returned a stale value for 1 row whose "
+            "newer value was acknowledged before step 10");
 }
 
 TEST(QueryCheckTest, MaybeRowTwiceIsNoDup) {

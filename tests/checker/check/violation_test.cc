@@ -48,6 +48,24 @@ TEST(ViolationTest, TextListsRegionsRowsAndTrace) {
             "  trace: 42 1500 scan region=4398046511104(1024, 0)\n");
 }
 
+// Issue 53: one INV-LIVE printed 12 identical rejection lines. Lines that differ only in step,
+// time and ids print once, counted; the JSON keeps every line.
+TEST(ViolationTest, TextFoldsRepeatedTraceLines) {
+  Violation v;
+  v.invariant = Invariant::kLive;
+  v.step = 20;
+  v.message = "m";
+  v.trace = {"10 5 n5 fe.write_done id=131 rejected error=\"e\"",
+             "11 5 n5 fe.write_done id=132 rejected error=\"e\"",
+             "19 9 n5 fe.write_done id=140 rejected error=\"e\"",
+             "19 9 n5 fe.write_done id=141 rejected error=\"f\""};
+  EXPECT_EQ(v.ToText(),
+            "INV-LIVE at step 20 (t=0 ms): m\n"
+            "  trace: 10 5 n5 fe.write_done id=131 rejected error=\"e\" (x3, last at step 19)\n"
+            "  trace: 19 9 n5 fe.write_done id=141 rejected error=\"f\"\n");
+  EXPECT_EQ(v.ToJson()["trace"].size(), 4u);
+}
+
 TEST(ViolationTest, JsonHasEveryField) {
   nlohmann::json expected = {{"invariant", "INV-NODUP"},
                              {"step", 42},

@@ -51,11 +51,10 @@ TEST(ViolationReportTest, InvAckNamesTheWriteTheRegionTheFrontendAndTheLosingEve
   EXPECT_TRUE(HasNote(
       ack,
       "row (host='h1', ts=2, v=2, a=7): last accepted by region 4398046511104(1024, 0) on dn2 "
-      "at step 29; the first event after that which dropped, replaced or lost that region's "
-      "data: `601 9413 n2 dn.region_op ApplyStagingManifest 4398046511104(1024, 0) Ok`; the "
-      "row belongs to region 4398046511107(1024, 3) in the final route, whose first such event "
-      "after that was `597 9411 n1 dn.region_op ApplyStagingManifest 4398046511107(1024, 3) "
-      "Ok`"))
+      "at step 29; `601 9413 n2 dn.region_op ApplyStagingManifest 4398046511104(1024, 0) Ok` "
+      "moved its range to region 4398046511107(1024, 3); the first event after step 29 which "
+      "dropped, replaced or lost that region's data: `597 9411 n1 dn.region_op "
+      "ApplyStagingManifest 4398046511107(1024, 3) Ok`"))
       << Text(ack);
   // The context: the writes' op and ack lines and the losing events, nothing else.
   ASSERT_FALSE(ack.trace.empty());

@@ -150,7 +150,8 @@ TEST(ParserTest, AlterRepartitionErrors) {
             "f:1:15: error: Expected REPARTITION, SPLIT PARTITION, MERGE PARTITION or PARTITION ON "
             "COLUMNS, found: DROP");
   EXPECT_EQ(Err("ALTER TABLE t MERGE PARTITION (a < 1) WITH (TIMEOUT = 'soon')"),
-            "f:1:55: error: invalid duration 'soon'");
+            "f:1:55: error: invalid duration 'soon' (a number with a unit: ms, s, m or h, e.g. "
+            "10s or 1m30s)");
   EXPECT_EQ(Err("ALTER TABLE t MERGE PARTITION (a < 1) WITH (WAIT = 2)"),
             "f:1:52: error: Invalid value for WAIT: 2");
   EXPECT_EQ(Err("ALTER TABLE t MERGE PARTITION (a < 1) WITH (FAST = true)"),
@@ -190,7 +191,9 @@ TEST(ParserTest, AssignmentsAndPredicates) {
 TEST(ParserTest, Durations) {
   EXPECT_EQ(ParseDurationMs("500ms").value(), 500);
   EXPECT_EQ(ParseDurationMs("2h").value(), 7200000);
-  EXPECT_EQ(ParseDurationMs("10").error().message, "invalid duration '10'");
+  // Issue 53: `--time-budget 10` was refused without the units.
+  EXPECT_EQ(ParseDurationMs("10").error().message,
+            "invalid duration '10' (a number with a unit: ms, s, m or h, e.g. 10s or 1m30s)");
 }
 
 // GreptimeDB's own examples write index options on columns and quote option keys and values.
