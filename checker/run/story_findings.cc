@@ -243,6 +243,39 @@ std::optional<StoryCause> FindingTeller::StagingMigration() const {
   return std::nullopt;
 }
 
+std::optional<StoryCause> FindingTeller::ReopeningLeaderMigration() const {
+  for (const Line& submit : lines_) {
+    if (submit.event != "ms.submit" || submit.rest.rfind("RegionMigration ", 0) != 0) continue;
+    const std::string region = Between(submit.rest, "region=", " from=");
+    const std::string from = "dn" + Between(submit.rest, " from=", " to=");
+    const std::string to = "dn" + std::string(Field(submit.rest, "to"));
+    // The old leader answered that it has no such region: it was still opening it.
+    const Line* downgrade =
+        First("dn.region_op", "DowngradeRegion " + region + " RegionNotFound", submit.step);
+    if (downgrade == nullptr || name_(downgrade->node) != from) continue;
+    const Line* restart = Last("restart", from, submit.step);
+    const Line* opening = restart == nullptr ? nullptr : First("dn.opening", "", restart->step);
+    if (opening == nullptr || name_(opening->node) != from || opening->step > downgrade->step) {
+      continue;
+    }
+    const std::string procedure(Field(submit.rest, "procedure"));
+    const Line* done = First("ms.procedure", "procedure=" + procedure + " done", submit.step);
+    if (done == nullptr) continue;
+    return StoryCause{
+        "MIG-8",
+        FindingPrefix("MIG-8") + "region migration " + procedure + " of region " + region +
+            " (submitted at step " + std::to_string(submit.step) + ") moved it off " + from +
+            ", which restarted at step " + std::to_string(restart->step) +
+            " and was still opening its regions in the background: its DowngradeRegion at step " +
+            std::to_string(downgrade->step) +
+            " answered RegionNotFound (exists=false), so nothing flushed the region, and the "
+            "candidate on " +
+            to + " was upgraded from the region's manifest without the rows " + "only in " + from +
+            "'s local WAL (done at step " + std::to_string(done->step) + ")"};
+  }
+  return std::nullopt;
+}
+
 std::optional<StoryCause> FindingTeller::SplitBulkWrite() const {
   for (const Line& op : lines_) {
     if (op.event != "op" || op.rest.rfind("insert ", 0) != 0 || Field(op.rest, "rows") != "1" ||
@@ -392,6 +425,7 @@ std::optional<StoryCause> FindingTeller::FindRunFinding(
     }
   }
   if (auto migrated = StagingMigration()) return migrated;
+  if (auto reopening = ReopeningLeaderMigration()) return reopening;
   if (auto held = HeldLease()) return held;
   if (auto bulk = SplitBulkWrite()) return bulk;
   for (const Violation& v : violations) {

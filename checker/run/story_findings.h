@@ -79,6 +79,8 @@ class FindingTeller {
   std::optional<StoryCause> HeldLease() const;
   std::optional<StoryCause> SplitBulkWrite() const;
   std::optional<StoryCause> StagingMigration() const;
+  // MIG-8: a migration off a datanode that restarted and had not opened the region yet.
+  std::optional<StoryCause> ReopeningLeaderMigration() const;
   const Line* Last(std::string_view event, std::string_view needle, uint64_t step_max) const;
   const Line* First(std::string_view event, std::string_view needle, uint64_t step_min) const;
 
