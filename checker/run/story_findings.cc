@@ -445,6 +445,21 @@ std::optional<StoryCause> FindingTeller::FindRunFinding(
 
 std::string FindingTeller::LossFinding(const Line& event, uint64_t accepted_step) const {
   if (event.event == "dn.compact") {
+    // MIG-9: the compacting copy is a migration's candidate that UpgradeRegion made writable
+    // and whose migration then rolled back: a second writer of the region's manifest.
+    const std::string region(event.rest.substr(0, event.rest.find(") ") + 1));
+    const Line* upgraded = Last("dn.region_op", "UpgradeRegion " + region + " Ok", event.step);
+    if (upgraded != nullptr && upgraded->node == event.node) {
+      const Line* rollback = First("ms.state", "to=UpdateMetadataRollback", upgraded->step);
+      if (rollback != nullptr && rollback->step <= event.step) {
+        return FindingPrefix("MIG-9") + "UpgradeRegion made " + name_(event.node) +
+               "'s candidate copy of region " + region + " writable at step " +
+               std::to_string(upgraded->step) + ", its migration (procedure " +
+               std::string(Field(rollback->rest, "procedure")) + ") rolled back at step " +
+               std::to_string(rollback->step) + " without closing it, and that copy, which " +
+               "the route does not name, compacted the region's files beside its leader: ";
+      }
+    }
     return FindingPrefix("K1") +
            "a compaction writes every output row at its largest input sequence, lifting old "
            "values above newer writes: ";
