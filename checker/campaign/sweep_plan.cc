@@ -13,6 +13,7 @@
 #include "checker/campaign/worker_pool.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
+#include "sim/json_text.h"
 #include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
@@ -123,10 +124,14 @@ sim::Result<std::vector<SweepRun>> SweepPlan::Resume(const SweepReport& previous
   done_.assign(items_.size(), false);
   size_t resumed = 0;
   for (size_t i = 0; i < items_.size(); ++i) {
-    const SweepRun key = Placeholder(i, "");
+    // The report holds each path as JsonText wrote it (U+FFFD for a non-UTF-8 byte).
+    SweepRun key = Placeholder(i, "");
+    const std::string path = key.path;
+    key.path = sim::JsonSafe(path);
     auto it = finished.find({key.Key(), key.seed});
     if (it == finished.end()) continue;
     runs[i] = *it->second;
+    runs[i].path = path;
     done_[i] = true;
     ++resumed;
   }
@@ -199,9 +204,14 @@ SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, u
   size_t unexpected = 0;
   PoolTasks tasks;
   tasks.count = todo.size();
-  tasks.run = [&](size_t k, uint32_t) { return RunToJson(RunItem(plan, todo[k], hooks)).dump(); };
+  tasks.run = [&](size_t k, uint32_t) {
+    return sim::JsonText(RunToJson(RunItem(plan, todo[k], hooks)));
+  };
   tasks.on_result = [&](size_t k, std::string line) {
     SweepRun run = RunFromJson(nlohmann::json::parse(line));
+    // The line's path went through JsonText (a non-UTF-8 byte became U+FFFD); the plan holds
+    // the file's own name, which the rows and the re-check look the run up by.
+    run.path = plan.scenarios()[plan.items()[todo[k]].scenario].path;
     const SweepScenario& row = plan.rows()[plan.items()[todo[k]].scenario];
     unexpected += RunUnexpected(run, &row, plan.raw);
     ex.runs[todo[k]] = std::move(run);

@@ -16,6 +16,7 @@
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/input_file.h"
+#include "sim/json_text.h"
 #include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
@@ -532,7 +533,7 @@ class Fields {
     const json& v = Member(obj, at, key);
     if (!v.is_number_unsigned()) {
       throw BadField{Join(at, key),
-                     "'" + key + "' must be a non-negative integer, got " + v.dump()};
+                     "'" + key + "' must be a non-negative integer, got " + sim::JsonText(v)};
     }
     return v.get<uint64_t>();
   }
@@ -582,7 +583,7 @@ void ReadHeader(const nlohmann::json& j, SweepReport& r) {
   const nlohmann::json& version = j.at("version");
   if (!version.is_number_integer() || version.get<int64_t>() != kSweepReportVersion) {
     throw BadField{{"version"},
-                   "sweep report schema version " + version.dump() +
+                   "sweep report schema version " + sim::JsonText(version) +
                        "; this repartsim reads version " + std::to_string(kSweepReportVersion) +
                        " (re-run the sweep with this binary)"};
   }

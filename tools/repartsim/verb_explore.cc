@@ -17,6 +17,7 @@
 #include "checker/report/explore_text.h"
 #include "checker/run/explore.h"
 #include "checker/scenario/loader.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -149,7 +150,7 @@ int Explore(const ExploreArgs& a) {
     exit_code = WriteCounterexample(out, a, s.value(), config, profile, base, x, j);
   }
   if (!a.json.empty()) {
-    sim::Status w = WriteTextFile(a.json, j.dump(2) + "\n");
+    sim::Status w = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
     if (!w.ok()) return ReportWriteError(w.error(), exit_code);
   }
   return exit_code;

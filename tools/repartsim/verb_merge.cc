@@ -8,6 +8,7 @@
 
 #include "checker/campaign/sweep_merge.h"
 #include "sim/input_file.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
@@ -64,7 +65,7 @@ int Merge(const MergeArgs& a) {
   }
   const int verdict = merged.ExitCode();
   if (!a.json.empty()) {
-    sim::Status st = WriteTextFile(a.json, merged.ToJson().dump(1) + "\n");
+    sim::Status st = WriteTextFile(a.json, sim::JsonText(merged.ToJson(), 1) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (!a.junit.empty()) {

@@ -18,6 +18,7 @@
 #include "checker/campaign/mutation_search.h"
 #include "checker/scenario/loader.h"
 #include "checker/scenario/scenario_limits.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -154,7 +155,7 @@ int Mutants(const MutantsArgs& a) {
   auto [version, binary] = BinaryIdentity();
   const nlohmann::ordered_json out =
       campaign::MutantsJson(version, binary, budget, rows, min_score, verdict, clock.Ms());
-  sim::Status st = WriteTextFile(a.json, out.dump(1) + "\n");
+  sim::Status st = WriteTextFile(a.json, sim::JsonText(out, 1) + "\n");
   if (!st.ok()) return ReportWriteError(st.error(), verdict);
   return verdict;
 }

@@ -11,6 +11,7 @@
 
 #include "checker/report/run_text.h"
 #include "checker/scenario/loader.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -160,7 +161,7 @@ int Replay(const ReplayArgs& a) {
   if (!a.json.empty()) {
     nlohmann::json j = r.ToJson();
     report::StampRunJson(j, BinaryIdentity().first, BinaryIdentity().second);
-    sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
+    sim::Status st = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
   }
   return Verify(out, a, s.value(), config, file, r);

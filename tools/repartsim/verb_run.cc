@@ -18,6 +18,7 @@
 #include "checker/report/run_text.h"
 #include "checker/scenario/crash_sites.h"
 #include "checker/scenario/loader.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -165,7 +166,7 @@ int RunOnce(const RunArgs& a) {
         RunReproCommand(a.scenario, run.config.seed, r.profile, run.config.rules);
     nlohmann::json j = report::RunReportJson(s.value(), r, std::get<std::string>(choices), repro);
     report::StampRunJson(j, BinaryIdentity().first, BinaryIdentity().second);
-    sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
+    sim::Status st = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (trace_error) return ReportWriteError(*trace_error, verdict);

@@ -22,6 +22,7 @@
 #include "checker/scenario/loader.h"
 #include "model/sql/parser.h"
 #include "sim/fingerprint.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/report_run.h"
@@ -124,7 +125,7 @@ sim::Result<campaign::SweepReport> LoadResume(const std::string& path,
 
 int WriteReports(const SweepArgs& a, const campaign::SweepReport& report, int verdict) {
   if (!a.json.empty()) {
-    sim::Status st = WriteTextFile(a.json, report.ToJson().dump(1) + "\n");
+    sim::Status st = WriteTextFile(a.json, sim::JsonText(report.ToJson(), 1) + "\n");
     if (!st.ok()) return ReportWriteError(st.error(), verdict);
   }
   if (!a.junit.empty()) {
