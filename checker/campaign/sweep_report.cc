@@ -711,6 +711,19 @@ sim::SourceLocation LocateReportField(const std::string& text, const std::vector
   return sim::LocateOffset(text, locator.Find(path), file);
 }
 
+sim::Error UnreadableJsonNumber(const std::string& text, const std::string& what,
+                                const std::string& file) {
+  // The exception carries no offset: locate the quoted token.
+  const size_t open = what.find('\'');
+  const size_t close = open == std::string::npos ? open : what.find('\'', open + 1);
+  size_t offset = 0;
+  if (close != std::string::npos && close > open + 1) {
+    const size_t at = text.find(what.substr(open + 1, close - open - 1));
+    if (at != std::string::npos) offset = at;
+  }
+  return sim::Error{sim::LocateOffset(text, offset, file), "not valid JSON: " + what};
+}
+
 sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const std::string& file) {
   nlohmann::json j;
   try {
@@ -719,17 +732,7 @@ sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const st
     return sim::Error{sim::LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
                       "not valid JSON: " + std::string(e.what())};
   } catch (const nlohmann::json::exception& e) {
-    // A number the parser cannot hold (out_of_range 406 "number overflow parsing '1e309'")
-    // carries no offset: locate the quoted token.
-    const std::string what = e.what();
-    const size_t open = what.find('\'');
-    const size_t close = open == std::string::npos ? open : what.find('\'', open + 1);
-    size_t offset = 0;
-    if (close != std::string::npos && close > open + 1) {
-      const size_t at = text.find(what.substr(open + 1, close - open - 1));
-      if (at != std::string::npos) offset = at;
-    }
-    return sim::Error{sim::LocateOffset(text, offset, file), "not valid JSON: " + what};
+    return UnreadableJsonNumber(text, e.what(), file);
   }
   try {
     return ReadReport(j);

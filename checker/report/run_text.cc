@@ -151,6 +151,8 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
     if (colon != std::string::npos) what = what.substr(colon + 2);
     return sim::Error{sim::LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
                       "not valid JSON: " + what};
+  } catch (const nlohmann::json::exception& e) {
+    return campaign::UnreadableJsonNumber(text, e.what(), file);
   }
   auto bad = [&](const std::vector<std::string>& path, const std::string& message) {
     std::string name;
