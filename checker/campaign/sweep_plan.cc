@@ -155,11 +155,22 @@ SweepRun RunItem(const SweepPlan& plan, size_t item, const SweepHooks& hooks) {
   const SweepItem& it = plan.items()[item];
   run::RunConfig config = plan.base();
   config.seed = it.seed;
+  if (hooks.before_run) hooks.before_run(it.seed);
   const int64_t t0 = hooks.now_ms();
   // Every scenario was loaded and validated, and the overrides checked, before the plan.
   auto report = run::RunScenario(plan.scenarios()[it.scenario], config);
   REPARTSIM_ASSERT_MSG(report.ok(), "a validated scenario failed to run");
   return ToSweepRun(report.value(), plan.rules(), hooks.now_ms() - t0);
+}
+
+// The record of item `item`, whose worker died running it (`how`: "exit code 70").
+SweepRun InternalErrorRun(const SweepPlan& plan, size_t item, const std::string& how) {
+  SweepRun run = plan.Placeholder(item, "internal-error");
+  run.invariants = {kInternalErrorName};
+  run.failures = {{kInternalErrorName, how,
+                   "the run ended in an internal error (" + how +
+                       "): a broken invariant of the simulator or the model, not a finding"}};
+  return run;
 }
 
 // The items still to run, seed-major: the first remaining seed of every scenario, then the
@@ -223,7 +234,17 @@ SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, u
   const PoolOutcome pool = RunPool(tasks, jobs, Assignment::kStriped);
   ex.stopped = pool.stopped || (hooks.should_stop && hooks.should_stop());
   for (const WorkerDeath& death : pool.deaths) {
-    if (pool.stopped) break;  // the workers were sent SIGTERM
+    if (death.culprit.has_value()) {
+      const size_t item = todo[*death.culprit];
+      ex.runs[item] = InternalErrorRun(plan, item, DescribeWaitStatus(death.status));
+      ex.notes.push_back("sweep worker " + std::to_string(death.worker + 1) + " (pid " +
+                         std::to_string(death.pid) + ") died running " + ex.runs[item].path +
+                         " seed " + std::to_string(ex.runs[item].seed) + ": " +
+                         DescribeWaitStatus(death.status) +
+                         "; the run is an internal-error row, its other runs went on");
+      continue;
+    }
+    if (pool.stopped) continue;  // the workers were sent SIGTERM
     ex.notes.push_back("sweep worker " + std::to_string(death.worker + 1) + " (pid " +
                        std::to_string(death.pid) + ") died: " + DescribeWaitStatus(death.status) +
                        "; " + std::to_string(death.unreported.size()) +
@@ -254,7 +275,10 @@ void RecheckDeterminism(const SweepPlan& plan, SweepReport& report, uint32_t per
       ++taken[g.path];
     }
   }
-  auto ran = [](const SweepRun& run) { return run.outcome != "skipped" && run.outcome != "unrun"; };
+  // An internal-error run is not re-run here: it would end this process as it ended its worker.
+  auto ran = [](const SweepRun& run) {
+    return run.outcome != "skipped" && run.outcome != "unrun" && run.outcome != "internal-error";
+  };
   for (const SweepRun& run : report.runs) {
     if (ran(run) && taken[run.path] < per_scenario && sample.insert({run.path, run.seed}).second) {
       ++taken[run.path];

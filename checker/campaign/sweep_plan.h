@@ -107,6 +107,8 @@ struct SweepHooks {
   std::function<void(size_t done, size_t total, size_t unexpected)> progress;
   // Called in a worker after it reported a run (test hooks). Optional.
   std::function<void(size_t index, uint32_t worker)> after_report;
+  // Called in a worker before it runs a seed (test hooks). Optional.
+  std::function<void(uint64_t seed)> before_run;
 };
 
 struct SweepExecution {

@@ -23,8 +23,8 @@ namespace repartsim::campaign {
 
 namespace {
 
-const std::set<std::string> kOutcomes = {"pass",           "safety",  "liveness",
-                                         "nondeterminism", "skipped", "unrun"};
+const std::set<std::string> kOutcomes = {"pass",    "safety", "liveness",      "nondeterminism",
+                                         "skipped", "unrun",  "internal-error"};
 
 // check::IsLivenessInvariant of a reported invariant name.
 bool IsLivenessName(const std::string& name) {
@@ -326,7 +326,10 @@ int SweepReport::ExitCode() const {
       (only_live ? liveness : safety) = true;
     }
   }
-  if (unrun) return kExitInternal;
+  const bool internal = std::any_of(runs.begin(), runs.end(), [](const SweepRun& run) {
+    return run.outcome == "internal-error";
+  });
+  if (unrun || internal) return kExitInternal;
   if (nondeterminism) return kExitNondeterminism;
   if (safety) return kExitSafety;
   if (liveness) return kExitLiveness;
@@ -569,7 +572,8 @@ class Fields {
 };
 
 void CheckInvariantName(const std::string& name, const Fields::Path& at) {
-  if (!check::ParseInvariant(name)) throw BadField{at, "unknown invariant '" + name + "'"};
+  if (name != kInternalErrorName && !check::ParseInvariant(name))
+    throw BadField{at, "unknown invariant '" + name + "'"};
 }
 
 bool ValidShard(const std::string& shard) { return ParseShard(shard).has_value(); }
@@ -641,7 +645,8 @@ SweepRun ReadRun(const nlohmann::json& x, const Fields::Path& at, const std::str
   if (!kOutcomes.count(run.outcome)) {
     throw BadField{F::Join(at, "outcome"),
                    "unknown outcome '" + run.outcome +
-                       "'; expected pass, safety, liveness, nondeterminism, skipped or unrun"};
+                       "'; expected pass, safety, liveness, nondeterminism, skipped, unrun or "
+                       "internal-error"};
   }
   run.steps = F::U64(x, at, "steps");
   run.trace_hash = F::Str(x, at, "trace_hash");

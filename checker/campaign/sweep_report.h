@@ -44,12 +44,17 @@ struct SweepFailure {
   std::string message;
 };
 
+// The invariant name of a run that ended in an internal error (exit 70, a REPARTSIM_ASSERT)
+// in a sweep worker: its outcome is "internal-error" and its one failure carries this name, so
+// it is tallied and grouped like a violation (with its seed and repro) and the sweep exits 70.
+inline constexpr const char* kInternalErrorName = "INTERNAL-ERROR";
+
 struct SweepRun {
   std::string path;     // scenario file
   std::string profile;  // effective profile
   std::string rules;    // --rule overrides "a=off,b=on" ("" none)
   uint64_t seed = 0;
-  std::string outcome;  // pass, safety, liveness, nondeterminism, skipped, unrun
+  std::string outcome;  // pass, safety, liveness, nondeterminism, skipped, unrun, internal-error
   uint64_t steps = 0;
   std::string trace_hash;
   std::vector<std::string> invariants;

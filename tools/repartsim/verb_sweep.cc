@@ -21,6 +21,7 @@
 #include "checker/report/sweep_text.h"
 #include "checker/scenario/loader.h"
 #include "model/sql/parser.h"
+#include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
@@ -67,7 +68,8 @@ void Progress(bool quiet, size_t done, size_t total, size_t unexpected, const St
 // Test hooks (tests/tools/sweep_cli_test.cc), read once per sweep:
 //   REPARTSIM_TEST_KILL_WORKER=W     worker W (1-based) kills itself (SIGKILL) after one run;
 //   REPARTSIM_TEST_SIGNAL_AFTER=N    the sweep sends itself SIGTERM after N finished runs;
-//   REPARTSIM_TEST_SIGNAL_AT_START=1 the sweep sends itself SIGTERM before it loads anything.
+//   REPARTSIM_TEST_SIGNAL_AT_START=1 the sweep sends itself SIGTERM before it loads anything;
+//   REPARTSIM_TEST_INTERNAL_ERROR_SEED=N every run of seed N fails an assertion (exit 70).
 uint64_t TestHook(const char* name) {
   const char* value = std::getenv(name);
   return value == nullptr ? 0 : std::strtoull(value, nullptr, 10);
@@ -91,6 +93,11 @@ campaign::SweepExecution Execute(const campaign::SweepPlan& plan,
   if (kill_worker != 0) {
     hooks.after_report = [kill_worker](size_t, uint32_t worker) {
       if (kill_worker == worker + 1) raise(SIGKILL);
+    };
+  }
+  if (const char* seed = std::getenv("REPARTSIM_TEST_INTERNAL_ERROR_SEED")) {
+    hooks.before_run = [failing = std::strtoull(seed, nullptr, 10)](uint64_t run_seed) {
+      REPARTSIM_ASSERT_MSG(run_seed != failing, "REPARTSIM_TEST_INTERNAL_ERROR_SEED");
     };
   }
   return campaign::ExecuteSweep(plan, std::move(runs), jobs, hooks);
