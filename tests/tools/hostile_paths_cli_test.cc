@@ -101,5 +101,20 @@ TEST(HostilePathsCliTest, ControlBytesInNamesAndPathsAreShownEscaped) {
   EXPECT_TRUE(Has(sweep.output, "\nevil\\x1b[31mred\\x07 reference pass ")) << sweep.output;
 }
 
+// Issue 54 (R4): as root, `--junit /dev/stdout` replaced the system's /dev/stdout with a
+// regular file; as anyone else it failed. The report goes to this process's stdout.
+TEST(HostilePathsCliTest, JunitToDevStdoutWritesToStdout) {
+  const std::string root = WithScenario("s", "a.yaml");
+  // Stdout redirected to a regular file, as in the report (a pipe was written in place).
+  CliOutcome o = repartsim::testing::RunShell("cd " + root + " && " + REPARTSIM_BINARY +
+                                              " sweep s --seeds 0..1 --quiet --junit /dev/stdout"
+                                              " > out.txt 2>&1");
+  ASSERT_EQ(o.exit_code, 0) << ReadText(root + "/out.txt");
+  const std::string out = ReadText(root + "/out.txt");
+  EXPECT_TRUE(Has(out, "\n<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=")) << out;
+  EXPECT_TRUE(Has(out, "== 1 passed, 0 failed")) << out;
+  EXPECT_TRUE(std::filesystem::is_symlink("/dev/stdout"));
+}
+
 }  // namespace hostile_paths_cli_test
 }  // namespace
