@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -153,8 +154,15 @@ std::optional<std::string> OutputPathProblem(const std::string& given) {
   return std::nullopt;
 }
 
-std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& outputs) {
+std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& outputs,
+                                              const std::vector<std::string>& inputs) {
   std::vector<std::pair<std::string, size_t>> seen;  // resolved path, output index
+  std::vector<std::string> read;                     // the inputs, resolved
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    const std::string resolved = std::filesystem::weakly_canonical(in, ec).string();
+    if (!ec && !in.empty() && in != "-") read.push_back(resolved);
+  }
   for (size_t i = 0; i < outputs.size(); ++i) {
     const OutputFile& out = outputs[i];
     if (out.path.empty()) continue;
@@ -168,6 +176,11 @@ std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& out
                                ? (*descriptor == 1 ? "-" : "fd " + std::to_string(*descriptor))
                                : std::filesystem::weakly_canonical(out.path, ec).string();
     if (ec) resolved = out.path;
+    if (!descriptor && std::find(read.begin(), read.end(), resolved) != read.end()) {
+      return OutputProblem{i, false,
+                           out.flag + " names an input file (" + out.path +
+                               "): writing it would overwrite what is read; choose another name"};
+    }
     for (const auto& [other, first] : seen) {
       if (other != resolved) continue;
       const std::string& first_flag = outputs[first].flag;

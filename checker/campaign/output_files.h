@@ -47,7 +47,9 @@ struct OutputProblem {
 // Checks a verb's outputs together: each with OutputPathProblem, and no two naming the same
 // file (after resolving '.', '..' and symlinks) or both stdout ('-'), which would overwrite or
 // interleave each other: "--junit names the same file as --json (x.xml)", "--json - and
-// --trace - cannot both write to stdout" (about the second flag).
-std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& outputs);
+// --trace - cannot both write to stdout" (about the second flag), and none naming one of the
+// verb's `inputs` (scenario files, choice files, reports it reads), which it would overwrite.
+std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& outputs,
+                                              const std::vector<std::string>& inputs = {});
 
 }  // namespace repartsim::campaign

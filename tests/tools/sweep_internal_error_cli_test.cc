@@ -30,7 +30,7 @@ CliOutcome Sweep(const std::string& dir, const std::string& flags) {
 TEST(SweepInternalErrorCliTest, TheRunIsNamedAndTheOthersAreReported) {
   for (const std::string jobs : {"1", "2"}) {
     const std::string dir = repartsim::testing::FreshTestDir("internal_error_" + jobs);
-    CliOutcome o = Sweep(dir, "--jobs " + jobs + " --json s.json --junit s.xml");
+    CliOutcome o = Sweep(dir, "--jobs " + jobs + " --json s.json --junit s.xml --html s.html");
     EXPECT_EQ(o.exit_code, 70) << o.output;
     EXPECT_TRUE(Has(o.output, " died running " + kScenario +
                                   " seed 2: exit code 70; the run is an internal-error row, its "

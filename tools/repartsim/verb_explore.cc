@@ -126,7 +126,8 @@ int Explore(const ExploreArgs& a) {
                                                "-" + campaign::FileNamePart(profile) + "-explore"
                                          : a.out;
   sim::Status outputs = CheckOutputPaths(
-      {{"--json", a.json}, {"--out", base + ".choices"}, {"--out", base + ".yaml"}}, args);
+      {{"--json", a.json}, {"--out", base + ".choices"}, {"--out", base + ".yaml"}}, args,
+      {a.scenario});
   if (!outputs.ok()) return ReportInputError(outputs.error());
   Stopwatch clock;
   config.progress = [&](const sim::explore::ExploreStats& st) {

@@ -44,7 +44,8 @@ int Merge(const MergeArgs& a) {
   if (a.reports.empty()) {
     return ReportInputError({{"<command line>", 1, 1}, "merge needs at least one REPORT.json"});
   }
-  sim::Status outputs = CheckOutputPaths({{"--json", a.json}, {"--junit", a.junit}}, args);
+  sim::Status outputs =
+      CheckOutputPaths({{"--json", a.json}, {"--junit", a.junit}}, args, a.reports);
   if (!outputs.ok()) return ReportInputError(outputs.error());
   std::vector<campaign::MergePart> parts;
   for (const std::string& path : a.reports) {

@@ -124,13 +124,15 @@ int Mutants(const MutantsArgs& a) {
         {{"<command line>", 1, ArgumentColumn(args, bad)},
          "--only: '" + bad + "' is not a switch that is on in reference (see 'repartsim rules')"});
   }
-  if (!a.json.empty()) {
-    sim::Status st = CheckOutputPath(a.json, args);
-    if (!st.ok()) return ReportInputError(st.error());
-  }
   auto made = MakeBudget(a, args);
   if (!made.ok()) return ReportInputError(made.error());
   campaign::Budget& budget = made.value();
+  if (!a.json.empty()) {
+    std::vector<std::string> inputs;
+    for (const scenario::Scenario& s : budget.scenarios) inputs.push_back(s.path);
+    sim::Status st = CheckOutputPath("--json", a.json, args, inputs);
+    if (!st.ok()) return ReportInputError(st.error());
+  }
   budget.now_ms = [&clock] { return clock.Ms(); };
   std::vector<std::string> rules = {""};
   rules.insert(rules.end(), mutated->begin(), mutated->end());

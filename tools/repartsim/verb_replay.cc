@@ -126,7 +126,8 @@ int Replay(const ReplayArgs& a) {
     return ReportFlagError(args, "--trace-format needs --trace FILE");
   }
   const std::string trace_format = a.trace_format.empty() ? "text" : a.trace_format;
-  sim::Status outputs = CheckOutputPaths({{"--trace", a.trace}, {"--json", a.json}}, args);
+  sim::Status outputs =
+      CheckOutputPaths({{"--trace", a.trace}, {"--json", a.json}}, args, {a.scenario, a.choices});
   if (!outputs.ok()) return ReportInputError(outputs.error());
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
