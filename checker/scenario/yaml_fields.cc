@@ -167,6 +167,11 @@ int64_t ReadInt(const YAML::Node& node, LoadContext& ctx, const std::string& pat
     return min_value;
   }
   const std::string& s = node.Scalar();
+  if (node.Tag() == "!") {  // quoted: "3" is a string in YAML
+    ctx.Fail(node, path,
+             "expected an integer, got the string " + Quote(node) + " (drop the quotes)");
+    return min_value;
+  }
   int64_t value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end != s.data() + s.size() || s.empty()) {
