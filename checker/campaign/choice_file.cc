@@ -166,6 +166,7 @@ sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::st
   uint32_t line_no = 0;
   while (std::getline(lines, line)) {
     ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // a file saved with CRLF
     if (line.rfind("# scenario=", 0) != 0) continue;
     size_t pos = 2;
     while (pos < line.size()) {

@@ -120,9 +120,10 @@ int Mutants(const MutantsArgs& a) {
   std::string bad;
   const std::optional<std::vector<std::string>> mutated = campaign::MutatedSwitches(a.only, &bad);
   if (!mutated) {
-    return ReportInputError(
-        {{"<command line>", 1, ArgumentColumn(args, bad)},
-         "--only: '" + bad + "' is not a switch that is on in reference (see 'repartsim rules')"});
+    return ReportInputError({{"<command line>", 1, ArgumentColumn(args, bad)},
+                             "--only: '" + bad +
+                                 "' is not a switch that is on in reference (see '" +
+                                 campaign::CommandName() + " rules')"});
   }
   auto made = MakeBudget(a, args);
   if (!made.ok()) return ReportInputError(made.error());

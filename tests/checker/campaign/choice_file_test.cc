@@ -76,6 +76,13 @@ TEST(ChoiceFileTest, UnreadableHeaderWordsAreLocatedErrors) {
             "x.choices:2:25: error: rules must be - or NAME=on|off,..., got 'a=on,b=maybe'");
   EXPECT_EQ(error("# scenario=a.yaml seed=18446744073709551615 trace_hash=0x00000000000000ff"),
             "ok");
+  // Issue 54 (R17): a file saved with CRLF line ends read its trace hash with the '\r'.
+  auto crlf = ParseChoicesFile(
+      "# repartsim choices\r\n# scenario=a.yaml seed=1 trace_hash=0x00000000000000ff\r\n" + list,
+      "x.choices");
+  ASSERT_TRUE(crlf.ok()) << crlf.error().Format();
+  EXPECT_EQ(crlf.value().trace_hash, 0xffu);
+  EXPECT_EQ(crlf.value().scenario, "a.yaml");
 }
 
 TEST(ChoiceFileTest, AScenarioPathWithSpacesQuotesOrNewlinesReadsBack) {
