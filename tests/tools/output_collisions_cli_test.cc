@@ -108,6 +108,9 @@ TEST(OutputCollisionsCliTest, AnOutputThatFailsDoesNotCostTheOthers) {
       Has(full.output, "/dev/full: error: cannot write the report: No space left on device"))
       << full.output;
   EXPECT_TRUE(fs::exists(dir + "/t.json"));
+  CliOutcome merge = RunRepartsim("merge t.json -q --junit /dev/full --json m.json", dir);
+  EXPECT_EQ(merge.exit_code, 73) << merge.output;
+  EXPECT_TRUE(fs::exists(dir + "/m.json")) << merge.output;
   CliOutcome run = RunRepartsim("run s.yaml --seed 0 --html /dev/full --json r.json", dir);
   EXPECT_EQ(run.exit_code, 73) << run.output;
   EXPECT_TRUE(Has(run.output, "/dev/full: error: cannot write the report: No space left on device"))

@@ -65,15 +65,9 @@ int Merge(const MergeArgs& a) {
     PrintSweepSummary(merged, a.verbose, out);
   }
   const int verdict = merged.ExitCode();
-  if (!a.json.empty()) {
-    sim::Status st = WriteTextFile(a.json, sim::JsonText(merged.ToJson(), 1) + "\n");
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
-  }
-  if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, report::SweepJunit(merged));
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
-  }
-  return verdict;
+  std::vector<sim::Error> errors;
+  WriteSweepReportFiles(a.json, a.junit, merged, errors);
+  return ReportWriteErrors(errors, verdict);
 }
 
 }  // namespace

@@ -155,16 +155,19 @@ int Replay(const ReplayArgs& a) {
   // Stdout carries only the JSON report or the trace when one goes there: the rest to stderr.
   std::FILE* out = a.trace == "-" || a.json == "-" ? stderr : stdout;
   PrintRunReport(out, s.value(), r, a.violations_max);
-  if (!a.trace.empty()) {
-    sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);
-    if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
-  }
+  // The JSON first; each output is written even when another fails.
+  std::vector<sim::Error> errors;
   if (!a.json.empty()) {
     nlohmann::json j = r.ToJson();
     report::StampRunJson(j, BinaryIdentity().first, BinaryIdentity().second);
     sim::Status st = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
-    if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
+    if (!st.ok()) errors.push_back(st.error());
   }
+  if (!a.trace.empty()) {
+    sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);
+    if (!st.ok()) errors.push_back(st.error());
+  }
+  if (!errors.empty()) return ReportWriteErrors(errors, ExitCodeFor(r.outcome));
   return Verify(out, a, s.value(), config, file, r);
 }
 

@@ -136,14 +136,7 @@ sim::Result<campaign::SweepReport> LoadResume(const std::string& path,
 int WriteReports(const SweepArgs& a, const campaign::SweepPlan& plan,
                  const campaign::SweepReport& report, int verdict) {
   std::vector<sim::Error> errors;
-  if (!a.json.empty()) {
-    sim::Status st = WriteTextFile(a.json, sim::JsonText(report.ToJson(), 1) + "\n");
-    if (!st.ok()) errors.push_back(st.error());
-  }
-  if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, report::SweepJunit(report));
-    if (!st.ok()) errors.push_back(st.error());
-  }
+  WriteSweepReportFiles(a.json, a.junit, report, errors);
   if (!a.html.empty()) {
     for (sim::Error& e : report::WriteSweepHtml(a.html, plan, report)) {
       errors.push_back(std::move(e));
