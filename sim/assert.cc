@@ -23,6 +23,12 @@ void AssertFail(const char* file, int line, const char* condition, const char* m
                  message ? ": " : "", message ? message : "");
   }
   std::fflush(stderr);
+  AssertContext& mutable_context = CurrentAssertContext();
+  if (void (*on_fail)(void*) = mutable_context.on_fail) {
+    mutable_context.on_fail = nullptr;  // an assertion inside the hook exits at once
+    on_fail(mutable_context.on_fail_arg);
+    std::fflush(nullptr);
+  }
   std::_Exit(70);
 }
 

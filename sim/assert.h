@@ -13,6 +13,10 @@ struct AssertContext {
   uint64_t seed = 0;
   uint64_t step = 0;
   bool in_run = false;
+  // Called once, after the message and before the exit, when set (e.g. explore saving the
+  // decisions of the path that broke an assertion): `on_fail(on_fail_arg)`.
+  void (*on_fail)(void* arg) = nullptr;
+  void* on_fail_arg = nullptr;
 };
 
 AssertContext& CurrentAssertContext();

@@ -50,4 +50,21 @@ std::string InvalidUtf8Message(std::string_view text, size_t offset) {
   return std::string("invalid UTF-8 byte ") + byte;
 }
 
+std::string VisibleText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) {
+      out += c;
+      continue;
+    }
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+    out += hex;
+  }
+  REPARTSIM_ASSERT(out.size() >= text.size());
+  return out;
+}
+
 }  // namespace repartsim::sim

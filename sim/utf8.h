@@ -18,4 +18,9 @@ std::optional<size_t> FirstInvalidUtf8(std::string_view text);
 // "invalid UTF-8 byte 0xFF": names the byte at `offset`, which must lie inside `text`.
 std::string InvalidUtf8Message(std::string_view text, size_t offset);
 
+// `text` for a terminal line: every control byte (below 0x20, and 0x7f; newline and tab too)
+// shown as "\x1b", so a scenario name or path cannot move the cursor, recolour the terminal or
+// start a line of its own. Other bytes are kept.
+std::string VisibleText(std::string_view text);
+
 }  // namespace repartsim::sim

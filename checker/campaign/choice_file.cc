@@ -1,9 +1,11 @@
 #include "checker/campaign/choice_file.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
+#include "checker/campaign/repro_command.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/input_file.h"
@@ -11,10 +13,37 @@
 
 namespace repartsim::campaign {
 
+std::string HeaderValue(std::string_view value) {
+  const auto plain = [](char c) {
+    return static_cast<unsigned char>(c) > ' ' && c != '"' && c != '\\' && c != 0x7f;
+  };
+  if (!value.empty() && value[0] != '"' && std::all_of(value.begin(), value.end(), plain)) {
+    return std::string(value);
+  }
+  std::string out = "\"";
+  for (const char c : value) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (static_cast<unsigned char>(c) < ' ' || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof(hex), "\\x%02x", static_cast<unsigned char>(c));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 std::string ChoicesText(const run::RunReport& report) {
   REPARTSIM_ASSERT(!report.path.empty());
   REPARTSIM_ASSERT(!report.profile.empty());
-  return "# repartsim choices\n# scenario=" + report.path +
+  return "# repartsim choices\n# scenario=" + HeaderValue(report.path) +
          " seed=" + std::to_string(report.summary.seed) + " profile=" + report.profile +
          " rules=" + (report.rules.empty() ? "-" : report.rules) +
          " trace_hash=" + sim::Hex64(report.summary.trace_hash) + "\n" + report.choices.ToText();
@@ -91,6 +120,40 @@ std::optional<sim::Error> HeaderWord(const std::string& key, const std::string& 
   return std::nullopt;
 }
 
+// The quoted header value that starts at line[*pos] == '"' (HeaderValue's form); *pos moves
+// past its closing quote. nullopt when the quote is not closed or an escape is unknown.
+std::optional<std::string> UnquoteHeaderValue(const std::string& line, size_t* pos) {
+  REPARTSIM_ASSERT(*pos < line.size() && line[*pos] == '"');
+  std::string out;
+  for (size_t i = *pos + 1; i < line.size(); ++i) {
+    if (line[i] == '"') {
+      *pos = i + 1;
+      return out;
+    }
+    if (line[i] != '\\') {
+      out += line[i];
+      continue;
+    }
+    if (++i == line.size()) return std::nullopt;
+    const char e = line[i];
+    if (e == '"' || e == '\\') {
+      out += e;
+    } else if (e == 'n') {
+      out += '\n';
+    } else if (e == 't') {
+      out += '\t';
+    } else if (e == 'x' && i + 2 < line.size()) {
+      std::optional<uint64_t> byte = sim::ParseU64(line.substr(i + 1, 2), 16);
+      if (!byte || *byte > 0xff) return std::nullopt;
+      out += static_cast<char>(*byte);
+      i += 2;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::string& file) {
@@ -103,18 +166,29 @@ sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::st
   uint32_t line_no = 0;
   while (std::getline(lines, line)) {
     ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // a file saved with CRLF
     if (line.rfind("# scenario=", 0) != 0) continue;
     size_t pos = 2;
     while (pos < line.size()) {
-      const size_t end = std::min(line.find(' ', pos), line.size());
-      const std::string word = line.substr(pos, end - pos);
-      const size_t eq = word.find('=');
-      if (eq != std::string::npos) {
-        const sim::SourceLocation at{file, line_no, static_cast<uint32_t>(pos + eq + 2)};
-        if (auto error = HeaderWord(word.substr(0, eq), word.substr(eq + 1), at, out)) {
-          return *error;
-        }
+      size_t end = std::min(line.find(' ', pos), line.size());
+      const size_t eq = line.find('=', pos);
+      if (eq >= end) {  // a word without '=' is skipped
+        pos = end + 1;
+        continue;
       }
+      const sim::SourceLocation at{file, line_no, static_cast<uint32_t>(eq + 2)};
+      std::string value = line.substr(eq + 1, end - eq - 1);
+      if (eq + 1 < line.size() && line[eq + 1] == '"') {
+        end = eq + 1;
+        std::optional<std::string> unquoted = UnquoteHeaderValue(line, &end);
+        if (!unquoted || (end < line.size() && line[end] != ' ')) {
+          return sim::Error{at,
+                            "a quoted header value must end in '\"' before a space or the "
+                            "line's end, with escapes \\\" \\\\ \\n \\t \\xHH only"};
+        }
+        value = std::move(*unquoted);
+      }
+      if (auto error = HeaderWord(line.substr(pos, eq - pos), value, at, out)) return *error;
       pos = end + 1;
     }
   }
@@ -138,8 +212,8 @@ std::optional<ChoicesMismatch> CheckChoicesFor(
   if (file.scenario.empty() || !same_file) {
     return ChoicesMismatch{ChoicesMismatch::Field::kScenario,
                            name + " records a run of scenario '" + file.scenario + "', not '" +
-                               scenario_path + "' (" + verb + ": repartsim " + verb + " " +
-                               file.scenario + " --choices " + name + ")"};
+                               scenario_path + "' (" + verb + ": " +
+                               ShellCommand({verb, file.scenario, "--choices", name}) + ")"};
   }
   if (!profile.empty() && file.profile && *file.profile != profile) {
     return ChoicesMismatch{ChoicesMismatch::Field::kProfile,

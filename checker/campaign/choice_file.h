@@ -1,7 +1,8 @@
 // The choice file: every decision a run took (sim::ChoiceList text), preceded by comment lines
 // that make it self-contained, so `replay` and `shrink` need nothing else:
 //   # repartsim choices
-//   # scenario=<path> seed=<n> profile=<p> rules=<overrides or -> trace_hash=0x<16 hex>
+//   # scenario=<path, quoted when needed: HeaderValue> seed=<n> profile=<p> rules=<overrides or ->
+//   trace_hash=0x<16 hex>
 // A header word that is missing leaves its field empty (the verbs then ask for the flag); one
 // that is unreadable (seed=-3, a short trace_hash, rules=x) is a located error, as is every
 // error in the choice list itself (sim::ChoiceList::Parse).
@@ -28,6 +29,11 @@ struct ChoicesFile {
   std::vector<std::pair<std::string, bool>> rules;
   std::optional<uint64_t> trace_hash;
 };
+
+// `value` as a header value: unchanged when it is not empty and holds no space, '"', '\\' or
+// control byte; else in double quotes, with \" \\ \n \t and \xHH (other control bytes)
+// escaped, so a scenario path with a space or a newline stays one header word.
+std::string HeaderValue(std::string_view value);
 
 // The file's text for one run: the header, then report.choices.
 std::string ChoicesText(const run::RunReport& report);

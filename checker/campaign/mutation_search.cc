@@ -6,6 +6,7 @@
 #include "checker/check/violation.h"
 #include "checker/run/explore.h"
 #include "sim/assert.h"
+#include "sim/json_text.h"
 
 namespace repartsim::campaign {
 
@@ -309,7 +310,7 @@ std::vector<MutantRow> SearchAll(
   };
   PoolTasks tasks;
   tasks.count = rules.size();
-  tasks.run = [&](size_t i, uint32_t) { return Search(budget, rules[i]).ToJson().dump(); };
+  tasks.run = [&](size_t i, uint32_t) { return sim::JsonText(Search(budget, rules[i]).ToJson()); };
   tasks.on_result = [&](size_t i, std::string line) {
     rows[i] = MutantRow::FromJson(nlohmann::json::parse(line));
     report(i);

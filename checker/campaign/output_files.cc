@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <utility>
+#include <vector>
 
 #include "sim/assert.h"
 
@@ -41,16 +43,67 @@ int WriteAll(int fd, const std::string& text, bool sync) {
   return ::close(fd) == 0 ? 0 : errno;
 }
 
+// N when `name` is /dev/fd/N or /proc/self/fd/N, or 0, 1, 2 for /dev/stdin, /dev/stdout and
+// /dev/stderr: a descriptor this process already holds.
+std::optional<int> DescriptorName(const std::string& name) {
+  if (name == "/dev/stdin") return 0;
+  if (name == "/dev/stdout") return 1;
+  if (name == "/dev/stderr") return 2;
+  for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) continue;
+    int fd = 0;
+    for (size_t i = prefix.size(); i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9' || fd > 100000) return std::nullopt;
+      fd = fd * 10 + (name[i] - '0');
+    }
+    return fd;
+  }
+  return std::nullopt;
+}
+
+// The names `path` goes through when each symlink of it is followed, `path` first: at most 40
+// (the kernel's limit); a loop or an unreadable link ends the list.
+std::vector<std::string> LinkChain(const std::string& path) {
+  std::vector<std::string> chain = {path};
+  for (int hops = 0; hops < 40; ++hops) {
+    const std::string& name = chain.back();
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(name, ec)) break;
+    const std::filesystem::path target = std::filesystem::read_symlink(name, ec);
+    if (ec) break;
+    chain.push_back(
+        (target.is_absolute() ? target : std::filesystem::path(name).parent_path() / target)
+            .lexically_normal()
+            .string());
+  }
+  return chain;
+}
+
 }  // namespace
 
-sim::Status WriteTextFile(const std::string& path, const std::string& text) {
-  REPARTSIM_ASSERT(!path.empty());
-  if (path == "-") {
-    std::fflush(stdout);
-    const int error = WriteAll(::dup(1), text, false);
-    if (error != 0) return WriteError("<stdout>", error);
+std::optional<int> OutputDescriptor(const std::string& path) {
+  if (path == "-") return 1;
+  for (const std::string& name : LinkChain(path)) {
+    if (std::optional<int> fd = DescriptorName(name)) return fd;
+  }
+  return std::nullopt;
+}
+
+std::string OutputTarget(const std::string& path) { return LinkChain(path).back(); }
+
+sim::Status WriteTextFile(const std::string& given, const std::string& text) {
+  REPARTSIM_ASSERT(!given.empty());
+  if (const std::optional<int> descriptor = OutputDescriptor(given)) {
+    if (*descriptor == 1) std::fflush(stdout);
+    if (*descriptor == 2) std::fflush(stderr);
+    const int fd = ::dup(*descriptor);
+    if (fd < 0) return WriteError(given == "-" ? "<stdout>" : given, errno);
+    const int error = WriteAll(fd, text, false);
+    if (error != 0) return WriteError(given == "-" ? "<stdout>" : given, error);
     return sim::Ok{};
   }
+  // Through a symlink: the file it names is replaced, the link stays.
+  const std::string path = OutputTarget(given);
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
@@ -71,10 +124,16 @@ sim::Status WriteTextFile(const std::string& path, const std::string& text) {
   return sim::Ok{};
 }
 
-std::optional<std::string> OutputPathProblem(const std::string& path) {
-  REPARTSIM_ASSERT(!path.empty());
-  if (path == "-") return std::nullopt;
-  auto problem = [&](int error) { return "cannot write " + path + ": " + std::strerror(error); };
+std::optional<std::string> OutputPathProblem(const std::string& given) {
+  REPARTSIM_ASSERT(!given.empty());
+  auto problem = [&](int error) { return "cannot write " + given + ": " + std::strerror(error); };
+  if (const std::optional<int> descriptor = OutputDescriptor(given)) {
+    const int flags = ::fcntl(*descriptor, F_GETFL);
+    if (flags < 0) return problem(errno);
+    if ((flags & O_ACCMODE) == O_RDONLY) return problem(EBADF);
+    return std::nullopt;
+  }
+  const std::string path = OutputTarget(given);
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return problem(EISDIR);
@@ -95,8 +154,15 @@ std::optional<std::string> OutputPathProblem(const std::string& path) {
   return std::nullopt;
 }
 
-std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& outputs) {
+std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& outputs,
+                                              const std::vector<std::string>& inputs) {
   std::vector<std::pair<std::string, size_t>> seen;  // resolved path, output index
+  std::vector<std::string> read;                     // the inputs, resolved
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    const std::string resolved = std::filesystem::weakly_canonical(in, ec).string();
+    if (!ec && !in.empty() && in != "-") read.push_back(resolved);
+  }
   for (size_t i = 0; i < outputs.size(); ++i) {
     const OutputFile& out = outputs[i];
     if (out.path.empty()) continue;
@@ -105,16 +171,24 @@ std::optional<OutputProblem> CheckOutputFiles(const std::vector<OutputFile>& out
       return OutputProblem{i, true, std::move(*problem)};
     }
     std::error_code ec;
-    std::string resolved =
-        out.path == "-" ? "-" : std::filesystem::weakly_canonical(out.path, ec).string();
+    const std::optional<int> descriptor = OutputDescriptor(out.path);
+    std::string resolved = descriptor
+                               ? (*descriptor == 1 ? "-" : "fd " + std::to_string(*descriptor))
+                               : std::filesystem::weakly_canonical(out.path, ec).string();
     if (ec) resolved = out.path;
+    if (!descriptor && std::find(read.begin(), read.end(), resolved) != read.end()) {
+      return OutputProblem{i, false,
+                           out.flag + " names an input file (" + out.path +
+                               "): writing it would overwrite what is read; choose another name"};
+    }
     for (const auto& [other, first] : seen) {
       if (other != resolved) continue;
       const std::string& first_flag = outputs[first].flag;
       return OutputProblem{
           i, false,
-          out.path == "-"
-              ? out.flag + " - and " + first_flag + " - cannot both write to stdout"
+          resolved == "-"
+              ? out.flag + " " + out.path + " and " + first_flag + " " + outputs[first].path +
+                    " cannot both write to stdout"
               : out.flag + " names the same file as " + first_flag + " (" + out.path + ")"};
     }
     seen.emplace_back(std::move(resolved), i);

@@ -1,8 +1,10 @@
 #include "checker/campaign/repro_command.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "sim/assert.h"
+#include "sim/utf8.h"
 
 namespace repartsim::campaign {
 
@@ -28,6 +30,17 @@ std::string ShellQuote(std::string_view word) {
   bool plain = !word.empty();
   for (const char c : word) plain = plain && Plain(c);
   if (plain) return std::string(word);
+  const auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+  if (std::any_of(word.begin(), word.end(), control)) {
+    // $'...' (bash, zsh, ksh, POSIX.1-2024 sh): the control bytes written as \xHH escapes, so
+    // the command neither reaches the terminal raw nor breaks across lines.
+    std::string out = "$'";
+    for (const char c : word) {
+      if (c == '\'' || c == '\\') out += '\\';
+      out += control(c) ? sim::VisibleText(std::string_view(&c, 1)) : std::string(1, c);
+    }
+    return out + "'";
+  }
   std::string out = "'";
   for (const char c : word) {
     if (c == '\'') {

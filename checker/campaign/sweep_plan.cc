@@ -13,6 +13,7 @@
 #include "checker/campaign/worker_pool.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
+#include "sim/json_text.h"
 #include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
@@ -123,10 +124,14 @@ sim::Result<std::vector<SweepRun>> SweepPlan::Resume(const SweepReport& previous
   done_.assign(items_.size(), false);
   size_t resumed = 0;
   for (size_t i = 0; i < items_.size(); ++i) {
-    const SweepRun key = Placeholder(i, "");
+    // The report holds each path as JsonText wrote it (U+FFFD for a non-UTF-8 byte).
+    SweepRun key = Placeholder(i, "");
+    const std::string path = key.path;
+    key.path = sim::JsonSafe(path);
     auto it = finished.find({key.Key(), key.seed});
     if (it == finished.end()) continue;
     runs[i] = *it->second;
+    runs[i].path = path;
     done_[i] = true;
     ++resumed;
   }
@@ -150,11 +155,22 @@ SweepRun RunItem(const SweepPlan& plan, size_t item, const SweepHooks& hooks) {
   const SweepItem& it = plan.items()[item];
   run::RunConfig config = plan.base();
   config.seed = it.seed;
+  if (hooks.before_run) hooks.before_run(it.seed);
   const int64_t t0 = hooks.now_ms();
   // Every scenario was loaded and validated, and the overrides checked, before the plan.
   auto report = run::RunScenario(plan.scenarios()[it.scenario], config);
   REPARTSIM_ASSERT_MSG(report.ok(), "a validated scenario failed to run");
   return ToSweepRun(report.value(), plan.rules(), hooks.now_ms() - t0);
+}
+
+// The record of item `item`, whose worker died running it (`how`: "exit code 70").
+SweepRun InternalErrorRun(const SweepPlan& plan, size_t item, const std::string& how) {
+  SweepRun run = plan.Placeholder(item, "internal-error");
+  run.invariants = {kInternalErrorName};
+  run.failures = {{kInternalErrorName, how,
+                   "the run ended in an internal error (" + how +
+                       "): a broken invariant of the simulator or the model, not a finding"}};
+  return run;
 }
 
 // The items still to run, seed-major: the first remaining seed of every scenario, then the
@@ -200,9 +216,14 @@ SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, u
   size_t unexpected = 0;
   PoolTasks tasks;
   tasks.count = todo.size();
-  tasks.run = [&](size_t k, uint32_t) { return RunToJson(RunItem(plan, todo[k], hooks)).dump(); };
+  tasks.run = [&](size_t k, uint32_t) {
+    return sim::JsonText(RunToJson(RunItem(plan, todo[k], hooks)));
+  };
   tasks.on_result = [&](size_t k, std::string line) {
     SweepRun run = RunFromJson(nlohmann::json::parse(line));
+    // The line's path went through JsonText (a non-UTF-8 byte became U+FFFD); the plan holds
+    // the file's own name, which the rows and the re-check look the run up by.
+    run.path = plan.scenarios()[plan.items()[todo[k]].scenario].path;
     const SweepScenario& row = plan.rows()[plan.items()[todo[k]].scenario];
     const bool skip = run.outcome == "skipped";
     unexpected += skip ? 0 : RunUnexpected(run, &row, plan.raw);
@@ -219,7 +240,17 @@ SweepExecution ExecuteSweep(const SweepPlan& plan, std::vector<SweepRun> runs, u
   const PoolOutcome pool = RunPool(tasks, jobs, Assignment::kStriped);
   ex.stopped = pool.stopped || (hooks.should_stop && hooks.should_stop());
   for (const WorkerDeath& death : pool.deaths) {
-    if (pool.stopped) break;  // the workers were sent SIGTERM
+    if (death.culprit.has_value()) {
+      const size_t item = todo[*death.culprit];
+      ex.runs[item] = InternalErrorRun(plan, item, DescribeWaitStatus(death.status));
+      ex.notes.push_back("sweep worker " + std::to_string(death.worker + 1) + " (pid " +
+                         std::to_string(death.pid) + ") died running " + ex.runs[item].path +
+                         " seed " + std::to_string(ex.runs[item].seed) + ": " +
+                         DescribeWaitStatus(death.status) +
+                         "; the run is an internal-error row, its other runs went on");
+      continue;
+    }
+    if (pool.stopped) continue;  // the workers were sent SIGTERM
     ex.notes.push_back("sweep worker " + std::to_string(death.worker + 1) + " (pid " +
                        std::to_string(death.pid) + ") died: " + DescribeWaitStatus(death.status) +
                        "; " + std::to_string(death.unreported.size()) +
@@ -250,7 +281,10 @@ void RecheckDeterminism(const SweepPlan& plan, SweepReport& report, uint32_t per
       ++taken[g.path];
     }
   }
-  auto ran = [](const SweepRun& run) { return run.outcome != "skipped" && run.outcome != "unrun"; };
+  // An internal-error run is not re-run here: it would end this process as it ended its worker.
+  auto ran = [](const SweepRun& run) {
+    return run.outcome != "skipped" && run.outcome != "unrun" && run.outcome != "internal-error";
+  };
   for (const SweepRun& run : report.runs) {
     if (ran(run) && taken[run.path] < per_scenario && sample.insert({run.path, run.seed}).second) {
       ++taken[run.path];

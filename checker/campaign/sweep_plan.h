@@ -28,8 +28,14 @@
 namespace repartsim::campaign {
 
 // At most this many runs in one sweep (one shard): a bigger range is almost surely a typo,
-// and the run list is held in memory. Bigger sweeps are split with shards.
-inline constexpr uint64_t kSweepRunsMax = 10'000'000;
+// and the run list is held in memory. Bigger sweeps are split with shards. The cap keeps a
+// shard's report readable by merge and --resume: a run record is about 232 bytes (a passing
+// run; kSweepRunRecordBytes allows for failure messages), so a full shard's report stays under
+// kSweepReportBytesMax, and merging it takes about 1.9 GB (measured at one million runs).
+inline constexpr uint64_t kSweepRunsMax = 1'000'000;
+inline constexpr uint64_t kSweepRunRecordBytes = 1024;
+static_assert(kSweepRunsMax * kSweepRunRecordBytes <= kSweepReportBytesMax,
+              "a full shard's report must fit the limit merge and --resume read");
 
 struct Shard {
   uint32_t index = 0;
@@ -107,6 +113,8 @@ struct SweepHooks {
   std::function<void(size_t done, size_t total, size_t unexpected)> progress;
   // Called in a worker after it reported a run (test hooks). Optional.
   std::function<void(size_t index, uint32_t worker)> after_report;
+  // Called in a worker before it runs a seed (test hooks). Optional.
+  std::function<void(uint64_t seed)> before_run;
 };
 
 struct SweepExecution {

@@ -16,14 +16,15 @@
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/input_file.h"
+#include "sim/json_text.h"
 #include "sim/parse_u64.h"
 
 namespace repartsim::campaign {
 
 namespace {
 
-const std::set<std::string> kOutcomes = {"pass",           "safety",  "liveness",
-                                         "nondeterminism", "skipped", "unrun"};
+const std::set<std::string> kOutcomes = {"pass",    "safety", "liveness",      "nondeterminism",
+                                         "skipped", "unrun",  "internal-error"};
 
 // check::IsLivenessInvariant of a reported invariant name.
 bool IsLivenessName(const std::string& name) {
@@ -325,7 +326,10 @@ int SweepReport::ExitCode() const {
       (only_live ? liveness : safety) = true;
     }
   }
-  if (unrun) return kExitInternal;
+  const bool internal = std::any_of(runs.begin(), runs.end(), [](const SweepRun& run) {
+    return run.outcome == "internal-error";
+  });
+  if (unrun || internal) return kExitInternal;
   if (nondeterminism) return kExitNondeterminism;
   if (safety) return kExitSafety;
   if (liveness) return kExitLiveness;
@@ -532,7 +536,7 @@ class Fields {
     const json& v = Member(obj, at, key);
     if (!v.is_number_unsigned()) {
       throw BadField{Join(at, key),
-                     "'" + key + "' must be a non-negative integer, got " + v.dump()};
+                     "'" + key + "' must be a non-negative integer, got " + sim::JsonText(v)};
     }
     return v.get<uint64_t>();
   }
@@ -568,7 +572,8 @@ class Fields {
 };
 
 void CheckInvariantName(const std::string& name, const Fields::Path& at) {
-  if (!check::ParseInvariant(name)) throw BadField{at, "unknown invariant '" + name + "'"};
+  if (name != kInternalErrorName && !check::ParseInvariant(name))
+    throw BadField{at, "unknown invariant '" + name + "'"};
 }
 
 bool ValidShard(const std::string& shard) { return ParseShard(shard).has_value(); }
@@ -582,7 +587,7 @@ void ReadHeader(const nlohmann::json& j, SweepReport& r) {
   const nlohmann::json& version = j.at("version");
   if (!version.is_number_integer() || version.get<int64_t>() != kSweepReportVersion) {
     throw BadField{{"version"},
-                   "sweep report schema version " + version.dump() +
+                   "sweep report schema version " + sim::JsonText(version) +
                        "; this repartsim reads version " + std::to_string(kSweepReportVersion) +
                        " (re-run the sweep with this binary)"};
   }
@@ -640,7 +645,8 @@ SweepRun ReadRun(const nlohmann::json& x, const Fields::Path& at, const std::str
   if (!kOutcomes.count(run.outcome)) {
     throw BadField{F::Join(at, "outcome"),
                    "unknown outcome '" + run.outcome +
-                       "'; expected pass, safety, liveness, nondeterminism, skipped or unrun"};
+                       "'; expected pass, safety, liveness, nondeterminism, skipped, unrun or "
+                       "internal-error"};
   }
   run.steps = F::U64(x, at, "steps");
   run.trace_hash = F::Str(x, at, "trace_hash");
@@ -710,6 +716,19 @@ sim::SourceLocation LocateReportField(const std::string& text, const std::vector
   return sim::LocateOffset(text, locator.Find(path), file);
 }
 
+sim::Error UnreadableJsonNumber(const std::string& text, const std::string& what,
+                                const std::string& file) {
+  // The exception carries no offset: locate the quoted token.
+  const size_t open = what.find('\'');
+  const size_t close = open == std::string::npos ? open : what.find('\'', open + 1);
+  size_t offset = 0;
+  if (close != std::string::npos && close > open + 1) {
+    const size_t at = text.find(what.substr(open + 1, close - open - 1));
+    if (at != std::string::npos) offset = at;
+  }
+  return sim::Error{sim::LocateOffset(text, offset, file), "not valid JSON: " + what};
+}
+
 sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const std::string& file) {
   nlohmann::json j;
   try {
@@ -718,17 +737,7 @@ sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const st
     return sim::Error{sim::LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
                       "not valid JSON: " + std::string(e.what())};
   } catch (const nlohmann::json::exception& e) {
-    // A number the parser cannot hold (out_of_range 406 "number overflow parsing '1e309'")
-    // carries no offset: locate the quoted token.
-    const std::string what = e.what();
-    const size_t open = what.find('\'');
-    const size_t close = open == std::string::npos ? open : what.find('\'', open + 1);
-    size_t offset = 0;
-    if (close != std::string::npos && close > open + 1) {
-      const size_t at = text.find(what.substr(open + 1, close - open - 1));
-      if (at != std::string::npos) offset = at;
-    }
-    return sim::Error{sim::LocateOffset(text, offset, file), "not valid JSON: " + what};
+    return UnreadableJsonNumber(text, e.what(), file);
   }
   try {
     return ReadReport(j);

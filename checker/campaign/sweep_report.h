@@ -44,12 +44,17 @@ struct SweepFailure {
   std::string message;
 };
 
+// The invariant name of a run that ended in an internal error (exit 70, a REPARTSIM_ASSERT)
+// in a sweep worker: its outcome is "internal-error" and its one failure carries this name, so
+// it is tallied and grouped like a violation (with its seed and repro) and the sweep exits 70.
+inline constexpr const char* kInternalErrorName = "INTERNAL-ERROR";
+
 struct SweepRun {
   std::string path;     // scenario file
   std::string profile;  // effective profile
   std::string rules;    // --rule overrides "a=off,b=on" ("" none)
   uint64_t seed = 0;
-  std::string outcome;  // pass, safety, liveness, nondeterminism, skipped, unrun
+  std::string outcome;  // pass, safety, liveness, nondeterminism, skipped, unrun, internal-error
   uint64_t steps = 0;
   std::string trace_hash;
   std::vector<std::string> invariants;
@@ -158,6 +163,12 @@ std::string FailureSignature(const std::string& message);
 SweepRun ToSweepRun(const run::RunReport& report, const std::string& rules, int64_t wall_ms);
 nlohmann::json RunToJson(const SweepRun& run);
 SweepRun RunFromJson(const nlohmann::json& j);
+// The located error for a JSON text the parser refused with an exception other than a
+// parse_error (out_of_range 406 "number overflow parsing '1e999'"; `what` is its what()): at
+// the quoted token in `text`, else at its start.
+sim::Error UnreadableJsonNumber(const std::string& text, const std::string& what,
+                                const std::string& file);
+
 // The file:line:col of the value at `path` (object keys, array indices) in the report `text`.
 sim::SourceLocation LocateReportField(const std::string& text, const std::vector<std::string>& path,
                                       const std::string& file);

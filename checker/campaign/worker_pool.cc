@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <utility>
 
 #include "sim/assert.h"
@@ -24,8 +25,9 @@ struct Worker {
   pid_t pid = 0;
   int fd = -1;
   uint32_t slot = 0;
-  std::vector<size_t> tasks;  // in the order the worker runs them
-  std::string buffer;         // bytes read, not yet a whole line
+  std::vector<size_t> tasks;      // in the order the worker runs them
+  std::string buffer;             // bytes read, not yet a whole line
+  std::optional<size_t> running;  // the task it announced and has not reported yet
 };
 
 bool WriteAll(int fd, const std::string& text) {
@@ -43,6 +45,8 @@ bool WriteAll(int fd, const std::string& text) {
                              const std::vector<size_t>& mine) {
   if (tasks.in_child) tasks.in_child();
   for (size_t index : mine) {
+    // "+<index>" first, so the parent knows which task a worker dying of it was running.
+    if (!WriteAll(fd, "+" + std::to_string(index) + "\n")) _exit(kWriteFailedExit);
     std::string line = std::to_string(index) + " " + tasks.run(index, slot) + "\n";
     if (!WriteAll(fd, line)) _exit(kWriteFailedExit);
     if (tasks.after_report) tasks.after_report(index, slot);
@@ -69,14 +73,8 @@ class Pool {
   }
 
   PoolOutcome Run() {
-    // Striped with one worker: nothing to gain from a fork. One task per process always
-    // forks: its point is that a task cannot take the others down.
-    if (assignment_ == Assignment::kStriped && (jobs_ == 1 || tasks_.count <= 1)) {
-      std::vector<size_t> all(tasks_.count);
-      for (size_t k = 0; k < all.size(); ++k) all[k] = k;
-      RunHere(all);
-      return std::move(outcome_);
-    }
+    // Even one job forks a worker: a task that dies of an internal error (exit 70) must not
+    // take the campaign and its reports down with it.
     while (true) {
       CheckStop();
       StartWorkers();
@@ -122,7 +120,7 @@ class Pool {
       }
       close(fd[1]);
       free_slots_[slot] = false;
-      running_.push_back(Worker{pid, fd[0], slot, std::move(pending_.front()), {}});
+      running_.push_back(Worker{pid, fd[0], slot, std::move(pending_.front()), {}, std::nullopt});
       pending_.pop_front();
       ++outcome_.workers_started;
     }
@@ -171,14 +169,20 @@ class Pool {
     while ((nl = w.buffer.find('\n')) != std::string::npos) {
       const std::string line = w.buffer.substr(0, nl);
       w.buffer.erase(0, nl + 1);
-      const size_t space = line.find(' ');
       size_t index = 0;
+      if (!line.empty() && line[0] == '+') {
+        auto [end, ec] = std::from_chars(line.data() + 1, line.data() + line.size(), index);
+        if (ec == std::errc() && end == line.data() + line.size()) w.running = index;
+        continue;
+      }
+      const size_t space = line.find(' ');
       if (space == std::string::npos) continue;
       auto [end, ec] = std::from_chars(line.data(), line.data() + space, index);
       if (ec != std::errc() || end != line.data() + space) continue;
       bool mine = false;
       for (size_t t : w.tasks) mine = mine || t == index;
       if (!mine || outcome_.reported[index]) continue;
+      if (w.running == index) w.running.reset();
       Deliver(index, line.substr(space + 1));
     }
   }
@@ -190,10 +194,26 @@ class Pool {
     }
     free_slots_[w.slot] = true;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-    WorkerDeath death{w.slot, static_cast<int>(w.pid), status, {}};
+    // An interruption (SIGINT, SIGTERM, SIGHUP reach the workers too) is not the task's fault.
+    const bool interrupted =
+        outcome_.stopped ||
+        (WIFSIGNALED(status) &&
+         (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGHUP));
+    if (interrupted) w.running.reset();
+    WorkerDeath death{w.slot, static_cast<int>(w.pid), status, {}, std::nullopt};
+    std::vector<size_t> rest;  // the tasks after the one it died of
     for (size_t t : w.tasks) {
-      if (!outcome_.reported[t]) death.unreported.push_back(t);
+      if (outcome_.reported[t]) continue;
+      if (t == w.running) {
+        death.culprit = t;
+      } else if (w.running.has_value()) {
+        rest.push_back(t);
+      }
+      if (!w.running.has_value() || t == w.running) death.unreported.push_back(t);
     }
+    // A worker that died of a task: the task is named, its other tasks go to a new worker.
+    // One that died between tasks (killed from outside) loses the rest of its tasks.
+    if (!rest.empty() && !outcome_.stopped) pending_.push_front(std::move(rest));
     outcome_.deaths.push_back(std::move(death));
   }
 

@@ -10,16 +10,18 @@
 //     tasks, e.g. one mutant each: a dying task loses only itself).
 // A worker writes "<index> <result>\n" per finished task; the parent polls every pipe, hands
 // each result to `on_result` as it arrives (a line torn by a dying worker is dropped), reaps
-// every worker, and reports each that did not exit 0 with the tasks it never reported. Once
-// `should_stop` says so, every worker is sent SIGTERM and no new one is forked. Striped with
-// jobs <= 1 or a single task, or when no worker can be forked while none runs, tasks run in
-// this process (one task per process forks even with one job).
+// every worker, and reports each that did not exit 0 with the tasks it never reported: a
+// worker that dies of a task (an internal error, exit 70) names it, and its remaining tasks go
+// to a new worker. Once `should_stop` says so, every worker is sent SIGTERM and no new one is
+// forked. One job forks one worker too; only when no worker can be forked while none runs do
+// tasks run in this process.
 // Nothing here reads a clock or the environment: timing and test hooks stay with the caller.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,10 @@ struct WorkerDeath {
   int pid = 0;
   int status = 0;                  // as waitpid returned it
   std::vector<size_t> unreported;  // its tasks that never came back, in task order
+  // The task it was running when it died (it announces each before running it); the rest of
+  // its tasks then went to a new worker, so `unreported` holds only this one. nullopt: it
+  // died between tasks (killed from outside) and `unreported` holds all it did not report.
+  std::optional<size_t> culprit;
 };
 
 struct PoolOutcome {

@@ -1,6 +1,8 @@
 #include "checker/report/html_sweep.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "checker/campaign/output_files.h"
 #include "checker/report/html_assets.h"
@@ -89,7 +91,8 @@ std::vector<std::optional<std::string>> GroupTimelineHtml(const campaign::SweepP
       if (candidate.path == g.path) s = &candidate;
     }
     pages.emplace_back();
-    if (s == nullptr) continue;
+    // An internal-error run would end this process as it ended its worker: no timeline.
+    if (s == nullptr || g.invariant == campaign::kInternalErrorName) continue;
     run::RunConfig config = plan.base();
     config.seed = g.fastest_seed;
     config.profile = g.profile;
@@ -102,19 +105,60 @@ std::vector<std::optional<std::string>> GroupTimelineHtml(const campaign::SweepP
   return pages;
 }
 
-sim::Status WriteSweepHtml(const std::string& html_path, const campaign::SweepPlan& plan,
-                           const campaign::SweepReport& report) {
+bool IsSweepTimelinePath(const std::string& html_path, const std::string& path) {
+  const std::string first = SweepTimelinePath(html_path, 0);   // "<stem>-g1.html"
+  const std::string stem = first.substr(0, first.size() - 6);  // "<stem>-g"
+  if (path.size() <= stem.size() + 5 || path.rfind(stem, 0) != 0 || !path.ends_with(".html")) {
+    return false;
+  }
+  const std::string digits = path.substr(stem.size(), path.size() - stem.size() - 5);
+  return digits[0] != '0' &&
+         std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+namespace {
+
+// True when `path` does not exist or holds a timeline page this tool wrote (its title).
+bool MayReplaceTimeline(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return true;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(512, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head.rfind("<!DOCTYPE html>", 0) == 0 &&
+         head.find("<title>repartsim timeline: ") != std::string::npos;
+}
+
+}  // namespace
+
+std::vector<sim::Error> WriteSweepHtml(const std::string& html_path,
+                                       const campaign::SweepPlan& plan,
+                                       const campaign::SweepReport& report) {
   REPARTSIM_ASSERT(!html_path.empty());
   const std::vector<std::optional<std::string>> pages = GroupTimelineHtml(plan, report);
   REPARTSIM_ASSERT(pages.size() == report.groups.size());
+  std::vector<sim::Error> errors;
   std::vector<std::string> timelines(pages.size());
   for (size_t i = 0; i < pages.size(); ++i) {
     if (!pages[i]) continue;
-    timelines[i] = SweepTimelinePath(html_path, i);
-    sim::Status st = campaign::WriteTextFile(timelines[i], *pages[i]);
-    if (!st.ok()) return st;
+    const std::string path = SweepTimelinePath(html_path, i);
+    if (!MayReplaceTimeline(campaign::OutputTarget(path))) {
+      errors.push_back(sim::Error{{path, 0, 0},
+                                  "cannot write the report: the file exists and is not a "
+                                  "repartsim timeline page; move it or choose another --html"});
+      continue;
+    }
+    sim::Status st = campaign::WriteTextFile(path, *pages[i]);
+    if (!st.ok()) {
+      errors.push_back(st.error());
+      continue;
+    }
+    timelines[i] = path;  // the summary links only the pages that were written
   }
-  return campaign::WriteTextFile(html_path, RenderSweepHtml(report, timelines));
+  sim::Status st = campaign::WriteTextFile(html_path, RenderSweepHtml(report, timelines));
+  if (!st.ok()) errors.push_back(st.error());
+  return errors;
 }
 
 }  // namespace repartsim::report

@@ -26,10 +26,17 @@ std::string RenderSweepHtml(const campaign::SweepReport& report,
 std::vector<std::optional<std::string>> GroupTimelineHtml(const campaign::SweepPlan& plan,
                                                           const campaign::SweepReport& report);
 
-// Writes the summary page to `html_path` and, next to it (SweepTimelinePath), the timeline
-// of each failure group's fastest failing seed (GroupTimelineHtml), each atomically; the first
-// write error stops it.
-sim::Status WriteSweepHtml(const std::string& html_path, const campaign::SweepPlan& plan,
-                           const campaign::SweepReport& report);
+// True when `path` has the form of a group page of `html_path` ("out/sweep-g<N>.html", N >= 1):
+// a sweep with --html may write it, so no other output or input may name it.
+bool IsSweepTimelinePath(const std::string& html_path, const std::string& path);
+
+// Writes, next to `html_path` (SweepTimelinePath), the timeline of each failure group's fastest
+// failing seed (GroupTimelineHtml), then the summary page to `html_path`, each atomically. A
+// page that fails, or whose file exists and is not a timeline page this tool wrote (never
+// clobbered), is left out of the summary and the others are still written; returns the
+// errors, in order (empty: all written).
+std::vector<sim::Error> WriteSweepHtml(const std::string& html_path,
+                                       const campaign::SweepPlan& plan,
+                                       const campaign::SweepReport& report);
 
 }  // namespace repartsim::report

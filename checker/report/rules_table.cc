@@ -6,6 +6,7 @@
 #include "model/protocol/protocol.h"
 #include "model/protocol/rules.h"
 #include "sim/assert.h"
+#include "sim/json_text.h"
 
 namespace repartsim::report {
 
@@ -48,7 +49,7 @@ std::string RulesJson() {
                                                          : nlohmann::ordered_json(info.fixed_by)}});
   }
   REPARTSIM_ASSERT(out.size() == model::kRuleCount);
-  return out.dump(2) + "\n";
+  return sim::JsonText(out, 2) + "\n";
 }
 
 }  // namespace repartsim::report

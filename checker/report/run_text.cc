@@ -7,6 +7,7 @@
 #include "checker/campaign/sweep_report.h"
 #include "checker/check/violation.h"
 #include "sim/assert.h"
+#include "sim/utf8.h"
 
 namespace repartsim::report {
 
@@ -52,9 +53,9 @@ std::string StoriesText(const run::RunReport& r) {
 std::string RunReportText(const scenario::Scenario& s, const run::RunReport& r,
                           size_t violations_max) {
   REPARTSIM_ASSERT(!r.profile.empty());
-  std::string text = "scenario " + r.scenario + " (" + r.path + ") profile=" + r.profile +
-                     " rules=" + (r.rules.empty() ? "-" : r.rules) + " faults: " + r.faults + "\n" +
-                     r.SummaryLine() + "\n";
+  std::string text = "scenario " + sim::VisibleText(r.scenario) + " (" + sim::VisibleText(r.path) +
+                     ") profile=" + r.profile + " rules=" + (r.rules.empty() ? "-" : r.rules) +
+                     " faults: " + r.faults + "\n" + r.SummaryLine() + "\n";
   text += "end: " + r.end_reason + " at t=" + std::to_string(r.time_ms) +
           " ms (faults healed at t=" + std::to_string(r.heal_time_ms) + " ms, step " +
           std::to_string(r.heal_step) + ")\n";
@@ -150,6 +151,8 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
     if (colon != std::string::npos) what = what.substr(colon + 2);
     return sim::Error{sim::LocateOffset(text, e.byte == 0 ? 0 : e.byte - 1, file),
                       "not valid JSON: " + what};
+  } catch (const nlohmann::json::exception& e) {
+    return campaign::UnreadableJsonNumber(text, e.what(), file);
   }
   auto bad = [&](const std::vector<std::string>& path, const std::string& message) {
     std::string name;

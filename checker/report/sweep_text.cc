@@ -7,6 +7,7 @@
 
 #include "checker/report/html_text.h"
 #include "sim/assert.h"
+#include "sim/utf8.h"
 
 namespace repartsim::report {
 
@@ -126,8 +127,8 @@ std::string SweepTotalsText(const campaign::SweepReport& report) {
   for (const campaign::SweepScenario& s : report.scenarios) {
     const campaign::ScenarioTally& t = report.tallies.at(s.Key());
     if (!t.met) {
-      Appendf(out, "NOT MET %s (%s, %s): %s\n", s.name.c_str(), s.path.c_str(), s.profile.c_str(),
-              t.verdict.c_str());
+      Appendf(out, "NOT MET %s (%s, %s): %s\n", sim::VisibleText(s.name).c_str(),
+              sim::VisibleText(s.path).c_str(), s.profile.c_str(), t.verdict.c_str());
     }
   }
   AppendNotesAndTotals(report, out);
@@ -142,7 +143,7 @@ void AppendTable(const campaign::SweepReport& report,
   REPARTSIM_ASSERT(!rows.empty());
   size_t name_w = 8, expect_w = 6, rules_w = 0;
   for (const campaign::SweepScenario* s : rows) {
-    name_w = std::max(name_w, s->name.size());
+    name_w = std::max(name_w, sim::VisibleText(s->name).size());
     expect_w = std::max(expect_w, s->expect.size() + (s->tolerate.empty() ? 0 : 1));
     rules_w = std::max(rules_w, s->rules.size());
   }
@@ -155,7 +156,7 @@ void AppendTable(const campaign::SweepReport& report,
   bool tolerates = false;
   for (const campaign::SweepScenario* s : rows) {
     const campaign::ScenarioTally& t = report.tallies.at(s->Key());
-    Appendf(out, "%-*s %-9s ", nw, s->name.c_str(), s->profile.c_str());
+    Appendf(out, "%-*s %-9s ", nw, sim::VisibleText(s->name).c_str(), s->profile.c_str());
     if (rw > 0) Appendf(out, "%-*s ", rw, s->rules.empty() ? "-" : s->rules.c_str());
     const std::string expect = s->expect + (s->tolerate.empty() ? "" : "+");
     Appendf(out, "%-*s %5llu %5llu %6llu %5llu %5llu %5llu %5llu  %s\n", ew, expect.c_str(),
@@ -206,8 +207,8 @@ std::string SweepSummaryText(const campaign::SweepReport& report, bool verbose,
     }
     if (listed++ == 0) Appendf(out, "\nfailure groups (fastest failing seed of each):\n");
     const std::string repro = campaign::ReproCommand(g.path, g.fastest_seed, g.profile, g.rules);
-    Appendf(out, "  [%s] %s %s x%llu: %s\n", g.status.c_str(), g.name.c_str(), invariants.c_str(),
-            (unsigned long long)g.count, g.message.c_str());
+    Appendf(out, "  [%s] %s %s x%llu: %s\n", g.status.c_str(), sim::VisibleText(g.name).c_str(),
+            invariants.c_str(), (unsigned long long)g.count, g.message.c_str());
     const auto story = stories.find(repro);
     if (story != stories.end()) Appendf(out, "    story: %s\n", story->second.c_str());
     Appendf(out, "    %s\n", repro.c_str());

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/assert.h"
+#include "sim/json_text.h"
 #include "sim/parse_u64.h"
 
 namespace repartsim::report {
@@ -145,7 +146,7 @@ std::string TraceLineJson(const std::string& line) {
   }
   j["fields"] = typed;
   if (!text.empty()) j["text"] = text;
-  return j.dump();
+  return sim::JsonText(j);
 }
 
 std::string TraceText(const std::vector<std::string>& lines, const std::string& format) {

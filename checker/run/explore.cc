@@ -17,6 +17,7 @@ sim::Result<ExploreReport> ExploreScenario(const scenario::Scenario& s,
   base.seed = config.seed;
   base.profile = config.profile;
   base.rules = config.rules;
+  base.on_internal_error = config.on_internal_error;
   std::optional<sim::Error> error;
   auto protocol = model::Protocol::FromProfileName(config.profile.value_or(s.profile));
   if (!protocol.ok()) return protocol.error();

@@ -48,6 +48,9 @@ struct ExploreConfig {
   bool liveness_dedup = false;
   // Called after every run with the running totals; returning false stops the search.
   std::function<bool(const sim::explore::ExploreStats&)> progress;
+  // RunConfig::on_internal_error of every path: a path that breaks an assertion (exit 70) is
+  // a counterexample too, and this keeps its decisions before the process exits.
+  std::function<void(const sim::ChoiceList&)> on_internal_error;
 };
 
 struct ExploreReport {

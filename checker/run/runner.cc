@@ -413,6 +413,28 @@ sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig&
   if (config.replay != nullptr) replay.emplace(*config.replay);
   PhaseChooser chooser(replay ? static_cast<sim::Chooser&>(*replay) : recording);
 
+  // An assertion in this run hands its decisions to config.on_internal_error (sim::AssertFail).
+  struct FailHook {
+    const RunConfig* config;
+    const sim::RecordingChooser* recording;
+    static void Call(void* arg) {
+      const auto* hook = static_cast<const FailHook*>(arg);
+      hook->config->on_internal_error(hook->recording->list());
+    }
+  } hook{&config, &recording};
+  sim::AssertContext& assert_context = sim::CurrentAssertContext();
+  const bool hooked = config.on_internal_error && !replay;
+  if (hooked) {
+    assert_context.on_fail = &FailHook::Call;
+    assert_context.on_fail_arg = &hook;
+  }
+  struct Unhook {
+    sim::AssertContext& context;
+    bool hooked;
+    ~Unhook() {
+      if (hooked) context.on_fail = nullptr;
+    }
+  } unhook{assert_context, hooked};
   PhasedRun run(s, cluster, chooser, trace, plan, stats, faults, config.seed, config.after_step,
                 workload);
   run.query_watch().oracle().set_cross_check(config.oracle_cross_check);

@@ -85,6 +85,9 @@ struct RunConfig {
   // there: RunReport::cut is set and the run is not checked.
   sim::Chooser* chooser = nullptr;
   std::function<bool(const StepView&)> after_step;
+  // Called with the decisions taken so far when the run breaks an assertion (exit 70), before
+  // the process exits: explore saves them so the path can be replayed. Not with `replay`.
+  std::function<void(const sim::ChoiceList&)> on_internal_error;
 };
 
 struct HistoryCounts {

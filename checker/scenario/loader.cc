@@ -436,6 +436,8 @@ void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
   Fields f(root, ctx, "");
   f.RejectUnknown(kTopKeys);
   s.name = ReadString(f.Require("name"), ctx, "name");
+  if (s.name.empty() && !ctx.failed())
+    ctx.Fail(f.Get("name"), "name", "a scenario name is required, got ''");
   if (f.Has("description")) s.description = ReadString(f.Get("description"), ctx, "description");
   if (f.Has("tags")) s.tags = ReadStringList(f.Get("tags"), ctx, "tags");
   if (f.Has("profile")) {
@@ -552,6 +554,32 @@ std::optional<YAML::Mark> SecondDocument(std::string_view text) {
   return second.start;
 }
 
+// The first node of `node` (itself, then its keys and values, in document order) that carries
+// an explicit tag other than the core schema's (`!foo`, `!!binary`): nullptr when none. A tag
+// changes nothing the loader reads, so an unknown one is refused instead of ignored.
+const YAML::Node* FirstForeignTag(const YAML::Node& node, std::vector<YAML::Node>& keep,
+                                  int depth) {
+  const std::string& tag = node.Tag();
+  if (!tag.empty() && tag != "?" && tag != "!" && tag != "tag:yaml.org,2002:str" &&
+      tag != "tag:yaml.org,2002:int" && tag != "tag:yaml.org,2002:map" &&
+      tag != "tag:yaml.org,2002:seq") {
+    keep.push_back(node);
+    return &keep.back();
+  }
+  if (depth > 64) return nullptr;  // the readers refuse deeper documents themselves
+  if (node.IsMap()) {
+    for (const auto& item : node) {
+      if (const YAML::Node* found = FirstForeignTag(item.first, keep, depth + 1)) return found;
+      if (const YAML::Node* found = FirstForeignTag(item.second, keep, depth + 1)) return found;
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) {
+      if (const YAML::Node* found = FirstForeignTag(item, keep, depth + 1)) return found;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& file) {
@@ -590,6 +618,12 @@ sim::Result<Scenario> ParseScenario(std::string_view text, const std::string& fi
   Scenario scenario;
   scenario.path = file;
   try {
+    std::vector<YAML::Node> keep;
+    keep.reserve(1);
+    if (const YAML::Node* tagged = FirstForeignTag(root, keep, 0)) {
+      ctx.Fail(*tagged, "", "unknown YAML tag '" + tagged->Tag() + "': a scenario uses none");
+      return ctx.error();
+    }
     ReadTop(root, ctx, scenario);
   } catch (const YAML::Exception& e) {
     // Defensive: the readers check node kinds first, so yaml-cpp should never throw here.

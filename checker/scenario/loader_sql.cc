@@ -1,6 +1,8 @@
 // SQL steps: one SQL text -> one scripted op per statement (INSERT rows converted to the
 // column types in schema order, SELECT with its WHERE columns checked, ALTER TABLE ...
 // REPARTITION); SQL errors are re-located into the YAML file.
+#include <algorithm>
+
 #include "checker/scenario/loader_internal.h"
 #include "model/partition/schema.h"
 #include "model/sql/parser.h"
@@ -45,6 +47,10 @@ std::optional<std::vector<model::Row>> InsertRows(const model::sql::Insert& inse
         ctx.Fail(node, path, "INSERT names unknown column '" + name + "'");
         return std::nullopt;
       }
+      if (std::find(columns.begin(), columns.end(), *index) != columns.end()) {
+        ctx.Fail(node, path, "INSERT names column '" + name + "' twice");
+        return std::nullopt;
+      }
       columns.push_back(*index);
     }
   }
@@ -67,6 +73,16 @@ std::optional<std::vector<model::Row>> InsertRows(const model::sql::Insert& inse
         return std::nullopt;
       }
       row[columns[i]] = value.value();
+    }
+    // Every row needs its time index and every NOT NULL column (GreptimeDB refuses the write).
+    for (size_t c = 0; c < schema.columns.size(); ++c) {
+      const model::Column& column = schema.columns[c];
+      if (!row[c].is_null() || (column.nullable && c != schema.time_index)) continue;
+      ctx.FailAt(ctx.Relocate(node, at.line, at.column), path,
+                 "column '" + column.name + "' " +
+                     (c == schema.time_index ? "is the time index" : "is NOT NULL") +
+                     " and cannot be NULL");
+      return std::nullopt;
     }
     rows.push_back(std::move(row));
   }

@@ -189,6 +189,10 @@ void ReadAction(const YAML::Node& node, int64_t at_ms, bool is_setup, LoadContex
   if (action == "sql") {
     const size_t before = out.size();
     ReadSql(value, frontend, write_path, at_ms, ctx, s, apath, out);
+    if (out.size() == before && !ctx.failed()) {
+      ctx.Fail(value, apath, "an sql step needs at least one statement");
+      return;
+    }
     // `validate: false`: an ALTER submitted without the frontend's rule check.
     if (f.Has("validate") && !ctx.failed()) {
       const bool validate = ReadBool(f.Get("validate"), ctx, f.PathOf("validate"));

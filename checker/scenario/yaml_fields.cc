@@ -27,9 +27,17 @@ uint32_t Indent(std::string_view line) {
   return n;
 }
 
+// A scalar quoted in an error: at most kQuotedBytesMax bytes of it (cut at a UTF-8 character
+// boundary), so a file that is not YAML at all (`report` on a run whose path names
+// /etc/passwd) is named, not printed whole.
 std::string Quote(const YAML::Node& node) {
-  if (node.IsScalar()) return "'" + node.Scalar() + "'";
-  return std::string("a ") + NodeKindName(node);
+  if (!node.IsScalar()) return std::string("a ") + NodeKindName(node);
+  constexpr size_t kQuotedBytesMax = 60;
+  const std::string& text = node.Scalar();
+  if (text.size() <= kQuotedBytesMax) return "'" + text + "'";
+  size_t cut = kQuotedBytesMax;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return "'" + text.substr(0, cut) + "...' (" + std::to_string(text.size()) + " bytes)";
 }
 
 }  // namespace
@@ -166,6 +174,11 @@ int64_t ReadInt(const YAML::Node& node, LoadContext& ctx, const std::string& pat
     return min_value;
   }
   const std::string& s = node.Scalar();
+  if (node.Tag() == "!") {  // quoted: "3" is a string in YAML
+    ctx.Fail(node, path,
+             "expected an integer, got the string " + Quote(node) + " (drop the quotes)");
+    return min_value;
+  }
   int64_t value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end != s.data() + s.size() || s.empty()) {

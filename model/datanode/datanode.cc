@@ -262,7 +262,15 @@ bool Datanode::OpenFromManifest(const RegionManifest& manifest, RegionState stat
     if (batch->entry_id <= replay_after) continue;
     if (faults != nullptr && faults->entry_fails && faults->entry_fails()) {
       faults->failures.push_back({id, batch->entry_id, batch->rows.size(), fail_closed});
-      if (!fail_closed) continue;  // mito's replay discards the apply result: skipped
+      if (!fail_closed) {
+        // mito's replay discards the apply result: the rows are skipped, but the entry's
+        // sequences are published all the same (region_write_ctx.rs: a memtable error does
+        // not set `failed`, so publish_sequence_and_entry_id runs), and the next write takes
+        // a sequence after them. Reusing one would put a later write's rows at or below the
+        // skipped entry's when a second replay applies both.
+        region.AdvanceSequence(batch->sequence_last());
+        continue;
+      }
       regions_.erase(it);
       failed_opens_.insert(id);
       hosted_.insert(id);

@@ -7,6 +7,7 @@
 #include "model/meta/table_metadata.h"
 #include "model/node/message.h"
 #include "sim/assert.h"
+#include "sim/json_text.h"
 
 namespace repartsim::model {
 
@@ -24,7 +25,7 @@ std::string CreateTableProcedure::Dump() const {
   j["state"] = static_cast<int>(state_);
   j["info"] = EncodeTableInfo(info_);
   j["route"] = EncodeTableRoute(route_);
-  return j.dump();
+  return sim::JsonText(j);
 }
 
 sim::Result<CreateTableProcedure> CreateTableProcedure::Load(std::string_view dump) {

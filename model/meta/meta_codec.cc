@@ -9,6 +9,7 @@
 #include "model/meta/codec_memo.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
+#include "sim/json_text.h"
 
 namespace repartsim::model {
 namespace {
@@ -182,7 +183,7 @@ std::string EncodeTableRouteJson(const TableRoute& route) {
   j["region_routes"] = std::move(routes);
   j["max_region_number"] = route.max_region_number.value;
   j["version"] = route.version;
-  return Json{{"Physical", std::move(j)}}.dump();
+  return sim::JsonText(Json{{"Physical", std::move(j)}});
 }
 
 }  // namespace
@@ -207,7 +208,7 @@ sim::Result<TableRoute> DecodeTableRouteJson(std::string_view bytes) {
   TableRoute route;
   for (const Json& r : j["region_routes"]) {
     std::optional<RegionRoute> decoded = RouteFromJson(r);
-    if (!decoded) return DecodeError("malformed region route: " + r.dump());
+    if (!decoded) return DecodeError("malformed region route: " + sim::JsonText(r));
     route.region_routes.push_back(std::move(*decoded));
   }
   route.max_region_number = RegionNumber{j["max_region_number"].get<uint32_t>()};
@@ -228,7 +229,7 @@ std::string EncodeTableRepart(const TableRepart& repart) {
     for (RegionId dst : dsts) d.push_back(dst.value);
     map.push_back(Json::array({src.value, std::move(d)}));
   }
-  return Json{{"src_to_dst", std::move(map)}}.dump();
+  return sim::JsonText(Json{{"src_to_dst", std::move(map)}});
 }
 
 sim::Result<TableRepart> DecodeTableRepart(std::string_view bytes) {
@@ -241,12 +242,12 @@ sim::Result<TableRepart> DecodeTableRepart(std::string_view bytes) {
   for (const Json& entry : (*parsed)["src_to_dst"]) {
     if (!entry.is_array() || entry.size() != 2 || !entry[0].is_number_unsigned() ||
         !entry[1].is_array()) {
-      return DecodeError("malformed table repart entry: " + entry.dump());
+      return DecodeError("malformed table repart entry: " + sim::JsonText(entry));
     }
     std::set<RegionId>& dsts = repart.src_to_dst[RegionId{entry[0].get<uint64_t>()}];
     for (const Json& d : entry[1]) {
       if (!d.is_number_unsigned())
-        return DecodeError("malformed table repart entry: " + entry.dump());
+        return DecodeError("malformed table repart entry: " + sim::JsonText(entry));
       dsts.insert(RegionId{d.get<uint64_t>()});
     }
   }

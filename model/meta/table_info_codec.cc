@@ -5,6 +5,7 @@
 
 #include "model/meta/codec_memo.h"
 #include "model/meta/meta_codec.h"
+#include "sim/json_text.h"
 
 namespace repartsim::model {
 namespace {
@@ -84,7 +85,7 @@ std::string EncodeTableInfoJson(const TableInfo& info) {
   Json j{{"table_id", info.table_id.value}, {"name", info.name},
          {"schema", std::move(schema)},     {"partition_key_indices", info.partition_key_indices},
          {"engine", info.engine},           {"options", info.options}};
-  return j.dump();
+  return sim::JsonText(j);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "model/ddl/lock_keys.h"
 #include "model/node/message.h"
 #include "sim/assert.h"
+#include "sim/json_text.h"
 
 namespace repartsim::model {
 
@@ -29,7 +30,7 @@ std::string RegionMigrationProcedure::Dump() const {
   j["region"] = ctx_.region.value;
   j["timeout_ms"] = ctx_.timeout_ms;
   j["trigger_reason"] = ctx_.trigger_reason;
-  return j.dump();
+  return sim::JsonText(j);
 }
 
 sim::Result<RegionMigrationProcedure> RegionMigrationProcedure::Load(std::string_view dump) {

@@ -4,6 +4,7 @@
 
 #include "model/ddl/lock_keys.h"
 #include "sim/assert.h"
+#include "sim/json_text.h"
 #include "sim/text_memo.h"
 
 namespace repartsim::model {
@@ -64,7 +65,7 @@ std::string RepartitionProcedure::DumpJson() const {
   j["dispatch"] = ctx_.dispatch_plans;
   j["timeout_ms"] = ctx_.timeout_ms;
   j["next_group_id"] = ctx_.next_group_id;
-  return j.dump();
+  return sim::JsonText(j);
 }
 
 sim::Result<RepartitionProcedure> RepartitionProcedure::Load(std::string_view dump) {

@@ -24,5 +24,11 @@ TEST(Utf8Test, NamesTheFirstBadByte) {
   EXPECT_EQ(FirstInvalidUtf8("\xc3\xa9\xc3\x28"), 2u);  // bad second byte
 }
 
+TEST(Utf8Test, VisibleTextShowsControlBytes) {
+  EXPECT_EQ(VisibleText("split-small caf\xc3\xa9"), "split-small caf\xc3\xa9");
+  EXPECT_EQ(VisibleText("evil\x1b[31mred\x07"), "evil\\x1b[31mred\\x07");
+  EXPECT_EQ(VisibleText("a\nb\tc\x7f"), "a\\x0ab\\x09c\\x7f");
+}
+
 }  // namespace
 }  // namespace repartsim::sim

@@ -25,13 +25,16 @@ TEST(CliTest, VersionPrintsNameVersionAndTheBuildIdReportsRecord) {
 TEST(CliTest, AMistypedVerbFlagOrRuleGetsASuggestion) {
   EXPECT_EQ(RunRepartsim("swep x").output,
             "<command line>:1:1: error: The following arguments were not expected: x swep (did "
-            "you mean 'sweep'?) (see 'repartsim --help')\n");
+            "you mean 'sweep'?) (see '" +
+                std::string(REPARTSIM_BINARY) + " --help')\n");
   EXPECT_EQ(RunRepartsim("run x.yaml --sed 3").output,
             "<command line>:1:12: error: The following arguments were not expected: 3 --sed "
-            "(did you mean '--seed'?) (see 'repartsim run --help')\n");
+            "(did you mean '--seed'?) (see '" +
+                std::string(REPARTSIM_BINARY) + " run --help')\n");
   EXPECT_EQ(RunRepartsim("rules --jsn").output,
             "<command line>:1:7: error: The following argument was not expected: --jsn (did you "
-            "mean '--json'?) (see 'repartsim rules --help')\n");
+            "mean '--json'?) (see '" +
+                std::string(REPARTSIM_BINARY) + " rules --help')\n");
   const Outcome rule = RunRepartsim(
       "run scenarios/split/split_with_writers.yaml --rule fenced-read=off", REPARTSIM_SOURCE_DIR);
   EXPECT_EQ(rule.exit_code, 64);

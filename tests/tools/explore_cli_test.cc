@@ -104,7 +104,8 @@ TEST(ExploreCliTest, BadFlagsExit64) {
   }
   EXPECT_EQ(RunRepartsim("explore " + kScenario + " --max-states -5").output,
             "<command line>:1:44: error: --max-states: must be an integer in "
-            "1..18446744073709551615, got '-5' (see 'repartsim explore --help')\n");
+            "1..18446744073709551615, got '-5' (see '" +
+                std::string(REPARTSIM_BINARY) + " explore --help')\n");
 }
 
 TEST(ExploreCliTest, TimeBudgetAndQuietSpeakAsSweepDoes) {
@@ -116,7 +117,8 @@ TEST(ExploreCliTest, TimeBudgetAndQuietSpeakAsSweepDoes) {
   EXPECT_EQ(r.output.find("explore: "), std::string::npos) << r.output;  // no progress line
   EXPECT_EQ(RunRepartsim("explore " + kScenario + " --time-budget soon").output,
             "<command line>:1:44: error: --time-budget: must be a duration such as 90s, 5m or "
-            "500ms, at most a year, got 'soon' (see 'repartsim explore --help')\n");
+            "500ms, at most a year, got 'soon' (see '" +
+                std::string(REPARTSIM_BINARY) + " explore --help')\n");
 }
 
 }  // namespace explore_cli_test

@@ -124,6 +124,24 @@ TEST(LimitsCliTest, TooManyStepEntriesExits64) {
             path + ":5:3: error: too many entries: setup and steps hold at most 10000 (at steps)");
 }
 
+// Issue 54 (R9): a memory limit reached while reading an input was an abort (exit 134).
+TEST(LimitsCliTest, OutOfMemoryIsReportedNotAnAbort) {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  GTEST_SKIP() << "a sanitizer reserves more address space than the limit allows";
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer reserves more address space than the limit allows";
+#endif
+  Outcome o = repartsim::testing::RunShell("ulimit -v 400000 && " + std::string(REPARTSIM_BINARY) +
+                                           " merge /dev/zero 2>&1");
+  EXPECT_EQ(o.exit_code, 70) << o.output;
+  EXPECT_EQ(FirstLine(o.output),
+            "repartsim: error: out of memory (std::bad_alloc): the input needs more memory than "
+            "this process may use");
+}
+
 }  // namespace limits_cli_test
 }  // namespace
 

@@ -189,30 +189,37 @@ TEST(MutantsCliTest, BadFlagsAreLocatedErrors) {
        "<command line>:1:61: error: --min-score expects a percentage from 0 to 100, got '200'"},
       {"mutants --only nosuch",
        "<command line>:1:16: error: --only: 'nosuch' is not a switch that is on in reference "
-       "(see 'repartsim rules')"},
+       "(see '" +
+           std::string(REPARTSIM_BINARY) + " rules')"},
       {"mutants --seeds 3..1",
        "<command line>:1:17: error: --seeds expects A..B with 0 <= A <= B < 2^64, got '3..1'"},
       {"mutants --seeds-per-scenario 0",
        "<command line>:1:9: error: --seeds-per-scenario: must be an integer in 1..10000000, got "
-       "'0' (see 'repartsim mutants --help')"},
+       "'0' (see '" +
+           std::string(REPARTSIM_BINARY) + " mutants --help')"},
       {"mutants --steps-max 0",
        "<command line>:1:9: error: --steps-max: must be an integer in 1..2000000, got '0' (see "
-       "'repartsim mutants --help')"},
+       "'" +
+           std::string(REPARTSIM_BINARY) + " mutants --help')"},
       {"mutants --explore-states -5",
        "<command line>:1:9: error: --explore-states: must be an integer in "
-       "0..18446744073709551615, got '-5' (see 'repartsim mutants --help')"},
+       "0..18446744073709551615, got '-5' (see '" +
+           std::string(REPARTSIM_BINARY) + " mutants --help')"},
       {"mutants --jobs 1e2",
        "<command line>:1:9: error: --jobs: must be an integer in 1..256, got '1e2' (see "
-       "'repartsim mutants --help')"},
+       "'" +
+           std::string(REPARTSIM_BINARY) + " mutants --help')"},
       {"mutants " + kSplit + " --seeds 0..99999999",
        "<command line>:1:57: error: a budget of more than 10000000 runs per mutant; give a "
        "smaller --seeds range"},
       {"mutants --seeds ''",
        "<command line>:1:9: error: --seeds: must not be empty (leave the flag out instead) (see "
-       "'repartsim mutants --help')"},
+       "'" +
+           std::string(REPARTSIM_BINARY) + " mutants --help')"},
       {"mutants --bogus",
        "<command line>:1:9: error: The following argument was not expected: --bogus (see "
-       "'repartsim mutants --help')"},
+       "'" +
+           std::string(REPARTSIM_BINARY) + " mutants --help')"},
   };
   for (const Case& c : cases) {
     Outcome o = Cli(c.args);

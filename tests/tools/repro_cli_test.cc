@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,30 @@ TEST_F(ReproCliTest, MutantReprosShowTheKillingInvariant) {
   const Outcome again = Sh(commands[0]);
   EXPECT_EQ(again.exit_code, 1) << again.output;
   EXPECT_NE(again.output.find("INV-RULE at step "), std::string::npos) << again.output;
+}
+
+// Issue 54 (R14): a hand-edited decision the run does not ask for ends the replay as
+// nondeterminism (exit 3) at that decision, without an INV-LIVE for a liveness phase the run
+// never reached.
+TEST(ReproCliEditTest, AnEditedDecisionIsNondeterminismWithoutAnInventedLiveness) {
+  const std::string dir = repartsim::testing::FreshTestDir("repro_edit");
+  const std::string scenario = kRoot + "/scenarios/random/restart_replay_faults.yaml";
+  Outcome run = repartsim::testing::RunRepartsim(
+      "run " + scenario + " --seed 3 --choices " + dir + "/c.choices", dir);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string text = repartsim::testing::ReadText(dir + "/c.choices");
+  const size_t at = text.find("choose net.delay_ms 2000 ");
+  ASSERT_NE(at, std::string::npos);
+  std::ofstream(dir + "/edited.choices")
+      << text.substr(0, at) + "choose net.delay_ms 1000 5" + text.substr(text.find('\n', at));
+  Outcome replay = repartsim::testing::RunRepartsim(
+      "replay " + scenario + " --choices " + dir + "/edited.choices", dir);
+  EXPECT_EQ(replay.exit_code, 3) << replay.output;
+  EXPECT_TRUE(repartsim::testing::Has(replay.output,
+                                      "differs: recorded 'choose net.delay_ms 1000', "
+                                      "run asked 'choose net.delay_ms 2000'"))
+      << replay.output;
+  EXPECT_FALSE(repartsim::testing::Has(replay.output, "INV-LIVE")) << replay.output;
 }
 
 }  // namespace repro_cli_test

@@ -196,7 +196,7 @@ TEST(SweepCliTest, NumericFlagsAreCheckedWithALocatedError) {
   o = Cli("sweep " + kCrash + " --seeds 0..4294967296");
   EXPECT_EQ(o.exit_code, 64);
   EXPECT_EQ(
-      o.output.rfind("<command line>:1:" + column + ": error: sweep of more than 10000000 runs", 0),
+      o.output.rfind("<command line>:1:" + column + ": error: sweep of more than 1000000 runs", 0),
       0u)
       << o.output;
   o = Cli("run " + kCrash + " --seed -1");

@@ -128,14 +128,15 @@ int RunCli(int argc, char** argv) {
     const CLI::App* verb = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
     std::string message = e.what() + Suggestion(app, verb, args);
     if (verb != nullptr) {
-      message += " (see 'repartsim " + verb->get_name() + " --help')";
+      message += " (see '" + campaign::CommandName() + " " + verb->get_name() + " --help')";
     } else {
-      message += " (see 'repartsim --help')";
+      message += " (see '" + campaign::CommandName() + " --help')";
     }
     return ReportFlagError(args, message);
   }
   if (app.get_subcommands().empty()) {
-    return ReportFlagError(args, "a verb is required (see 'repartsim --help')");
+    return ReportFlagError(args,
+                           "a verb is required (see '" + campaign::CommandName() + " --help')");
   }
   return exit_code;
 }

@@ -66,16 +66,16 @@ sim::Status ValidateOverrides(const std::optional<std::string>& profile,
   return sim::Ok{};
 }
 
-sim::Status CheckOutputPath(const std::string& path, const std::vector<std::string>& args) {
-  if (std::optional<std::string> problem = campaign::OutputPathProblem(path)) {
-    return FlagError(args, path, *problem);
-  }
-  return sim::Ok{};
+sim::Status CheckOutputPath(const std::string& flag, const std::string& path,
+                            const std::vector<std::string>& args,
+                            const std::vector<std::string>& inputs) {
+  return CheckOutputPaths({{flag, path}}, args, inputs);
 }
 
 sim::Status CheckOutputPaths(const std::vector<OutputFile>& outputs,
-                             const std::vector<std::string>& args) {
-  if (std::optional<campaign::OutputProblem> p = campaign::CheckOutputFiles(outputs)) {
+                             const std::vector<std::string>& args,
+                             const std::vector<std::string>& inputs) {
+  if (std::optional<campaign::OutputProblem> p = campaign::CheckOutputFiles(outputs, inputs)) {
     const OutputFile& out = outputs[p->index];
     return FlagError(args, p->at_path ? out.path : out.flag, p->message);
   }
@@ -85,6 +85,11 @@ sim::Status CheckOutputPaths(const std::vector<OutputFile>& outputs,
 int ReportWriteError(const sim::Error& error, int verdict) {
   std::fprintf(stderr, "%s\n", error.Format().c_str());
   return verdict != kExitPass ? verdict : kExitCantCreate;
+}
+
+int ReportWriteErrors(const std::vector<sim::Error>& errors, int verdict) {
+  for (const sim::Error& error : errors) std::fprintf(stderr, "%s\n", error.Format().c_str());
+  return errors.empty() || verdict != kExitPass ? verdict : kExitCantCreate;
 }
 
 sim::Result<uint64_t> ParseSeedFlag(const std::string& flag, const std::string& text,

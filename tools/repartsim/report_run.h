@@ -49,16 +49,23 @@ void PrintRunReport(std::FILE* out, const scenario::Scenario& scenario,
 
 using campaign::OutputFile;
 using campaign::WriteTextFile;  // callers exit kExitCantCreate on its error
-// campaign::OutputPathProblem, located at `path` on the command line (callers exit 64).
-sim::Status CheckOutputPath(const std::string& path, const std::vector<std::string>& args);
-// campaign::CheckOutputFiles (every output a verb was asked for, before any work), located
-// at the offending path or flag on the command line (callers exit 64).
+// campaign::CheckOutputFiles (every output a verb was asked for, before any work, none of them
+// one of the verb's `inputs`), located at the offending path or flag on the command line
+// (callers exit 64).
 sim::Status CheckOutputPaths(const std::vector<OutputFile>& outputs,
-                             const std::vector<std::string>& args);
+                             const std::vector<std::string>& args,
+                             const std::vector<std::string>& inputs);
+// The same for one output, named by `flag`.
+sim::Status CheckOutputPath(const std::string& flag, const std::string& path,
+                            const std::vector<std::string>& args,
+                            const std::vector<std::string>& inputs);
 
 // Prints a failed report write and returns the exit code: kExitCantCreate, unless `verdict`
 // (the run's own exit code) is a failure, which a write error must not hide.
 int ReportWriteError(const sim::Error& error, int verdict);
+// The same for every output that could not be written (each printed, in order); `verdict`
+// when there are none.
+int ReportWriteErrors(const std::vector<sim::Error>& errors, int verdict);
 
 // Parses a seed (a decimal integer in [0, 2^64-1]); error located at `text` on the command
 // line: "--seed expects a non-negative integer below 2^64, got '-1'".

@@ -2,11 +2,25 @@
 
 #include <algorithm>
 
+#include "checker/campaign/output_files.h"
 #include "checker/report/sweep_text.h"
 #include "checker/scenario/loader.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/colour.h"
 
 namespace repartsim::tools {
+
+void WriteSweepReportFiles(const std::string& json, const std::string& junit,
+                           const campaign::SweepReport& report, std::vector<sim::Error>& errors) {
+  if (!json.empty()) {
+    sim::Status st = campaign::WriteTextFile(json, sim::JsonText(report.ToJson(), 1) + "\n");
+    if (!st.ok()) errors.push_back(st.error());
+  }
+  if (!junit.empty()) {
+    sim::Status st = campaign::WriteTextFile(junit, report::SweepJunit(report));
+    if (!st.ok()) errors.push_back(st.error());
+  }
+}
 
 std::pair<std::string, std::string> BinaryIdentity() {
   static const std::pair<std::string, std::string> identity = {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "checker/campaign/sweep_report.h"
 #include "checker/report/sweep_text.h"
@@ -16,6 +17,10 @@ namespace repartsim::tools {
 void PrintSweepSummary(const campaign::SweepReport& report, bool verbose, std::FILE* out);
 // report::SweepTotalsText on `out`: the rows not met, the notes and the totals line.
 void PrintSweepTotals(const campaign::SweepReport& report, std::FILE* out);
+// Writes `report` as JSON to `json` and as JUnit to `junit` (each "" = not asked for), the JSON
+// first, each even when the other fails; appends the failures to `errors`.
+void WriteSweepReportFiles(const std::string& json, const std::string& junit,
+                           const campaign::SweepReport& report, std::vector<sim::Error>& errors);
 // The version and build id of this executable (the id hashes /proc/self/exe, once).
 std::pair<std::string, std::string> BinaryIdentity();
 

@@ -7,6 +7,7 @@
 
 #include "model/partition/rule.h"
 #include "model/sql/sql_input.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
@@ -35,7 +36,7 @@ int RunCheckRule(const CheckRuleArgs& args) {
   if (args.json) {
     nlohmann::json out = {{"valid", !error.has_value()},
                           {"error", error ? nlohmann::json(*error) : nlohmann::json(nullptr)}};
-    std::printf("%s\n", out.dump().c_str());
+    std::printf("%s\n", sim::JsonText(out).c_str());
   } else if (error) {
     std::printf("rejected: %s\n", error->c_str());
   } else {

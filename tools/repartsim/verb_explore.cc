@@ -17,6 +17,7 @@
 #include "checker/report/explore_text.h"
 #include "checker/run/explore.h"
 #include "checker/scenario/loader.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -125,8 +126,27 @@ int Explore(const ExploreArgs& a) {
                                                "-" + campaign::FileNamePart(profile) + "-explore"
                                          : a.out;
   sim::Status outputs = CheckOutputPaths(
-      {{"--json", a.json}, {"--out", base + ".choices"}, {"--out", base + ".yaml"}}, args);
+      {{"--json", a.json}, {"--out", base + ".choices"}, {"--out", base + ".yaml"}}, args,
+      {a.scenario});
   if (!outputs.ok()) return ReportInputError(outputs.error());
+  // A path that breaks an assertion (exit 70) is a counterexample too: its decisions are saved
+  // before the process exits, so `replay` reproduces the internal error.
+  config.on_internal_error = [&a, &config, &base, &profile](const sim::ChoiceList& list) {
+    std::string rules;
+    for (const auto& [name, on] : config.rules) {
+      rules += (rules.empty() ? "" : ",") + name + (on ? "=on" : "=off");
+    }
+    const std::string path = base + ".choices";
+    const std::string text =
+        "# repartsim choices\n# scenario=" + campaign::HeaderValue(a.scenario) +
+        " seed=" + std::to_string(config.seed) + " profile=" + profile +
+        " rules=" + (rules.empty() ? "-" : rules) + "\n" + list.ToText();
+    if (WriteTextFile(path, text).ok()) {
+      std::fprintf(stderr, "explore: the decisions of the path that broke it: %s (replay: %s)\n",
+                   path.c_str(),
+                   campaign::ShellCommand({"replay", a.scenario, "--choices", path}).c_str());
+    }
+  };
   Stopwatch clock;
   config.progress = [&](const sim::explore::ExploreStats& st) {
     if (!a.quiet && clock.EverySecond()) {
@@ -149,7 +169,7 @@ int Explore(const ExploreArgs& a) {
     exit_code = WriteCounterexample(out, a, s.value(), config, profile, base, x, j);
   }
   if (!a.json.empty()) {
-    sim::Status w = WriteTextFile(a.json, j.dump(2) + "\n");
+    sim::Status w = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
     if (!w.ok()) return ReportWriteError(w.error(), exit_code);
   }
   return exit_code;

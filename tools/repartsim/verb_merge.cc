@@ -9,6 +9,7 @@
 #include "checker/campaign/sweep_merge.h"
 #include "checker/check/check_at.h"
 #include "sim/input_file.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/report_run.h"
@@ -44,7 +45,8 @@ int Merge(const MergeArgs& a) {
   if (a.reports.empty()) {
     return ReportInputError({{"<command line>", 1, 1}, "merge needs at least one REPORT.json"});
   }
-  sim::Status outputs = CheckOutputPaths({{"--json", a.json}, {"--junit", a.junit}}, args);
+  sim::Status outputs =
+      CheckOutputPaths({{"--json", a.json}, {"--junit", a.junit}}, args, a.reports);
   if (!outputs.ok()) return ReportInputError(outputs.error());
   std::vector<campaign::MergePart> parts;
   for (const std::string& path : a.reports) {
@@ -66,15 +68,9 @@ int Merge(const MergeArgs& a) {
     PrintSweepSummary(merged, a.verbose, out);
   }
   const int verdict = merged.ExitCode();
-  if (!a.json.empty()) {
-    sim::Status st = WriteTextFile(a.json, merged.ToJson().dump(1) + "\n");
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
-  }
-  if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, report::SweepJunit(merged));
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
-  }
-  return verdict;
+  std::vector<sim::Error> errors;
+  WriteSweepReportFiles(a.json, a.junit, merged, errors);
+  return ReportWriteErrors(errors, verdict);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "checker/campaign/mutation_search.h"
 #include "checker/scenario/loader.h"
 #include "checker/scenario/scenario_limits.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -119,17 +120,20 @@ int Mutants(const MutantsArgs& a) {
   std::string bad;
   const std::optional<std::vector<std::string>> mutated = campaign::MutatedSwitches(a.only, &bad);
   if (!mutated) {
-    return ReportInputError(
-        {{"<command line>", 1, ArgumentColumn(args, bad)},
-         "--only: '" + bad + "' is not a switch that is on in reference (see 'repartsim rules')"});
-  }
-  if (!a.json.empty()) {
-    sim::Status st = CheckOutputPath(a.json, args);
-    if (!st.ok()) return ReportInputError(st.error());
+    return ReportInputError({{"<command line>", 1, ArgumentColumn(args, bad)},
+                             "--only: '" + bad +
+                                 "' is not a switch that is on in reference (see '" +
+                                 campaign::CommandName() + " rules')"});
   }
   auto made = MakeBudget(a, args);
   if (!made.ok()) return ReportInputError(made.error());
   campaign::Budget& budget = made.value();
+  if (!a.json.empty()) {
+    std::vector<std::string> inputs;
+    for (const scenario::Scenario& s : budget.scenarios) inputs.push_back(s.path);
+    sim::Status st = CheckOutputPath("--json", a.json, args, inputs);
+    if (!st.ok()) return ReportInputError(st.error());
+  }
   budget.now_ms = [&clock] { return clock.Ms(); };
   std::vector<std::string> rules = {""};
   rules.insert(rules.end(), mutated->begin(), mutated->end());
@@ -154,7 +158,7 @@ int Mutants(const MutantsArgs& a) {
   auto [version, binary] = BinaryIdentity();
   const nlohmann::ordered_json out =
       campaign::MutantsJson(version, binary, budget, rows, min_score, verdict, clock.Ms());
-  sim::Status st = WriteTextFile(a.json, out.dump(1) + "\n");
+  sim::Status st = WriteTextFile(a.json, sim::JsonText(out, 1) + "\n");
   if (!st.ok()) return ReportWriteError(st.error(), verdict);
   return verdict;
 }

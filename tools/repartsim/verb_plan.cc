@@ -9,6 +9,7 @@
 
 #include "checker/report/plan_text.h"
 #include "model/sql/sql_input.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
@@ -39,7 +40,7 @@ int RunPlan(const PlanArgs& args) {
         {model::sql::InputLocation(args.sql, args.file), "no ALTER TABLE statement to plan"});
   }
   if (args.json) {
-    std::printf("%s\n", planned.json.dump().c_str());
+    std::printf("%s\n", sim::JsonText(planned.json).c_str());
   } else {
     std::fputs(planned.text.c_str(), stdout);
   }

@@ -10,6 +10,7 @@
 
 #include "model/partition/prune.h"
 #include "model/sql/sql_input.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
@@ -46,7 +47,7 @@ int RunPrune(const PruneArgs& args) {
   }
   if (args.json) {
     nlohmann::json out = {{"regions", result.regions}, {"fell_back", result.fell_back}};
-    std::printf("%s\n", out.dump().c_str());
+    std::printf("%s\n", sim::JsonText(out).c_str());
     return kExitPass;
   }
   std::string regions;

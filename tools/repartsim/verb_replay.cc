@@ -11,6 +11,7 @@
 
 #include "checker/report/run_text.h"
 #include "checker/scenario/loader.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -125,7 +126,8 @@ int Replay(const ReplayArgs& a) {
     return ReportFlagError(args, "--trace-format needs --trace FILE");
   }
   const std::string trace_format = a.trace_format.empty() ? "text" : a.trace_format;
-  sim::Status outputs = CheckOutputPaths({{"--trace", a.trace}, {"--json", a.json}}, args);
+  sim::Status outputs =
+      CheckOutputPaths({{"--trace", a.trace}, {"--json", a.json}}, args, {a.scenario, a.choices});
   if (!outputs.ok()) return ReportInputError(outputs.error());
   auto s = scenario::LoadScenarioFile(a.scenario);
   if (!s.ok()) return ReportInputError(s.error());
@@ -153,16 +155,19 @@ int Replay(const ReplayArgs& a) {
   // Stdout carries only the JSON report or the trace when one goes there: the rest to stderr.
   std::FILE* out = a.trace == "-" || a.json == "-" ? stderr : stdout;
   PrintRunReport(out, s.value(), r, a.violations_max);
-  if (!a.trace.empty()) {
-    sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);
-    if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
-  }
+  // The JSON first; each output is written even when another fails.
+  std::vector<sim::Error> errors;
   if (!a.json.empty()) {
     nlohmann::json j = r.ToJson();
     report::StampRunJson(j, BinaryIdentity().first, BinaryIdentity().second);
-    sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
-    if (!st.ok()) return ReportWriteError(st.error(), ExitCodeFor(r.outcome));
+    sim::Status st = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
+    if (!st.ok()) errors.push_back(st.error());
   }
+  if (!a.trace.empty()) {
+    sim::Status st = WriteTraceFile(a.trace, trace_format, r.trace_lines);
+    if (!st.ok()) errors.push_back(st.error());
+  }
+  if (!errors.empty()) return ReportWriteErrors(errors, ExitCodeFor(r.outcome));
   return Verify(out, a, s.value(), config, file, r);
 }
 

@@ -35,7 +35,7 @@ int Report(const ReportArgs& a) {
   const std::vector<std::string> args = CommandLineArgs();
   if (a.json.empty()) return ReportInputError({{"<command line>", 1, 1}, "report needs RUN.json"});
   if (a.html.empty()) return ReportFlagError(args, "report needs --html FILE");
-  sim::Status out = CheckOutputPath(a.html, args);
+  sim::Status out = CheckOutputPath("--html", a.html, args, {a.json, a.scenario});
   if (!out.ok()) return ReportInputError(out.error());
   auto read = sim::ReadInputFile(a.json, report::kRunReportBytesMax, "run report");
   if (!read.ok()) return ReportInputError(read.error());

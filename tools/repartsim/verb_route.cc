@@ -8,6 +8,7 @@
 
 #include "model/partition/rule.h"
 #include "model/sql/sql_input.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/exit_code.h"
 #include "tools/repartsim/verbs.h"
@@ -63,7 +64,7 @@ int RunRoute(const RouteArgs& args) {
                            bulk.size() == 1 ? nlohmann::json(bulk[0]) : nlohmann::json(nullptr)},
                           {"filter_path_regions", bulk},
                           {"agree", agree}};
-    std::printf("%s\n", out.dump().c_str());
+    std::printf("%s\n", sim::JsonText(out).c_str());
     return kExitPass;
   }
   std::printf("row path: region %u\n", region);

@@ -18,6 +18,7 @@
 #include "checker/report/run_text.h"
 #include "checker/scenario/crash_sites.h"
 #include "checker/scenario/loader.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/exit_code.h"
@@ -75,7 +76,7 @@ sim::Result<Setup> Configure(const RunArgs& a, const std::vector<std::string>& a
                                           {"--choices", a.choices},
                                           {"--json's choice file", json_choices},
                                           {"--html", a.html}},
-                                         args);
+                                         args, {a.scenario});
   if (!outputs.ok()) return outputs.error();
   setup.config.seed = seed.value();
   setup.config.rules = rules.value();
@@ -146,30 +147,35 @@ int RunOnce(const RunArgs& a) {
   // The report first: a trace that cannot be written must not hide what the run found, nor
   // its choice file and repro. Its write error decides the exit code at the end.
   PrintRunReport(run.report_out, s.value(), r, a.violations_max);
-  std::optional<sim::Error> trace_error;
+  // Every output that can be written is (the JSON first); the failures are reported at the end.
+  std::vector<sim::Error> errors;
   if (!a.trace.empty() && (a.trace != "-" || run.trace_format == "jsonl")) {
     sim::Status st = WriteTraceFile(a.trace, run.trace_format, r.trace_lines);
-    if (!st.ok()) trace_error = st.error();
+    if (!st.ok()) errors.push_back(st.error());
   }
   const std::variant<std::string, int> choices = WriteChoices(a, run, r, verdict);
-  if (std::holds_alternative<int>(choices)) return std::get<int>(choices);
   if (a.check_determinism && !SameAgain(run, s.value(), r)) return kExitNondeterminism;
-  if (!a.html.empty()) {
-    sim::Status written =
-        WriteTextFile(a.html, report::RenderTimelineHtml(report::MakeTimelineRun(s.value(), r)));
-    if (!written.ok()) return ReportWriteError(written.error(), verdict);
-    std::fprintf(run.report_out, "timeline: %s\n", a.html.c_str());
-  }
   if (!a.json.empty()) {
     const std::string repro =
         RunReproCommand(a.scenario, run.config.seed, r.profile, run.config.rules);
-    nlohmann::json j = report::RunReportJson(s.value(), r, std::get<std::string>(choices), repro);
+    const std::string* choices_path = std::get_if<std::string>(&choices);
+    nlohmann::json j =
+        report::RunReportJson(s.value(), r, choices_path ? *choices_path : "", repro);
     report::StampRunJson(j, BinaryIdentity().first, BinaryIdentity().second);
-    sim::Status st = WriteTextFile(a.json, j.dump(2) + "\n");
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
+    sim::Status st = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
+    if (!st.ok()) errors.push_back(st.error());
   }
-  if (trace_error) return ReportWriteError(*trace_error, verdict);
-  return verdict;
+  if (!a.html.empty()) {
+    sim::Status written =
+        WriteTextFile(a.html, report::RenderTimelineHtml(report::MakeTimelineRun(s.value(), r)));
+    if (!written.ok()) {
+      errors.push_back(written.error());
+    } else {
+      std::fprintf(run.report_out, "timeline: %s\n", a.html.c_str());
+    }
+  }
+  const int written = ReportWriteErrors(errors, verdict);
+  return std::holds_alternative<int>(choices) ? std::get<int>(choices) : written;
 }
 
 }  // namespace

@@ -138,7 +138,7 @@ int RunShrink(const ShrinkArgs& a) {
                           campaign::FileNamePart(config.profile.value_or(s.value().profile)) + "-" +
                           std::to_string(config.seed) + "-shrunk.yaml"
                     : a.out;
-  sim::Status st = CheckOutputPath(out_path, args);
+  sim::Status st = CheckOutputPath("--out", out_path, args, {a.scenario, a.choices});
   if (!st.ok()) return ReportInputError(st.error());
 
   Stopwatch clock;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -21,7 +22,9 @@
 #include "checker/report/sweep_text.h"
 #include "checker/scenario/loader.h"
 #include "model/sql/parser.h"
+#include "sim/assert.h"
 #include "sim/fingerprint.h"
+#include "sim/json_text.h"
 #include "tools/repartsim/cli_error.h"
 #include "tools/repartsim/cli_numbers.h"
 #include "tools/repartsim/report_run.h"
@@ -66,7 +69,8 @@ void Progress(bool quiet, size_t done, size_t total, size_t unexpected, const St
 // Test hooks (tests/tools/sweep_cli_test.cc), read once per sweep:
 //   REPARTSIM_TEST_KILL_WORKER=W     worker W (1-based) kills itself (SIGKILL) after one run;
 //   REPARTSIM_TEST_SIGNAL_AFTER=N    the sweep sends itself SIGTERM after N finished runs;
-//   REPARTSIM_TEST_SIGNAL_AT_START=1 the sweep sends itself SIGTERM before it loads anything.
+//   REPARTSIM_TEST_SIGNAL_AT_START=1 the sweep sends itself SIGTERM before it loads anything;
+//   REPARTSIM_TEST_INTERNAL_ERROR_SEED=N every run of seed N fails an assertion (exit 70).
 uint64_t TestHook(const char* name) {
   const char* value = std::getenv(name);
   return value == nullptr ? 0 : std::strtoull(value, nullptr, 10);
@@ -90,6 +94,11 @@ campaign::SweepExecution Execute(const campaign::SweepPlan& plan,
   if (kill_worker != 0) {
     hooks.after_report = [kill_worker](size_t, uint32_t worker) {
       if (kill_worker == worker + 1) raise(SIGKILL);
+    };
+  }
+  if (const char* seed = std::getenv("REPARTSIM_TEST_INTERNAL_ERROR_SEED")) {
+    hooks.before_run = [failing = std::strtoull(seed, nullptr, 10)](uint64_t run_seed) {
+      REPARTSIM_ASSERT_MSG(run_seed != failing, "REPARTSIM_TEST_INTERNAL_ERROR_SEED");
     };
   }
   return campaign::ExecuteSweep(plan, std::move(runs), jobs, hooks);
@@ -122,16 +131,41 @@ sim::Result<campaign::SweepReport> LoadResume(const std::string& path,
                     "--resume: " + path + ": " + report.error().message};
 }
 
-int WriteReports(const SweepArgs& a, const campaign::SweepReport& report, int verdict) {
-  if (!a.json.empty()) {
-    sim::Status st = WriteTextFile(a.json, report.ToJson().dump(1) + "\n");
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
+// Writes every report that can be written, the JSON first, then the JUnit and the HTML pages;
+// the failures are printed at the end and decide the exit code only when `verdict` passed.
+int WriteReports(const SweepArgs& a, const campaign::SweepPlan& plan,
+                 const campaign::SweepReport& report, int verdict) {
+  std::vector<sim::Error> errors;
+  WriteSweepReportFiles(a.json, a.junit, report, errors);
+  if (!a.html.empty()) {
+    for (sim::Error& e : report::WriteSweepHtml(a.html, plan, report)) {
+      errors.push_back(std::move(e));
+    }
   }
-  if (!a.junit.empty()) {
-    sim::Status st = WriteTextFile(a.junit, report::SweepJunit(report));
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
+  return ReportWriteErrors(errors, verdict);
+}
+
+// --html FILE also writes FILE-g<N>.html, one per failure group, known only at the end: no
+// other output, and no scenario, may have a name of that form (report::IsSweepTimelinePath).
+std::optional<sim::Error> GroupPageCollision(const SweepArgs& a,
+                                             const std::vector<std::string>& args,
+                                             const std::vector<std::string>& inputs) {
+  if (a.html.empty() || a.html == "-") return std::nullopt;
+  std::error_code ec;
+  const std::string html = std::filesystem::weakly_canonical(a.html, ec).string();
+  std::vector<std::pair<std::string, std::string>> named = {{"--json", a.json},
+                                                            {"--junit", a.junit}};
+  for (const std::string& in : inputs) named.emplace_back(in, in);
+  for (const auto& [flag, path] : named) {
+    if (path.empty() || path == "-") continue;
+    const std::string resolved = std::filesystem::weakly_canonical(path, ec).string();
+    if (!report::IsSweepTimelinePath(html, resolved)) continue;
+    return sim::Error{{"<command line>", 1, ArgumentColumn(args, flag)},
+                      (flag == path ? "scenario " + path : flag + " " + path) +
+                          " has the name of a group page --html " + a.html + " may write (" +
+                          report::SweepTimelinePath(a.html, 0) + ", ...); choose another name"};
   }
-  return verdict;
+  return std::nullopt;
 }
 
 // Everything a sweep needs before its first run, checked (exit 64 on a bad flag or file).
@@ -190,11 +224,13 @@ sim::Result<Prepared> Prepare(const SweepArgs& a, const std::vector<std::string>
     if (!r.ok()) return r.error();
     range = r.value();
   }
-  sim::Status outputs =
-      CheckOutputPaths({{"--json", a.json}, {"--junit", a.junit}, {"--html", a.html}}, args);
-  if (!outputs.ok()) return outputs.error();
   auto paths = ExpandScenarioPaths(a.scenarios, args);
   if (!paths.ok()) return paths.error();
+  // --resume p.json --json p.json is allowed: the report is read before anything is written.
+  sim::Status outputs = CheckOutputPaths(
+      {{"--json", a.json}, {"--junit", a.junit}, {"--html", a.html}}, args, paths.value());
+  if (!outputs.ok()) return outputs.error();
+  if (std::optional<sim::Error> page = GroupPageCollision(a, args, paths.value())) return *page;
   Prepared p;
   p.plan = std::make_unique<campaign::SweepPlan>(base, shard.value(), range);
   p.plan->budget_ms = budget_ms;
@@ -246,11 +282,7 @@ int Sweep(const SweepArgs& a) {
   // A report on stdout keeps stdout for itself: the table goes to stderr.
   const bool report_on_stdout = a.json == "-" || a.junit == "-";
   PrintSweepSummary(report, a.verbose, report_on_stdout ? stderr : stdout);
-  if (!a.html.empty()) {
-    sim::Status st = report::WriteSweepHtml(a.html, plan, report);
-    if (!st.ok()) return ReportWriteError(st.error(), verdict);
-  }
-  return WriteReports(a, report, verdict);
+  return WriteReports(a, plan, report, verdict);
 }
 
 }  // namespace

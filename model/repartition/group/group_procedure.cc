@@ -7,6 +7,7 @@
 #include "model/node/message.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"
+#include "sim/json_text.h"
 #include "sim/text_memo.h"
 
 namespace repartsim::model {
@@ -81,7 +82,7 @@ std::string RepartitionGroupProcedure::DumpJson() const {
     j["prepare"] = nullptr;
   }
   j["remapped"] = ctx_.remapped;
-  return j.dump();
+  return sim::JsonText(j);
 }
 
 sim::Result<RepartitionGroupProcedure> RepartitionGroupProcedure::Load(std::string_view dump) {

@@ -76,6 +76,34 @@ TEST(ChoiceFileTest, UnreadableHeaderWordsAreLocatedErrors) {
             "x.choices:2:25: error: rules must be - or NAME=on|off,..., got 'a=on,b=maybe'");
   EXPECT_EQ(error("# scenario=a.yaml seed=18446744073709551615 trace_hash=0x00000000000000ff"),
             "ok");
+  // Issue 54 (R17): a file saved with CRLF line ends read its trace hash with the '\r'.
+  auto crlf = ParseChoicesFile(
+      "# repartsim choices\r\n# scenario=a.yaml seed=1 trace_hash=0x00000000000000ff\r\n" + list,
+      "x.choices");
+  ASSERT_TRUE(crlf.ok()) << crlf.error().Format();
+  EXPECT_EQ(crlf.value().trace_hash, 0xffu);
+  EXPECT_EQ(crlf.value().scenario, "a.yaml");
+}
+
+TEST(ChoiceFileTest, AScenarioPathWithSpacesQuotesOrNewlinesReadsBack) {
+  const std::string list = sim::ChoiceList().ToText();
+  for (const std::string path :
+       {"a b/r f.yaml", "q\"uote\\d.yaml", "new\nline\t\x01.yaml", "caf\xe9 seed=9.yaml", "\"x"}) {
+    const std::string header = "# scenario=" + HeaderValue(path) + " seed=7 rules=-\n";
+    EXPECT_EQ(header.find('\n'), header.size() - 1) << path;
+    auto file = ParseChoicesFile(header + list, "x.choices");
+    ASSERT_TRUE(file.ok()) << file.error().Format();
+    EXPECT_EQ(file.value().scenario, path);
+    EXPECT_EQ(file.value().seed, 7u) << path;
+  }
+  EXPECT_EQ(HeaderValue("a/b.yaml"), "a/b.yaml");
+  EXPECT_EQ(HeaderValue("a b.yaml"), "\"a b.yaml\"");
+  EXPECT_EQ(HeaderValue("a\nb"), "\"a\\nb\"");
+  auto open = ParseChoicesFile("# scenario=\"a b seed=1\n" + list, "x.choices");
+  ASSERT_FALSE(open.ok());
+  EXPECT_EQ(open.error().Format(),
+            "x.choices:1:12: error: a quoted header value must end in '\"' before a space or the "
+            "line's end, with escapes \\\" \\\\ \\n \\t \\xHH only");
 }
 
 TEST(ChoiceFileTest, ReadingRefusesADirectoryAndAnEndlessDevice) {
@@ -104,6 +132,11 @@ TEST(ChoiceFileTest, AFileReplaysOnlyTheRunItRecorded) {
   EXPECT_EQ(scenario->message,
             "c.choices records a run of scenario 'a.yaml', not 'b.yaml' (shrink: repartsim "
             "shrink a.yaml --choices c.choices)");
+  file.scenario = "a b.yaml";  // the suggested command quotes what a shell would split
+  EXPECT_EQ(CheckChoicesFor(file, "c d.choices", "replay", "b.yaml", "", {})->message,
+            "c d.choices records a run of scenario 'a b.yaml', not 'b.yaml' (replay: repartsim "
+            "replay 'a b.yaml' --choices 'c d.choices')");
+  file.scenario = "a.yaml";
   auto profile = CheckChoicesFor(file, "c.choices", "replay", "a.yaml", "reference", {});
   ASSERT_TRUE(profile.has_value());
   EXPECT_EQ(profile->field, ChoicesMismatch::Field::kProfile);

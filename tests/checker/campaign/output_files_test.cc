@@ -59,6 +59,37 @@ TEST(OutputFilesTest, ProblemsAreFoundBeforeAnyWorkAtTheOutputThatHasThem) {
   fs::remove_all(dir);
 }
 
+// Issue 54 (R4): a report written through a symlink replaced the link with a regular file
+// (as root, `--junit /dev/stdout` turned the system's /dev/stdout into one).
+TEST(OutputFilesTest, ASymlinkIsWrittenThroughAndADescriptorPathInPlace) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("repartsim-outputs-link-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub");
+  fs::create_symlink("sub/real.json", dir / "link.json");  // dangling until written
+  ASSERT_FALSE(OutputPathProblem((dir / "link.json").string()).has_value());
+  ASSERT_TRUE(WriteTextFile((dir / "link.json").string(), "{}\n").ok());
+  EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
+  EXPECT_EQ(fs::file_size(dir / "sub/real.json"), 3u);
+  ASSERT_TRUE(WriteTextFile((dir / "link.json").string(), "[1]\n").ok());
+  EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
+  EXPECT_EQ(fs::file_size(dir / "sub/real.json"), 4u);
+
+  EXPECT_EQ(OutputDescriptor("-"), 1);
+  EXPECT_EQ(OutputDescriptor("/dev/stdout"), 1);
+  EXPECT_EQ(OutputDescriptor("/dev/stderr"), 2);
+  EXPECT_EQ(OutputDescriptor("/proc/self/fd/7"), 7);
+  EXPECT_EQ(OutputDescriptor("/dev/fd/12"), 12);
+  EXPECT_EQ(OutputDescriptor("/dev/fdx/1"), std::nullopt);
+  fs::create_symlink("/dev/stdout", dir / "out");
+  EXPECT_EQ(OutputDescriptor((dir / "out").string()), 1);
+  EXPECT_EQ(OutputDescriptor((dir / "link.json").string()), std::nullopt);
+  auto both = CheckOutputFiles({{"--json", "-"}, {"--junit", "/dev/stdout"}});
+  ASSERT_TRUE(both.has_value());
+  EXPECT_EQ(both->message, "--junit /dev/stdout and --json - cannot both write to stdout");
+  fs::remove_all(dir);
+}
+
 TEST(OutputFilesTest, AStopSignalIsRecordedWhileStopSignalsLives) {
   {
     StopSignals signals;

@@ -317,7 +317,7 @@ TEST(ReportSweepTest, FromJsonRefusesBadFieldsWithALocatedError) {
        "\"violation: INV-X\"", "scenarios[0].expect: unknown invariant 'INV-X'"},
       {[](nlohmann::json& j) { j["runs"][0]["outcome"] = "fine"; }, "\"fine\"",
        "runs[0].outcome: unknown outcome 'fine'; expected pass, safety, liveness, nondeterminism, "
-       "skipped or unrun"},
+       "skipped, unrun or internal-error"},
       {[](nlohmann::json& j) { j["runs"][0]["seed"] = -1; }, "-1",
        "runs[0].seed: 'seed' must be a non-negative integer, got -1"},
       {[](nlohmann::json& j) { j["version"] = 1; }, "\"version\": 1",

@@ -74,6 +74,12 @@ TEST(RunTextTest, JsonNamesTheRunAndItsIdentityReadsBack) {
   auto not_json = ReadRunIdentity("{\n  \"path\": ", "run.json");
   ASSERT_FALSE(not_json.ok());
   EXPECT_EQ(not_json.error().location.line, 2u);
+  // Issue 54 (R3): a number beyond double range is refused, located, not an abort.
+  auto overflow = ReadRunIdentity("{\n  \"path\": 1e999}", "run.json");
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_EQ(overflow.error().Format(),
+            "run.json:2:11: error: not valid JSON: [json.exception.out_of_range.406] number "
+            "overflow parsing '1e999'");
 }
 
 }  // namespace run_text_test
