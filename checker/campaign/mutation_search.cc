@@ -123,6 +123,7 @@ nlohmann::ordered_json MutantRow::ToJson() const {
     j["findings"] = list;
   }
   j["runs"] = runs;
+  j["capped"] = capped;
   j["steps"] = steps;
   j["ms"] = ms;
   return j;
@@ -161,6 +162,7 @@ MutantRow MutantRow::FromJson(const nlohmann::json& j) {
   }
   r.runs = j.at("runs").get<uint64_t>();
   r.steps = j.at("steps").get<uint64_t>();
+  r.capped = j.value("capped", uint64_t{0});
   r.ms = j.at("ms").get<int64_t>();
   return r;
 }
@@ -233,6 +235,7 @@ void SearchRuns(const Budget& budget, const std::string& rule,
     auto report = run::RunScenario(s, config);  // overrides validated before
     ++row.runs;
     row.steps += report.value().summary.steps;
+    row.capped += report.value().outcome == run::Outcome::kCapped;
     if (const check::Violation* v = FindingOf(report.value(), ReferenceExpectation(s))) {
       if (budget.every_finding) {
         RecordFinding(row, s, rule, item.seed, report.value());
@@ -324,6 +327,13 @@ std::vector<MutantRow> SearchAll(
     }
   }
   REPARTSIM_ASSERT(rows.size() == rules.size());
+  if (!rules.empty() && rules.front().empty()) {
+    for (size_t i = 1; i < rows.size(); ++i) {
+      if (rows[i].result == "survived" && rows[i].capped > rows.front().capped) {
+        rows[i].result = "capped";
+      }
+    }
+  }
   return rows;
 }
 

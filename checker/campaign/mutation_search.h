@@ -52,8 +52,12 @@ struct Budget {
 
 // One row: the reference (rule empty) or one mutant.
 struct MutantRow {
-  std::string rule;    // "" for the reference row
-  std::string result;  // reference: clean | violation; mutant: killed | survived; error
+  std::string rule;  // "" for the reference row
+  // reference: clean | violation; mutant: killed | survived | capped; error. A mutant is
+  // `capped` when it found nothing and more of its runs reached steps_max before their liveness
+  // phase ended than the reference's did (SearchAll): the cap, not the checker, may have hidden
+  // what it breaks.
+  std::string result;
   std::string invariant;
   std::string message;
   std::string stage;  // run | explore
@@ -64,6 +68,7 @@ struct MutantRow {
   uint64_t explore_runs = 0;  // runs of the explore that found it
   uint64_t runs = 0;          // runs until found (or the whole budget)
   uint64_t steps = 0;         // simulated steps until found (or the whole budget)
+  uint64_t capped = 0;        // of `runs`, those with outcome capped (run::Outcome::kCapped)
   int64_t ms = 0;
   std::string repro;
   std::string annotation;       // the finding scenario's expect.with_rules entry for this switch
@@ -104,8 +109,9 @@ inline constexpr uint64_t kMutantRunsMax = 10'000'000;
 MutantRow Search(const Budget& budget, const std::string& rule);
 
 // Searches every rule of `rules` ("" = the reference) in its own process, at most `jobs` at
-// once; rows come back in `rules` order. `progress` (optional) is called in this process as
-// each row finishes, with the count done so far.
+// once; rows come back in `rules` order. When rules.front() is the reference (""), a mutant
+// that survived with more capped runs than the reference is marked `capped`. `progress` (optional)
+// is called in this process as each row finishes, with the count done so far.
 std::vector<MutantRow> SearchAll(
     const Budget& budget, const std::vector<std::string>& rules, uint32_t jobs,
     const std::function<void(size_t done, size_t total, const MutantRow& row)>& progress);

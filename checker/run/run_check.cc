@@ -378,7 +378,19 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
   CheckQueries(in, oracle, out);
   if (in.quiescent) {
     CheckQuiescent(in, oracle, out);
-  } else {
+  } else if (in.livelock_steps > 0) {
+    Violation v;
+    v.invariant = check::Invariant::kLive;
+    v.step = in.end_step;
+    v.time_ms = in.end_time_ms;
+    v.message = "livelock: the last " + std::to_string(in.livelock_steps) +
+                " steps all ran at t=" + std::to_string(in.end_time_ms) +
+                " ms (virtual time stopped advancing) " +
+                (in.heal_step > 0 ? "after faults healed at step " + std::to_string(in.heal_step)
+                                  : std::string("before faults healed"));
+    out.push_back(std::move(v));
+    if (in.heal_step > 0) CheckNotQuiescent(in, out);
+  } else if (!in.capped) {
     CheckNotQuiescent(in, out);
   }
   ExplainRows(in, out);

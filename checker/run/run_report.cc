@@ -18,6 +18,8 @@ const char* OutcomeName(Outcome outcome) {
       return "liveness";
     case Outcome::kNondeterminism:
       return "nondeterminism";
+    case Outcome::kCapped:
+      return "capped";
   }
   return "?";
 }
@@ -83,6 +85,8 @@ nlohmann::json RunReport::ToJson() const {
       {"time_ms", time_ms},
       {"heal_time_ms", heal_time_ms},
       {"quiescent", quiescent},
+      {"capped", capped},
+      {"livelock_steps", livelock_steps},
       {"end_reason", end_reason},
       {"nondeterminism", nondeterminism},
       {"stories", stories_json},

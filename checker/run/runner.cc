@@ -139,6 +139,11 @@ class PhasedRun {
     assert_context.in_run = true;
     uint64_t crashes = 0;
     while (sim_.Step()) {
+      if (sim_.now().ms != same_time_ms_) {
+        same_time_ms_ = sim_.now().ms;
+        same_time_steps_ = 0;
+      }
+      ++same_time_steps_;
       workload_.AfterStep(cluster_);  // first: the step's watchers see the next statement due
       // Stamped with the index of the step just taken, as its trace lines are.
       rule_watch_.AfterStep(cluster_, check::CheckAt{sim_.steps() - 1, sim_.now().ms});
@@ -197,7 +202,15 @@ class PhasedRun {
           report.nondeterminism = result.nondeterminism;
           break;
         case sim::RunOutcome::kStepsMax:
-          report.end_reason = "steps_max (" + std::to_string(s_.limits.steps_max) + ") reached";
+          report.end_reason = "steps_max (" + std::to_string(s_.limits.steps_max) + ") reached " +
+                              (healed_ ? "in the liveness phase" : "in the safety phase");
+          if (same_time_steps_ >= kLivelockSteps) {
+            report.livelock_steps = same_time_steps_;
+            report.end_reason += ", livelocked: its last " + std::to_string(same_time_steps_) +
+                                 " steps ran at one virtual millisecond";
+          } else {
+            report.capped = true;
+          }
           break;
         case sim::RunOutcome::kTimeMax:
           report.end_reason =
@@ -255,6 +268,8 @@ class PhasedRun {
   sim::Simulation<model::Cluster> sim_;
   std::vector<bool> down_;
   bool healed_ = false;
+  int64_t same_time_ms_ = -1;     // the virtual time of the last step
+  uint64_t same_time_steps_ = 0;  // steps taken at same_time_ms_ (livelock detection)
 };
 
 sim::CrashPlan BuildCrashPlan(const scenario::Faults& f) {
@@ -329,6 +344,7 @@ Outcome OutcomeOf(const RunReport& report, const check::Report& verdict) {
   if (!report.nondeterminism.empty()) return Outcome::kNondeterminism;
   if (verdict.HasSafetyViolation()) return Outcome::kSafety;
   if (verdict.HasLivenessViolation()) return Outcome::kLiveness;
+  if (report.capped) return Outcome::kCapped;
   return Outcome::kPass;
 }
 
@@ -343,6 +359,8 @@ void Check(const scenario::Scenario& s, const model::Cluster& cluster, PhasedRun
                    report.time_ms,
                    report.heal_step,
                    report.quiescent,
+                   report.capped,
+                   report.livelock_steps,
                    report.end_reason,
                    run.rule_watch().violations(),
                    run.probes().results(),

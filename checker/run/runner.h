@@ -58,8 +58,14 @@ struct StepView {
   uint64_t liveness_key = 0;
 };
 
-enum class Outcome : uint8_t { kPass, kSafety, kLiveness, kNondeterminism };
-// "pass", "safety", "liveness", "nondeterminism".
+// kCapped: limits.steps_max ended the run before its liveness phase did (RunReport::capped)
+// and nothing else failed it: what was checked holds, liveness was not judged.
+// Steps at one virtual millisecond that make a run ended by steps_max a livelock (INV-LIVE)
+// rather than capped. The longest legitimate burst of the bundled scenarios is about 500.
+inline constexpr uint64_t kLivelockSteps = 2000;
+
+enum class Outcome : uint8_t { kPass, kSafety, kLiveness, kNondeterminism, kCapped };
+// "pass", "safety", "liveness", "nondeterminism", "capped".
 const char* OutcomeName(Outcome outcome);
 
 struct RunConfig {
@@ -108,7 +114,15 @@ struct RunReport {
   int64_t heal_time_ms = -1;  // when the liveness phase began, -1 if never
   uint64_t heal_step = 0;
   bool quiescent = false;
-  bool cut = false;            // RunConfig::after_step ended the run (nothing checked)
+  bool cut = false;  // RunConfig::after_step ended the run (nothing checked)
+  // limits.steps_max ended the run before it became quiescent, in the safety phase or the
+  // liveness phase: what needs quiescence (INV-ACK's scan, the probes, INV-LIVE for what is
+  // pending) is not checked, so a cap is never judged as a liveness violation. Unless the
+  // run was livelocked: its last kLivelockSteps steps or more all ran at one virtual
+  // millisecond (a loop that never lets time pass, which no cap would end): then
+  // `livelock_steps` holds that count and the run is checked for INV-LIVE, not capped.
+  bool capped = false;
+  uint64_t livelock_steps = 0;
   std::string end_reason;      // "quiescent", "liveness budget spent", "steps_max", ...
   std::string nondeterminism;  // the replay mismatch, when outcome is kNondeterminism
   std::map<std::string, sim::CrashPointStats::Counts> crash_points;

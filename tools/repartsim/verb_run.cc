@@ -201,9 +201,10 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
                 "Run the seed twice; a different trace exits 3 naming the first divergent event");
   sub->footer(
       "Exit codes: 0 pass, 1 safety violation (or a rejected scripted DDL), 2 liveness\n"
-      "violation, 3 nondeterminism (--check-determinism), 64 bad input or unwritable output path, "
-      "73 a report could not be\n"
-      "written (after the run; a failing run keeps its own exit code).");
+      "violation, 3 nondeterminism (--check-determinism), 4 capped (limits.steps_max reached\n"
+      "before the liveness phase ended, no violation so far: liveness not judged), 64 bad\n"
+      "input or unwritable output path, 73 a report could not be written (after the run; a\n"
+      "failing run keeps its own exit code).");
   sub->callback([a, exit_code] { *exit_code = RunOnce(*a); });
 }
 
