@@ -84,6 +84,23 @@ std::string CappedText(const std::vector<MutantRow>& rows) {
   return text;
 }
 
+// "  survivor X: every feature value was drawn" or "... no run drew: a=b, c=d" for each
+// mutant that found nothing in a budget with `shape: swarm` scenarios.
+std::string Undrawn(const std::vector<MutantRow>& rows) {
+  std::string text;
+  for (const MutantRow& row : rows) {
+    if (row.rule.empty() || !row.shapes) continue;
+    std::string missing;
+    for (const std::string& f : row.features_not_drawn)
+      missing += (missing.empty() ? "" : ", ") + f;
+    text += "  " + row.result + " " + row.rule + ": " +
+            (missing.empty() ? "its runs drew every shape feature value"
+                             : "shape features no run drew: " + missing) +
+            "\n";
+  }
+  return text;
+}
+
 }  // namespace
 
 bool MutationScore::Below(std::optional<double> min_score) const {
@@ -192,7 +209,7 @@ std::string MutantsText(const Budget& budget, const std::vector<MutantRow>& rows
   for (const DeadProtection* d : Unmutated(rows)) {
     text += "not a mutant: " + d->name + " (" + d->why + "; docs/rules.md#" + d->name + ")\n";
   }
-  return text + Kills(rows) + Findings(rows) + Score(rows).Line() + "\n";
+  return text + Kills(rows) + Findings(rows) + Undrawn(rows) + Score(rows).Line() + "\n";
 }
 
 nlohmann::ordered_json MutantsJson(const std::string& version, const std::string& binary,

@@ -39,6 +39,7 @@ struct Budget {
   uint64_t steps_max = 0;
   uint64_t explore_states = 0;
   bool every_finding = false;  // --every-finding: the library is not stopped at the first kill
+  bool swarm_only = false;     // --swarm: only the scenarios tagged random, no explore
   // Milliseconds of wall time for the rows' timings (the verb passes a steady clock); unset:
   // every row takes 0 ms. Never read for a decision.
   std::function<int64_t()> now_ms;
@@ -74,6 +75,10 @@ struct MutantRow {
   std::string annotation;       // the finding scenario's expect.with_rules entry for this switch
   bool annotation_met = false;  // the finding run meets that entry
   std::string error;            // result "error": how the row's process died
+  // A row that found nothing, when the budget holds a `shape: swarm` scenario: the features
+  // ("name=value", scenario/swarm_shape.h) that none of its runs drew, sorted.
+  std::vector<std::string> features_not_drawn;
+  bool shapes = false;  // some run of the row drew a shape
   // --every-finding: every scenario of the library with a finding, in budget order.
   struct Finding {
     std::string path;

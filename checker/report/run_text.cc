@@ -6,6 +6,7 @@
 
 #include "checker/campaign/sweep_report.h"
 #include "checker/check/violation.h"
+#include "checker/scenario/swarm_shape.h"
 #include "sim/assert.h"
 
 namespace repartsim::report {
@@ -55,6 +56,7 @@ std::string RunReportText(const scenario::Scenario& s, const run::RunReport& r,
   std::string text = "scenario " + r.scenario + " (" + r.path + ") profile=" + r.profile +
                      " rules=" + (r.rules.empty() ? "-" : r.rules) + " faults: " + r.faults + "\n" +
                      r.SummaryLine() + "\n";
+  if (!r.shape.empty()) text += "shape: " + scenario::ShapeText(r.shape) + "\n";
   text += "end: " + r.end_reason + " at t=" + std::to_string(r.time_ms) + " ms (" +
           (r.heal_time_ms < 0 ? std::string("faults never healed")
                               : "faults healed at t=" + std::to_string(r.heal_time_ms) +

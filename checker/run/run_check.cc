@@ -383,11 +383,15 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
     v.invariant = check::Invariant::kLive;
     v.step = in.end_step;
     v.time_ms = in.end_time_ms;
-    v.message = "livelock: the last " + std::to_string(in.livelock_steps) +
-                " steps all ran at t=" + std::to_string(in.end_time_ms) +
-                " ms (virtual time stopped advancing) " +
-                (in.heal_step > 0 ? "after faults healed at step " + std::to_string(in.heal_step)
-                                  : std::string("before faults healed"));
+    v.message =
+        "livelock: the last " + std::to_string(in.livelock_steps) +
+        (in.livelock_window_ms > 0 ? " steps ran within " + std::to_string(in.livelock_window_ms) +
+                                         " ms up to t=" + std::to_string(in.end_time_ms) +
+                                         " ms (a loop that lets almost no time pass) "
+                                   : " steps all ran at t=" + std::to_string(in.end_time_ms) +
+                                         " ms (virtual time stopped advancing) ") +
+        (in.heal_step > 0 ? "after faults healed at step " + std::to_string(in.heal_step)
+                          : std::string("before faults healed"));
     out.push_back(std::move(v));
     if (in.heal_step > 0) CheckNotQuiescent(in, out);
   } else if (!in.capped) {

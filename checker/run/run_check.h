@@ -34,6 +34,7 @@ struct CheckInput {
   bool quiescent = false;
   bool capped = false;  // steps_max ended the run (RunReport::capped): no INV-LIVE, no probes
   uint64_t livelock_steps = 0;       // RunReport::livelock_steps: INV-LIVE "livelock: ..."
+  int64_t livelock_window_ms = 0;    // RunReport::livelock_window_ms
   std::string not_quiescent_reason;  // e.g. "steps_max reached"
   std::vector<check::Violation> step_violations;  // found during the run (PublishedRuleWatch)
   std::vector<ProbeResult> probes;                // liveness probes (LivenessProbes)

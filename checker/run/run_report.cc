@@ -24,6 +24,18 @@ const char* OutcomeName(Outcome outcome) {
   return "?";
 }
 
+namespace {
+
+// {"table": "append", ...}: a shape's features; null for a scenario without a shape.
+nlohmann::json ShapeJson(const std::vector<std::pair<std::string, std::string>>& shape) {
+  if (shape.empty()) return nullptr;
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : shape) j[name] = value;
+  return j;
+}
+
+}  // namespace
+
 std::string RunReport::SummaryLine() const {
   return summary.ToString() + " outcome=" + OutcomeName(outcome);
 }
@@ -76,6 +88,7 @@ nlohmann::json RunReport::ToJson() const {
       {"profile", profile},
       {"rules", rules},
       {"faults", faults},
+      {"shape", ShapeJson(shape)},
       {"outcome", OutcomeName(outcome)},
       {"summary",
        {{"seed", summary.seed},

@@ -19,9 +19,9 @@ namespace repartsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"name",    "description", "tags",  "profile", "rules",
-                                           "cluster", "table",       "setup", "steps",   "workload",
-                                           "faults",  "limits",      "seeds", "expect"};
+const std::vector<std::string> kTopKeys = {"name",     "description", "tags",   "shape", "profile",
+                                           "rules",    "cluster",     "table",  "setup", "steps",
+                                           "workload", "faults",      "limits", "seeds", "expect"};
 
 void ReadRules(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   if (!node.IsMap()) {
@@ -391,6 +391,14 @@ void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
   s.name = ReadString(f.Require("name"), ctx, "name");
   if (f.Has("description")) s.description = ReadString(f.Get("description"), ctx, "description");
   if (f.Has("tags")) s.tags = ReadStringList(f.Get("tags"), ctx, "tags");
+  if (f.Has("shape")) {
+    const YAML::Node shape = f.Get("shape");
+    if (ReadString(shape, ctx, "shape") == "swarm") {
+      s.shape_swarm = true;
+    } else if (!ctx.failed()) {
+      ctx.Fail(shape, "shape", "unknown shape; expected swarm");
+    }
+  }
   if (f.Has("profile")) {
     const YAML::Node p = f.Get("profile");
     s.profile = ReadString(p, ctx, "profile");

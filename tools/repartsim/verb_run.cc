@@ -39,6 +39,7 @@ struct RunArgs {
   std::string json;
   std::string choices;
   std::string html;
+  std::string shape_out;
   size_t violations_max = 10;
   bool list_crash_sites = false;
   bool check_determinism = false;
@@ -160,6 +161,10 @@ int RunOnce(const RunArgs& a) {
     if (!written.ok()) return ReportWriteError(written.error(), verdict);
     std::fprintf(run.report_out, "timeline: %s\n", a.html.c_str());
   }
+  if (!a.shape_out.empty() && !r.shape_yaml.empty()) {
+    sim::Status written = WriteTextFile(a.shape_out, r.shape_yaml);
+    if (!written.ok()) return ReportWriteError(written.error(), verdict);
+  }
   if (!a.json.empty()) {
     const std::string repro =
         RunReproCommand(a.scenario, run.config.seed, r.profile, run.config.rules);
@@ -189,6 +194,8 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--trace-format", a->trace_format, "text (default) or jsonl")
       ->check(CLI::IsMember({"text", "jsonl"}));
   sub->add_option("--json", a->json, "Write the JSON run report to FILE ('-' = stdout)");
+  sub->add_option("--shape-out", a->shape_out,
+                  "For a `shape: swarm` scenario: write the scenario the seed drew to FILE");
   sub->add_option("--choices", a->choices,
                   "Write the replay choice file to FILE (default: next to --json, else "
                   "repartsim-<name>-<profile>-<seed>.choices)");

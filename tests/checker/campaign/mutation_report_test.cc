@@ -94,6 +94,29 @@ TEST(MutationReportTest, CappedMutantsAreNamedAndNotKilled) {
   EXPECT_EQ(MutantRow::FromJson(rows[2].ToJson()).capped, 4u);
 }
 
+// A mutant that found nothing in a budget with swarm shapes names the shape features none of
+// its runs drew (issue 60 item 3); one whose runs drew every value says so.
+TEST(MutationReportTest, SurvivorsNameTheShapeFeaturesNoRunDrew) {
+  std::vector<MutantRow> rows = {Row("", "clean"), Row("a", "survived"), Row("b", "survived"),
+                                 Row("c", "survived")};
+  rows[1].shapes = true;
+  rows[1].features_not_drawn = {"crash=create_after_persist", "rule=host"};
+  rows[2].shapes = true;
+  Budget budget;
+  const std::string text = MutantsText(budget, rows);
+  EXPECT_NE(text.find("  survived a: shape features no run drew: crash=create_after_persist, "
+                      "rule=host\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  survived b: its runs drew every shape feature value\n"),
+            std::string::npos);
+  EXPECT_EQ(text.find("survived c:"), std::string::npos);  // no shapes in its budget
+  const MutantRow back = MutantRow::FromJson(rows[1].ToJson());
+  EXPECT_TRUE(back.shapes);
+  EXPECT_EQ(back.features_not_drawn, rows[1].features_not_drawn);
+  EXPECT_FALSE(MutantRow::FromJson(rows[3].ToJson()).shapes);
+}
+
 TEST(MutationReportTest, OnlyPicksReferenceSwitchesOnce) {
   std::string bad;
   auto all = MutatedSwitches({}, &bad);
