@@ -17,6 +17,10 @@ const std::vector<ExitCodeDoc>& ExitCodeDocs() {
        "these)"},
       {std::to_string(kExitNondeterminism), "nondeterminism",
        "nondeterminism detected (same seed, different trace)"},
+      {std::to_string(kExitCapped), "capped",
+       "capped: the run reached `steps_max` before its liveness phase ended, with no violation "
+       "found so far (outcome `capped`: liveness not judged; raise `limits.steps_max`). Sweeps "
+       "and `mutants` count capped runs apart and do not fail on them"},
       {std::to_string(kExitUsage), "bad usage or input",
        "bad usage or input (flags, YAML, SQL, a malformed or inconsistent sweep report, an "
        "unwritable output path found before any run): `file:line:col: error: message`"},
@@ -71,6 +75,8 @@ ExitCode ExitCodeFor(run::Outcome outcome) {
       return kExitLiveness;
     case run::Outcome::kNondeterminism:
       return kExitNondeterminism;
+    case run::Outcome::kCapped:
+      return kExitCapped;
   }
   REPARTSIM_UNREACHABLE();
 }

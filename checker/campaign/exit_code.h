@@ -16,6 +16,7 @@ enum ExitCode : int {
   kExitSafety = 1,          // safety violation; rule/statement rejected
   kExitLiveness = 2,        // liveness violation
   kExitNondeterminism = 3,  // the same seed gave a different trace
+  kExitCapped = 4,          // steps_max ended the run before its liveness phase did
   kExitUsage = 64,          // bad flags, YAML, SQL or other input; an unwritable output path
   kExitInternal = 70,       // internal invariant broken (REPARTSIM_ASSERT); a sweep worker died
   kExitCantCreate = 73,     // the OS failed to write a report (disk full, I/O error)

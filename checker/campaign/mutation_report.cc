@@ -63,6 +63,44 @@ std::string Findings(const std::vector<MutantRow>& rows) {
   return text;
 }
 
+// How many runs of the reference and of each capped mutant reached steps_max before their
+// liveness phase ended ("" when none did).
+std::string CappedText(const std::vector<MutantRow>& rows) {
+  std::string text;
+  const MutantRow& reference = rows.front();
+  if (reference.capped > 0) {
+    text += "reference: " + std::to_string(reference.capped) + " of " +
+            std::to_string(reference.runs) +
+            " runs capped at steps_max before their liveness phase ended (liveness not judged; "
+            "not a finding)\n";
+  }
+  for (const MutantRow& row : rows) {
+    if (row.result != "capped") continue;
+    text += "capped " + row.rule + ": nothing found, but " + std::to_string(row.capped) + " of " +
+            std::to_string(row.runs) +
+            " runs were capped at steps_max (reference: " + std::to_string(reference.capped) +
+            "): the cap may hide what it breaks; raise --steps-max\n";
+  }
+  return text;
+}
+
+// "  survivor X: every feature value was drawn" or "... no run drew: a=b, c=d" for each
+// mutant that found nothing in a budget with `shape: swarm` scenarios.
+std::string Undrawn(const std::vector<MutantRow>& rows) {
+  std::string text;
+  for (const MutantRow& row : rows) {
+    if (row.rule.empty() || !row.shapes) continue;
+    std::string missing;
+    for (const std::string& f : row.features_not_drawn)
+      missing += (missing.empty() ? "" : ", ") + f;
+    text += "  " + row.result + " " + row.rule + ": " +
+            (missing.empty() ? "its runs drew every shape feature value"
+                             : "shape features no run drew: " + missing) +
+            "\n";
+  }
+  return text;
+}
+
 }  // namespace
 
 bool MutationScore::Below(std::optional<double> min_score) const {
@@ -75,11 +113,14 @@ int MutationScore::ExitCode(std::optional<double> min_score) const {
 }
 
 std::string MutationScore::Line() const {
-  char line[200];
+  char line[240];
+  const std::string capped_text =
+      capped == 0 ? "" : ", " + std::to_string(capped) + " capped (not killed; see above)";
   std::snprintf(line, sizeof(line),
                 "mutation score: %zu/%zu killed (%.1f%%), %zu documented by the killing "
-                "scenario's expect.with_rules%s",
-                killed, total, percent, documented, reference_clean ? "" : "; reference NOT clean");
+                "scenario's expect.with_rules%s%s",
+                killed, total, percent, documented, capped_text.c_str(),
+                reference_clean ? "" : "; reference NOT clean");
   return line;
 }
 
@@ -90,6 +131,7 @@ MutationScore Score(const std::vector<MutantRow>& rows) {
   for (const MutantRow& row : rows) {
     score.killed += row.result == "killed";
     score.documented += row.Documented();
+    score.capped += row.result == "capped";
     score.died = score.died || row.result == "error";
   }
   score.total = rows.size() - 1;
@@ -163,10 +205,11 @@ std::string MutantsText(const Budget& budget, const std::vector<MutantRow>& rows
                                : reference.error) +
             "\n";
   }
+  text += CappedText(rows);
   for (const DeadProtection* d : Unmutated(rows)) {
     text += "not a mutant: " + d->name + " (" + d->why + "; docs/rules.md#" + d->name + ")\n";
   }
-  return text + Kills(rows) + Findings(rows) + Score(rows).Line() + "\n";
+  return text + Kills(rows) + Findings(rows) + Undrawn(rows) + Score(rows).Line() + "\n";
 }
 
 nlohmann::ordered_json MutantsJson(const std::string& version, const std::string& binary,
@@ -189,6 +232,7 @@ nlohmann::ordered_json MutantsJson(const std::string& version, const std::string
   out["not_mutants"] = dead;
   out["score"] = {{"killed", score.killed},
                   {"total", score.total},
+                  {"capped", score.capped},
                   {"percent", score.percent},
                   {"documented", score.documented}};
   out["min_score"] = min_score ? nlohmann::ordered_json(*min_score) : nlohmann::ordered_json();

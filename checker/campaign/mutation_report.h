@@ -20,6 +20,7 @@ struct MutationScore {
   size_t killed = 0;
   size_t total = 0;  // switches mutated
   size_t documented = 0;
+  size_t capped = 0;  // mutants not killed whose runs the step cap cut more than the reference's
   double percent = 100.0;  // killed / total; 100 when nothing was mutated
   bool reference_clean = true;
   bool died = false;  // some row's process died (result "error")
@@ -28,6 +29,7 @@ struct MutationScore {
   int ExitCode(std::optional<double> min_score) const;
   bool Below(std::optional<double> min_score) const;
   // "mutation score: K/N killed (P%), D documented by the killing scenario's expect.with_rules"
+  // (", C capped" when some mutant is capped).
   std::string Line() const;
 };
 

@@ -5,6 +5,7 @@
 #include "checker/campaign/worker_pool.h"
 #include "checker/check/violation.h"
 #include "checker/run/explore.h"
+#include "checker/scenario/swarm_shape.h"
 #include "sim/assert.h"
 #include "sim/json_text.h"
 
@@ -73,7 +74,8 @@ void RecordFinding(MutantRow& row, const scenario::Scenario& s, const std::strin
 }  // namespace
 
 std::string Budget::Describe() const {
-  std::string out = "budget: " + std::to_string(scenarios.size()) + " scenarios, " +
+  std::string out = std::string(swarm_only ? "swarm-only " : "") +
+                    "budget: " + std::to_string(scenarios.size()) + " scenarios, " +
                     std::to_string(items.size()) + " runs (" + seeds + ", steps_max " +
                     std::to_string(steps_max) + " per run)";
   if (explore.empty() || explore_states == 0) return out + ", no explore";
@@ -110,6 +112,7 @@ nlohmann::ordered_json MutantRow::ToJson() const {
     j["documented"] = Documented();
   }
   if (!error.empty()) j["error"] = error;
+  if (shapes) j["features_not_drawn"] = features_not_drawn;
   if (!findings.empty()) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const Finding& f : findings) {
@@ -124,6 +127,7 @@ nlohmann::ordered_json MutantRow::ToJson() const {
     j["findings"] = list;
   }
   j["runs"] = runs;
+  j["capped"] = capped;
   j["steps"] = steps;
   j["ms"] = ms;
   return j;
@@ -147,6 +151,8 @@ MutantRow MutantRow::FromJson(const nlohmann::json& j) {
   }
   r.annotation_met = j.value("documented", false);
   r.error = j.value("error", "");
+  r.shapes = j.contains("features_not_drawn");
+  if (r.shapes) r.features_not_drawn = j.at("features_not_drawn").get<std::vector<std::string>>();
   if (j.contains("findings")) {
     for (const nlohmann::json& f : j.at("findings")) {
       Finding out;
@@ -162,6 +168,7 @@ MutantRow MutantRow::FromJson(const nlohmann::json& j) {
   }
   r.runs = j.at("runs").get<uint64_t>();
   r.steps = j.at("steps").get<uint64_t>();
+  r.capped = j.value("capped", uint64_t{0});
   r.ms = j.at("ms").get<int64_t>();
   return r;
 }
@@ -216,7 +223,8 @@ void MarkFound(MutantRow& row, const scenario::Scenario& s, const std::string& r
 // `rule` first (in budget order), then the rest. Stops at the first finding unless
 // budget.every_finding.
 void SearchRuns(const Budget& budget, const std::string& rule,
-                const std::vector<std::pair<std::string, bool>>& rules, MutantRow& row) {
+                const std::vector<std::pair<std::string, bool>>& rules, MutantRow& row,
+                std::set<std::string>& drawn) {
   std::vector<BudgetItem> order;
   for (const BudgetItem& item : budget.items) {
     if (AnnotationFor(budget.scenarios[item.scenario], rule) != nullptr) order.push_back(item);
@@ -234,6 +242,8 @@ void SearchRuns(const Budget& budget, const std::string& rule,
     auto report = run::RunScenario(s, config);  // overrides validated before
     ++row.runs;
     row.steps += report.value().summary.steps;
+    row.capped += report.value().outcome == run::Outcome::kCapped;
+    for (const auto& [name, value] : report.value().shape) drawn.insert(name + "=" + value);
     if (const check::Violation* v = FindingOf(report.value(), ReferenceExpectation(s))) {
       if (budget.every_finding) {
         RecordFinding(row, s, rule, item.seed, report.value());
@@ -292,9 +302,21 @@ MutantRow Search(const Budget& budget, const std::string& rule) {
   row.rule = rule;
   std::vector<std::pair<std::string, bool>> rules;
   if (!rule.empty()) rules.push_back({rule, false});
-  SearchRuns(budget, rule, rules, row);
+  std::set<std::string> drawn;
+  SearchRuns(budget, rule, rules, row, drawn);
   if (!row.Found()) SearchExplore(budget, rule, rules, row);
-  if (!row.Found()) row.result = rule.empty() ? "clean" : "survived";
+  if (!row.Found()) {
+    row.result = rule.empty() ? "clean" : "survived";
+    row.shapes = !drawn.empty();
+    if (row.shapes) {
+      for (const auto& [name, values] : scenario::SwarmFeatureValues()) {
+        for (const std::string& value : values) {
+          if (!drawn.count(name + "=" + value))
+            row.features_not_drawn.push_back(name + "=" + value);
+        }
+      }
+    }
+  }
   row.ms = budget.NowMs() - start;
   return row;
 }
@@ -325,6 +347,13 @@ std::vector<MutantRow> SearchAll(
     }
   }
   REPARTSIM_ASSERT(rows.size() == rules.size());
+  if (!rules.empty() && rules.front().empty()) {
+    for (size_t i = 1; i < rows.size(); ++i) {
+      if (rows[i].result == "survived" && rows[i].capped > rows.front().capped) {
+        rows[i].result = "capped";
+      }
+    }
+  }
   return rows;
 }
 

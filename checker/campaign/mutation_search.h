@@ -39,6 +39,7 @@ struct Budget {
   uint64_t steps_max = 0;
   uint64_t explore_states = 0;
   bool every_finding = false;  // --every-finding: the library is not stopped at the first kill
+  bool swarm_only = false;     // --swarm: only the scenarios tagged random, no explore
   // Milliseconds of wall time for the rows' timings (the verb passes a steady clock); unset:
   // every row takes 0 ms. Never read for a decision.
   std::function<int64_t()> now_ms;
@@ -52,8 +53,12 @@ struct Budget {
 
 // One row: the reference (rule empty) or one mutant.
 struct MutantRow {
-  std::string rule;    // "" for the reference row
-  std::string result;  // reference: clean | violation; mutant: killed | survived; error
+  std::string rule;  // "" for the reference row
+  // reference: clean | violation; mutant: killed | survived | capped; error. A mutant is
+  // `capped` when it found nothing and more of its runs reached steps_max before their liveness
+  // phase ended than the reference's did (SearchAll): the cap, not the checker, may have hidden
+  // what it breaks.
+  std::string result;
   std::string invariant;
   std::string message;
   std::string stage;  // run | explore
@@ -64,11 +69,16 @@ struct MutantRow {
   uint64_t explore_runs = 0;  // runs of the explore that found it
   uint64_t runs = 0;          // runs until found (or the whole budget)
   uint64_t steps = 0;         // simulated steps until found (or the whole budget)
+  uint64_t capped = 0;        // of `runs`, those with outcome capped (run::Outcome::kCapped)
   int64_t ms = 0;
   std::string repro;
   std::string annotation;       // the finding scenario's expect.with_rules entry for this switch
   bool annotation_met = false;  // the finding run meets that entry
   std::string error;            // result "error": how the row's process died
+  // A row that found nothing, when the budget holds a `shape: swarm` scenario: the features
+  // ("name=value", scenario/swarm_shape.h) that none of its runs drew, sorted.
+  std::vector<std::string> features_not_drawn;
+  bool shapes = false;  // some run of the row drew a shape
   // --every-finding: every scenario of the library with a finding, in budget order.
   struct Finding {
     std::string path;
@@ -104,8 +114,9 @@ inline constexpr uint64_t kMutantRunsMax = 10'000'000;
 MutantRow Search(const Budget& budget, const std::string& rule);
 
 // Searches every rule of `rules` ("" = the reference) in its own process, at most `jobs` at
-// once; rows come back in `rules` order. `progress` (optional) is called in this process as
-// each row finishes, with the count done so far.
+// once; rows come back in `rules` order. When rules.front() is the reference (""), a mutant
+// that survived with more capped runs than the reference is marked `capped`. `progress` (optional)
+// is called in this process as each row finishes, with the count done so far.
 std::vector<MutantRow> SearchAll(
     const Budget& budget, const std::vector<std::string>& rules, uint32_t jobs,
     const std::function<void(size_t done, size_t total, const MutantRow& row)>& progress);

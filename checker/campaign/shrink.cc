@@ -303,7 +303,7 @@ sim::Result<ShrinkResult> Shrink(const ShrinkConfig& config) {
   const run::RunReport& r = first.value();
   const sim::SourceLocation here{config.scenario_path, 1, 1};
   if (r.violations.empty() || r.outcome == run::Outcome::kPass ||
-      r.outcome == run::Outcome::kNondeterminism) {
+      r.outcome == run::Outcome::kNondeterminism || r.outcome == run::Outcome::kCapped) {
     return sim::Error{here, "seed " + std::to_string(config.seed) +
                                 " passes (nothing to shrink): " + r.SummaryLine()};
   }

@@ -23,8 +23,8 @@ namespace repartsim::campaign {
 
 namespace {
 
-const std::set<std::string> kOutcomes = {"pass",    "safety", "liveness",      "nondeterminism",
-                                         "skipped", "unrun",  "internal-error"};
+const std::set<std::string> kOutcomes = {"pass",   "safety",  "liveness", "nondeterminism",
+                                         "capped", "skipped", "unrun",    "internal-error"};
 
 // check::IsLivenessInvariant of a reported invariant name.
 bool IsLivenessName(const std::string& name) {
@@ -219,6 +219,7 @@ void TallyRun(ScenarioTally& t, const SweepRun& run, const SweepScenario* s, boo
   t.pass += run.outcome == "pass";
   t.safety += run.outcome == "safety";
   t.nondeterminism += run.outcome == "nondeterminism";
+  t.capped += run.outcome == "capped";
   bool live = false, anomaly = false, unexpected = false;
   for (const std::string& inv : run.invariants) {
     live = live || IsLivenessName(inv);
@@ -379,6 +380,7 @@ nlohmann::json SweepReport::ToJson() const {
                               {"unexpected", t.unexpected},
                               {"unexpected_invariants", t.unexpected_invariants},
                               {"nondeterminism", t.nondeterminism},
+                              {"capped", t.capped},
                               {"skipped", t.skipped},
                               {"unrun", t.unrun},
                               {"met", t.met},
@@ -645,8 +647,8 @@ SweepRun ReadRun(const nlohmann::json& x, const Fields::Path& at, const std::str
   if (!kOutcomes.count(run.outcome)) {
     throw BadField{F::Join(at, "outcome"),
                    "unknown outcome '" + run.outcome +
-                       "'; expected pass, safety, liveness, nondeterminism, skipped, unrun or "
-                       "internal-error"};
+                       "'; expected pass, safety, liveness, nondeterminism, capped, skipped, "
+                       "unrun or internal-error"};
   }
   run.steps = F::U64(x, at, "steps");
   run.trace_hash = F::Str(x, at, "trace_hash");

@@ -54,7 +54,8 @@ struct SweepRun {
   std::string profile;  // effective profile
   std::string rules;    // --rule overrides "a=off,b=on" ("" none)
   uint64_t seed = 0;
-  std::string outcome;  // pass, safety, liveness, nondeterminism, skipped, unrun, internal-error
+  std::string outcome;  // pass, safety, liveness, nondeterminism, capped, skipped, unrun,
+                        // internal-error
   uint64_t steps = 0;
   std::string trace_hash;
   std::vector<std::string> invariants;

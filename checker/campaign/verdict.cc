@@ -15,13 +15,17 @@ RowVerdict Make(Verdict verdict, bool met, std::string text) {
 }  // namespace
 
 RowVerdict JudgeRow(const RowCounts& counts, const std::string& expected, bool raw, bool complete) {
-  REPARTSIM_ASSERT(counts.nondeterminism <= counts.runs);
+  REPARTSIM_ASSERT(counts.nondeterminism + counts.capped <= counts.runs);
   std::string unexpected;
   for (const std::string& inv : counts.unexpected_invariants) {
     unexpected += (unexpected.empty() ? "" : ", ") + inv;
   }
-  const std::string skipped =
-      counts.skipped > 0 ? " (" + std::to_string(counts.skipped) + " runs skipped)" : "";
+  std::string notes;
+  if (counts.capped > 0) notes += std::to_string(counts.capped) + " runs capped";
+  if (counts.skipped > 0) {
+    notes += (notes.empty() ? "" : ", ") + std::to_string(counts.skipped) + " runs skipped";
+  }
+  const std::string aside = notes.empty() ? "" : " (" + notes + ")";
   if (counts.unrun > 0) {
     return Make(Verdict::kUnrun, false,
                 "UNRUN " + std::to_string(counts.unrun) +
@@ -36,14 +40,14 @@ RowVerdict JudgeRow(const RowCounts& counts, const std::string& expected, bool r
     return Make(Verdict::kNoRuns, true, "no runs in this shard");
   }
   if (!unexpected.empty()) return Make(Verdict::kUnexpected, false, "UNEXPECTED " + unexpected);
-  if (raw || expected.empty()) return Make(Verdict::kOk, true, "ok" + skipped);
+  if (raw || expected.empty()) return Make(Verdict::kOk, true, "ok" + aside);
   if (counts.reproduced) {
-    return Make(Verdict::kReproduced, true, "ok (reproduced " + expected + ")" + skipped);
+    return Make(Verdict::kReproduced, true, "ok (reproduced " + expected + ")" + aside);
   }
   if (!complete) {
     return Make(Verdict::kNotInShard, true, expected + " not in this shard (merge judges)");
   }
-  return Make(Verdict::kNotReproduced, false, "NOT REPRODUCED " + expected + skipped);
+  return Make(Verdict::kNotReproduced, false, "NOT REPRODUCED " + expected + aside);
 }
 
 }  // namespace repartsim::campaign

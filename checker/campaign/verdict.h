@@ -6,7 +6,8 @@
 // with no run that ran is met (skipped, or not in this shard); a row with a run reporting an
 // invariant its expectation does not allow fails; a row expecting a violation is met once a
 // run reproduced it, and otherwise fails, unless the report is one shard of several (merge
-// judges); a row expecting a pass (or judged raw) is met.
+// judges); a row expecting a pass (or judged raw) is met. A met row with capped runs says how
+// many ("ok (2 runs capped)").
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,10 @@ struct RowCounts {
   uint64_t skipped = 0;
   uint64_t unrun = 0;
   uint64_t nondeterminism = 0;
+  // Runs that ran but reached steps_max before their liveness phase ended, with nothing
+  // unexpected so far (outcome `capped`): counted in `runs`, never failing a row by themselves,
+  // named in the verdict ("ok (3 runs capped)").
+  uint64_t capped = 0;
   bool reproduced = false;                         // the expected invariant was reported
   std::vector<std::string> unexpected_invariants;  // sorted, without duplicates
 };

@@ -6,6 +6,7 @@
 
 #include "checker/campaign/sweep_report.h"
 #include "checker/check/violation.h"
+#include "checker/scenario/swarm_shape.h"
 #include "sim/assert.h"
 #include "sim/utf8.h"
 
@@ -56,9 +57,17 @@ std::string RunReportText(const scenario::Scenario& s, const run::RunReport& r,
   std::string text = "scenario " + sim::VisibleText(r.scenario) + " (" + sim::VisibleText(r.path) +
                      ") profile=" + r.profile + " rules=" + (r.rules.empty() ? "-" : r.rules) +
                      " faults: " + r.faults + "\n" + r.SummaryLine() + "\n";
-  text += "end: " + r.end_reason + " at t=" + std::to_string(r.time_ms) +
-          " ms (faults healed at t=" + std::to_string(r.heal_time_ms) + " ms, step " +
-          std::to_string(r.heal_step) + ")\n";
+  if (!r.shape.empty()) text += "shape: " + scenario::ShapeText(r.shape) + "\n";
+  text += "end: " + r.end_reason + " at t=" + std::to_string(r.time_ms) + " ms (" +
+          (r.heal_time_ms < 0 ? std::string("faults never healed")
+                              : "faults healed at t=" + std::to_string(r.heal_time_ms) +
+                                    " ms, step " + std::to_string(r.heal_step)) +
+          ")\n";
+  if (r.capped) {
+    text +=
+        "capped: limits.steps_max ended the run before its liveness phase did; what needs "
+        "quiescence (INV-ACK's scan, the probes, INV-LIVE) was not checked\n";
+  }
   const auto& h = r.history;
   text += "history: " +
           Counts({{"writes", h.writes},

@@ -44,7 +44,7 @@ std::string SweepJunit(const campaign::SweepReport& report) {
   for (const campaign::SweepScenario& s : report.scenarios) {
     const campaign::ScenarioTally& t = report.tallies.at(s.Key());
     failures += !t.met;
-    skipped += t.met && t.runs == 0;
+    skipped += t.met && (t.runs == 0 || t.capped > 0);
   }
   const std::string counts = " tests=\"" + std::to_string(report.scenarios.size()) +
                              "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" +
@@ -73,13 +73,21 @@ std::string SweepJunit(const campaign::SweepReport& report) {
              "\">" + html::Escape(body) + "</failure>\n";
     } else if (t.runs == 0) {
       xml += "      <skipped message=\"" + html::Escape(t.verdict) + "\"/>\n";
+    } else if (t.capped > 0) {  // not fully judged: liveness of those runs untested
+      xml += "      <skipped message=\"" +
+             html::Escape(std::to_string(t.capped) + " of " + std::to_string(t.runs) +
+                          " runs capped at limits.steps_max before their liveness phase ended "
+                          "(liveness not judged); " +
+                          t.verdict) +
+             "\"/>\n";
     }
     xml += "      <system-out>" +
-           html::Escape("runs=" + std::to_string(t.runs) + " pass=" + std::to_string(t.pass) +
-                        " safety=" + std::to_string(t.safety) + " liveness=" +
-                        std::to_string(t.liveness) + " anomalies=" + std::to_string(t.anomalies) +
-                        " unexpected=" + std::to_string(t.unexpected) + " skipped=" +
-                        std::to_string(t.skipped) + " unrun=" + std::to_string(t.unrun)) +
+           html::Escape(
+               "runs=" + std::to_string(t.runs) + " pass=" + std::to_string(t.pass) +
+               " safety=" + std::to_string(t.safety) + " liveness=" + std::to_string(t.liveness) +
+               " anomalies=" + std::to_string(t.anomalies) + " unexpected=" +
+               std::to_string(t.unexpected) + " capped=" + std::to_string(t.capped) +
+               " skipped=" + std::to_string(t.skipped) + " unrun=" + std::to_string(t.unrun)) +
            "</system-out>\n    </testcase>\n";
   }
   xml += "  </testsuite>\n</testsuites>\n";
@@ -91,7 +99,7 @@ namespace {
 // The notes, the shard remark and the closing totals line of a summary.
 void AppendNotesAndTotals(const campaign::SweepReport& r, std::string& out) {
   uint64_t rows_passed = 0, rows_failed = 0, rows_skipped = 0;
-  uint64_t runs = 0, skipped = 0, unrun = 0, unexpected = 0;
+  uint64_t runs = 0, skipped = 0, unrun = 0, unexpected = 0, capped = 0;
   for (const campaign::SweepScenario& s : r.scenarios) {
     const campaign::ScenarioTally& t = r.tallies.at(s.Key());
     if (!t.met) {
@@ -105,6 +113,7 @@ void AppendNotesAndTotals(const campaign::SweepReport& r, std::string& out) {
     skipped += t.skipped;
     unrun += t.unrun;
     unexpected += t.unexpected;
+    capped += t.capped;
   }
   for (const std::string& note : r.notes) Appendf(out, "note: %s\n", note.c_str());
   if (!r.complete) {
@@ -113,11 +122,12 @@ void AppendNotesAndTotals(const campaign::SweepReport& r, std::string& out) {
   }
   Appendf(out,
           "== %llu passed, %llu failed, %llu skipped (scenario rows); %llu runs, %llu with "
-          "unexpected invariants, %llu skipped, %llu unrun; %.1f s%s ==\n",
+          "unexpected invariants, %llu capped, %llu skipped, %llu unrun; %.1f s%s ==\n",
           (unsigned long long)rows_passed, (unsigned long long)rows_failed,
           (unsigned long long)rows_skipped, (unsigned long long)runs,
-          (unsigned long long)unexpected, (unsigned long long)skipped, (unsigned long long)unrun,
-          static_cast<double>(r.wall_ms) / 1000.0, r.interrupted ? "; INTERRUPTED" : "");
+          (unsigned long long)unexpected, (unsigned long long)capped, (unsigned long long)skipped,
+          (unsigned long long)unrun, static_cast<double>(r.wall_ms) / 1000.0,
+          r.interrupted ? "; INTERRUPTED" : "");
 }
 
 }  // namespace

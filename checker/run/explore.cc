@@ -76,7 +76,8 @@ sim::Result<ExploreReport> ExploreScenario(const scenario::Scenario& s,
       c.crashes += counts.crashes > 0;
     }
     const bool failed =
-        !r.cut && (expectation ? !r.Unexpected(*expectation).empty() : r.outcome != Outcome::kPass);
+        !r.cut && (expectation ? !r.Unexpected(*expectation).empty()
+                               : r.outcome != Outcome::kPass && r.outcome != Outcome::kCapped);
     if (failed) failing = std::move(r);
     return sim::explore::RunVerdict{failed};
   };

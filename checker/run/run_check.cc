@@ -423,9 +423,25 @@ std::vector<Violation> CheckRun(const CheckInput& in) {
   CheckQueries(in, oracle, out);
   if (in.quiescent) {
     CheckQuiescent(in, oracle, out);
-  } else if (in.not_quiescent_reason != "nondeterminism") {
-    // A replay that diverged stopped where it diverged: it never reached the liveness phase,
-    // so there is no INV-LIVE to report.
+  } else if (in.livelock_steps > 0) {
+    Violation v;
+    v.invariant = check::Invariant::kLive;
+    v.step = in.end_step;
+    v.time_ms = in.end_time_ms;
+    v.message =
+        "livelock: the last " + std::to_string(in.livelock_steps) +
+        (in.livelock_window_ms > 0 ? " steps ran within " + std::to_string(in.livelock_window_ms) +
+                                         " ms up to t=" + std::to_string(in.end_time_ms) +
+                                         " ms (a loop that lets almost no time pass) "
+                                   : " steps all ran at t=" + std::to_string(in.end_time_ms) +
+                                         " ms (virtual time stopped advancing) ") +
+        (in.heal_step > 0 ? "after faults healed at step " + std::to_string(in.heal_step)
+                          : std::string("before faults healed"));
+    out.push_back(std::move(v));
+    if (in.heal_step > 0) CheckNotQuiescent(in, out);
+  } else if (!in.capped && in.not_quiescent_reason != "nondeterminism") {
+    // A capped run never finished its liveness phase, and a replay that diverged stopped where
+    // it diverged: neither has an INV-LIVE to report.
     CheckNotQuiescent(in, out);
   }
   ExplainRows(in, out);

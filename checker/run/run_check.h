@@ -32,7 +32,10 @@ struct CheckInput {
   int64_t end_time_ms = 0;
   uint64_t heal_step = 0;
   bool quiescent = false;
-  std::string not_quiescent_reason;               // e.g. "steps_max reached"
+  bool capped = false;  // steps_max ended the run (RunReport::capped): no INV-LIVE, no probes
+  uint64_t livelock_steps = 0;       // RunReport::livelock_steps: INV-LIVE "livelock: ..."
+  int64_t livelock_window_ms = 0;    // RunReport::livelock_window_ms
+  std::string not_quiescent_reason;  // e.g. "steps_max reached"
   std::vector<check::Violation> step_violations;  // found during the run (PublishedRuleWatch)
   std::vector<ProbeResult> probes;                // liveness probes (LivenessProbes)
   // The queries judged during the run and the oracle it fed; nullptr: CheckRun builds the
@@ -71,7 +74,8 @@ class PublishedRuleWatch {
 // All violations of the run, in check order: ownership breaches (by step), rejected scripted
 // DDLs (DDL-REJECTED), the step
 // violations, queries (by completion), then quiescence (an INV-RULE already among the step
-// violations is not repeated) or what is pending.
+// violations is not repeated) or what is pending (nothing when the run was capped; a livelock
+// first, then, once faults healed, what is pending).
 std::vector<check::Violation> CheckRun(const CheckInput& input);
 
 }  // namespace repartsim::run

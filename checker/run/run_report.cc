@@ -18,9 +18,23 @@ const char* OutcomeName(Outcome outcome) {
       return "liveness";
     case Outcome::kNondeterminism:
       return "nondeterminism";
+    case Outcome::kCapped:
+      return "capped";
   }
   return "?";
 }
+
+namespace {
+
+// {"table": "append", ...}: a shape's features; null for a scenario without a shape.
+nlohmann::json ShapeJson(const std::vector<std::pair<std::string, std::string>>& shape) {
+  if (shape.empty()) return nullptr;
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : shape) j[name] = value;
+  return j;
+}
+
+}  // namespace
 
 std::string RunReport::SummaryLine() const {
   return summary.ToString() + " outcome=" + OutcomeName(outcome);
@@ -74,6 +88,7 @@ nlohmann::json RunReport::ToJson() const {
       {"profile", profile},
       {"rules", rules},
       {"faults", faults},
+      {"shape", ShapeJson(shape)},
       {"outcome", OutcomeName(outcome)},
       {"summary",
        {{"seed", summary.seed},
@@ -83,6 +98,8 @@ nlohmann::json RunReport::ToJson() const {
       {"time_ms", time_ms},
       {"heal_time_ms", heal_time_ms},
       {"quiescent", quiescent},
+      {"capped", capped},
+      {"livelock_steps", livelock_steps},
       {"end_reason", end_reason},
       {"nondeterminism", nondeterminism},
       {"stories", stories_json},

@@ -10,6 +10,7 @@
 #include "checker/run/script.h"
 #include "checker/run/workload.h"
 #include "checker/scenario/crash_sites.h"
+#include "checker/scenario/swarm_shape.h"
 #include "model/cluster/cluster.h"
 #include "model/meta/table_metadata.h"
 #include "model/protocol/protocol.h"
@@ -141,6 +142,31 @@ class PhasedRun {
     assert_context.in_run = true;
     uint64_t crashes = 0;
     while (sim_.Step()) {
+      if (sim_.now().ms != same_time_ms_) {
+        same_time_ms_ = sim_.now().ms;
+        same_time_steps_ = 0;
+      }
+      ++same_time_steps_;
+      if (same_time_steps_ >= kLivelockSteps) {  // a loop that lets no time pass: stop it now
+        report.livelock_steps = same_time_steps_;
+        report.end_reason =
+            "livelock: " + std::to_string(same_time_steps_) + " steps at one virtual millisecond";
+        break;
+      }
+      if (sim_.steps() % kBusySteps == 0) {  // a loop that lets almost no time pass
+        const bool busy =
+            sim_.steps() > kBusySteps && sim_.now().ms - busy_window_start_ms_ < kBusyWindowMs;
+        busy_windows_ = busy ? busy_windows_ + 1 : 0;
+        if (busy_windows_ == 1) busy_first_ms_ = busy_window_start_ms_;
+        if (busy_windows_ >= kBusyWindows) {
+          report.livelock_steps = kBusySteps * kBusyWindows;
+          report.livelock_window_ms = sim_.now().ms - busy_first_ms_;
+          report.end_reason = "livelock: " + std::to_string(report.livelock_steps) + " steps in " +
+                              std::to_string(report.livelock_window_ms) + " virtual ms";
+          break;
+        }
+        busy_window_start_ms_ = sim_.now().ms;
+      }
       workload_.AfterStep(cluster_);  // first: the step's watchers see the next statement due
       // Stamped with the index of the step just taken, as its trace lines are.
       rule_watch_.AfterStep(cluster_, check::CheckAt{sim_.steps() - 1, sim_.now().ms});
@@ -192,14 +218,16 @@ class PhasedRun {
     const sim::RunResult result = sim_.CurrentResult();
     report.summary = result.summary;
     report.time_ms = result.now.ms;
-    if (!report.quiescent && !report.cut) {
+    if (!report.quiescent && !report.cut && report.livelock_steps == 0) {
       switch (result.outcome) {
         case sim::RunOutcome::kNondeterminism:
           report.end_reason = "nondeterminism";
           report.nondeterminism = result.nondeterminism;
           break;
         case sim::RunOutcome::kStepsMax:
-          report.end_reason = "steps_max (" + std::to_string(s_.limits.steps_max) + ") reached";
+          report.end_reason = "steps_max (" + std::to_string(s_.limits.steps_max) + ") reached " +
+                              (healed_ ? "in the liveness phase" : "in the safety phase");
+          report.capped = true;
           break;
         case sim::RunOutcome::kTimeMax:
           report.end_reason =
@@ -257,6 +285,11 @@ class PhasedRun {
   sim::Simulation<model::Cluster> sim_;
   std::vector<bool> down_;
   bool healed_ = false;
+  int64_t same_time_ms_ = -1;         // the virtual time of the last step
+  uint64_t same_time_steps_ = 0;      // steps taken at same_time_ms_ (livelock detection)
+  int64_t busy_window_start_ms_ = 0;  // virtual time at the last multiple of kBusySteps
+  uint64_t busy_windows_ = 0;         // consecutive windows shorter than kBusyWindowMs
+  int64_t busy_first_ms_ = 0;         // where the first of them began
 };
 
 sim::CrashPlan BuildCrashPlan(const scenario::Faults& f) {
@@ -332,6 +365,7 @@ Outcome OutcomeOf(const RunReport& report, const check::Report& verdict) {
   if (!report.nondeterminism.empty()) return Outcome::kNondeterminism;
   if (verdict.HasSafetyViolation()) return Outcome::kSafety;
   if (verdict.HasLivenessViolation()) return Outcome::kLiveness;
+  if (report.capped) return Outcome::kCapped;
   return Outcome::kPass;
 }
 
@@ -346,6 +380,9 @@ void Check(const scenario::Scenario& s, const model::Cluster& cluster, PhasedRun
                    report.time_ms,
                    report.heal_step,
                    report.quiescent,
+                   report.capped,
+                   report.livelock_steps,
+                   report.livelock_window_ms,
                    report.end_reason,
                    run.rule_watch().violations(),
                    run.probes().results(),
@@ -371,10 +408,18 @@ void CountProbes(const LivenessProbes& probes, RunReport& report) {
 
 }  // namespace
 
-sim::Result<RunReport> RunScenario(const scenario::Scenario& s, const RunConfig& config) {
+sim::Result<RunReport> RunScenario(const scenario::Scenario& given, const RunConfig& config) {
+  RunReport report;
+  std::optional<scenario::Scenario> shaped;
+  if (given.shape_swarm) {
+    auto drawn =
+        scenario::DrawShapedScenario(given, config.seed, &report.shape, &report.shape_yaml);
+    if (!drawn.ok()) return drawn.error();
+    shaped = std::move(drawn).value();
+  }
+  const scenario::Scenario& s = shaped ? *shaped : given;
   auto protocol = BuildProtocol(s, config);
   if (!protocol.ok()) return protocol.error();
-  RunReport report;
   report.scenario = s.name;
   report.path = s.path;
   report.profile = protocol.value().base_name();

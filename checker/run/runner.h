@@ -58,8 +58,21 @@ struct StepView {
   uint64_t liveness_key = 0;
 };
 
-enum class Outcome : uint8_t { kPass, kSafety, kLiveness, kNondeterminism };
-// "pass", "safety", "liveness", "nondeterminism".
+// kCapped: limits.steps_max ended the run before its liveness phase did (RunReport::capped)
+// and nothing else failed it: what was checked holds, liveness was not judged.
+// Steps at one virtual millisecond that end a run as a livelock (INV-LIVE) at once. The
+// longest legitimate burst of the bundled and random scenarios is about 500.
+inline constexpr uint64_t kLivelockSteps = 2000;
+// kBusyWindows consecutive windows of kBusySteps steps (windows end at multiples of
+// kBusySteps), each spanning less than kBusyWindowMs of virtual time, end a run as a livelock
+// (a retry loop without backoff). The longest legitimate busy stretch seen, invalidation
+// storms in random/restart_replay_faults seed 29, spans about two such windows and ends.
+inline constexpr uint64_t kBusySteps = 5000;
+inline constexpr uint64_t kBusyWindows = 4;
+inline constexpr int64_t kBusyWindowMs = 1000;
+
+enum class Outcome : uint8_t { kPass, kSafety, kLiveness, kNondeterminism, kCapped };
+// "pass", "safety", "liveness", "nondeterminism", "capped".
 const char* OutcomeName(Outcome outcome);
 
 struct RunConfig {
@@ -104,6 +117,10 @@ struct RunReport {
   std::string profile;  // base profile name
   std::string rules;    // overrides vs the base profile, "name=on,..."
   std::string faults;   // the effective fault mix (after swarm)
+  // The features a `shape: swarm` scenario drew for this seed (scenario/swarm_shape.h), in
+  // draw order; empty for other scenarios.
+  std::vector<std::pair<std::string, std::string>> shape;
+  std::string shape_yaml;  // the drawn scenario as YAML (DrawShapedScenario), not in ToJson
   Outcome outcome = Outcome::kPass;
   std::vector<check::Violation> violations;  // decisive first; READ-ANOMALY included, last
   sim::RunSummary summary;
@@ -111,9 +128,18 @@ struct RunReport {
   int64_t heal_time_ms = -1;  // when the liveness phase began, -1 if never
   uint64_t heal_step = 0;
   bool quiescent = false;
-  bool cut = false;            // RunConfig::after_step ended the run (nothing checked)
-  std::string end_reason;      // "quiescent", "liveness budget spent", "steps_max", ...
-  std::string nondeterminism;  // the replay mismatch, when outcome is kNondeterminism
+  bool cut = false;  // RunConfig::after_step ended the run (nothing checked)
+  // limits.steps_max ended the run before it became quiescent, in the safety phase or the
+  // liveness phase: what needs quiescence (INV-ACK's scan, the probes, INV-LIVE for what is
+  // pending) is not checked, so a cap is never judged as a liveness violation. A run whose
+  // last kLivelockSteps steps all ran at one virtual millisecond (a loop that lets no time
+  // pass, which no cap would end) stops there: `livelock_steps` holds that count and the run
+  // is checked for INV-LIVE, never capped.
+  bool capped = false;
+  uint64_t livelock_steps = 0;
+  int64_t livelock_window_ms = 0;  // > 0: those steps spanned this many virtual ms (kBusySteps)
+  std::string end_reason;          // "quiescent", "liveness budget spent", "steps_max", ...
+  std::string nondeterminism;      // the replay mismatch, when outcome is kNondeterminism
   std::map<std::string, sim::CrashPointStats::Counts> crash_points;
   sim::NetworkCounters network;
   HistoryCounts history;

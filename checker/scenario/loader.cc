@@ -20,9 +20,9 @@ namespace repartsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"name",    "description", "tags",  "profile", "rules",
-                                           "cluster", "table",       "setup", "steps",   "workload",
-                                           "faults",  "limits",      "seeds", "expect"};
+const std::vector<std::string> kTopKeys = {"name",     "description", "tags",   "shape", "profile",
+                                           "rules",    "cluster",     "table",  "setup", "steps",
+                                           "workload", "faults",      "limits", "seeds", "expect"};
 
 void ReadRules(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   if (!node.IsMap()) {
@@ -440,6 +440,14 @@ void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
     ctx.Fail(f.Get("name"), "name", "a scenario name is required, got ''");
   if (f.Has("description")) s.description = ReadString(f.Get("description"), ctx, "description");
   if (f.Has("tags")) s.tags = ReadStringList(f.Get("tags"), ctx, "tags");
+  if (f.Has("shape")) {
+    const YAML::Node shape = f.Get("shape");
+    if (ReadString(shape, ctx, "shape") == "swarm") {
+      s.shape_swarm = true;
+    } else if (!ctx.failed()) {
+      ctx.Fail(shape, "shape", "unknown shape; expected swarm");
+    }
+  }
   if (f.Has("profile")) {
     const YAML::Node p = f.Get("profile");
     s.profile = ReadString(p, ctx, "profile");

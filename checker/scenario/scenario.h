@@ -160,6 +160,9 @@ struct Scenario {
   std::string name;
   std::string description;
   std::vector<std::string> tags;
+  // `shape: swarm`: the table, setup, steps, workload, faults and cluster are drawn per seed
+  // (swarm_shape.h); the file's own are what `plan` and `check-rule` read.
+  bool shape_swarm = false;
   std::string profile = "reference";
   std::vector<std::pair<std::string, bool>> rules;  // overrides, in file order
   uint32_t datanode_count = 3;

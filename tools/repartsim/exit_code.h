@@ -9,6 +9,7 @@ namespace repartsim::tools {
 using campaign::ExitCode;
 using campaign::ExitCodeFor;
 using campaign::kExitCantCreate;
+using campaign::kExitCapped;
 using campaign::kExitInternal;
 using campaign::kExitLiveness;
 using campaign::kExitNondeterminism;

@@ -5,6 +5,7 @@
 // Exit codes: 0 reference clean and score >= --min-score; 1 reference not clean or score below
 // --min-score; 64 bad flags or scenario; 70 a row's process died; 73 the report not written.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <memory>
@@ -44,6 +45,7 @@ struct MutantsArgs {
   uint32_t jobs = 1;
   bool quiet = false;
   bool every_finding = false;
+  bool swarm = false;
 };
 
 std::string Seconds(int64_t ms) {
@@ -87,7 +89,8 @@ sim::Result<campaign::Budget> MakeBudget(const MutantsArgs& a,
   if (!paths.ok()) return paths.error();
   campaign::Budget budget;
   budget.steps_max = a.steps_max;
-  budget.explore_states = a.explore_states;
+  budget.explore_states = a.swarm ? 0 : a.explore_states;
+  budget.swarm_only = a.swarm;
   budget.every_finding = a.every_finding;
   budget.seeds_per_scenario = range ? 0 : a.seeds_per_scenario;
   budget.seeds = range ? "seeds " + a.seeds + " of every scenario"
@@ -98,7 +101,13 @@ sim::Result<campaign::Budget> MakeBudget(const MutantsArgs& a,
     if (!seen.insert(path).second) continue;
     auto s = scenario::LoadScenarioFile(path);
     if (!s.ok()) return s.error();
+    const std::vector<std::string>& tags = s.value().tags;
+    if (a.swarm && std::find(tags.begin(), tags.end(), "random") == tags.end()) continue;
     campaign::AddToBudget(budget, std::move(s).value());
+  }
+  if (budget.scenarios.empty()) {
+    return sim::Error{{"<command line>", 1, ArgumentColumn(args, "--swarm")},
+                      "--swarm: none of the scenarios named is tagged random"};
   }
   if (!campaign::PlanItems(budget, range, a.seeds_per_scenario)) {
     return sim::Error{{"<command line>", 1, ArgumentColumn(args, range ? a.seeds : "--seeds")},
@@ -190,6 +199,9 @@ void AddMutantsVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--jobs,-j", a->jobs, "Mutants searched at once, each in its own process")
       ->check(IntegerIn(1, 256));
   sub->add_flag("--quiet,-q", a->quiet, "No progress lines on stderr");
+  sub->add_flag("--swarm", a->swarm,
+                "Swarm-only score: only the scenarios tagged random (the seeded swarm), no "
+                "explore; each survivor lists the shape features no run drew");
   sub->add_flag("--every-finding", a->every_finding,
                 "Search the whole library for every mutant and list every scenario with a "
                 "finding (and whether its expect.with_rules documents it)");

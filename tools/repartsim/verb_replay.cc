@@ -189,7 +189,8 @@ void AddReplayVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--violations-max", a->violations_max, "Violations printed (default 10)")
       ->check(IntegerIn(0, 1000000));
   sub->footer(
-      "Exit codes: 0/1/2 the run's outcome, 3 nondeterminism (first divergent event\n"
+      "Exit codes: 0/1/2/4 the run's outcome (4: capped at limits.steps_max), 3\n"
+      "nondeterminism (first divergent event\n"
       "printed), 64 bad input (also a choice file of another scenario, profile or rule\n"
       "set), 73 a report could not be written.");
   sub->callback([a, exit_code] { *exit_code = Replay(*a); });

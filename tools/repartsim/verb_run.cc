@@ -40,6 +40,7 @@ struct RunArgs {
   std::string json;
   std::string choices;
   std::string html;
+  std::string shape_out;
   size_t violations_max = 10;
   bool list_crash_sites = false;
   bool check_determinism = false;
@@ -75,7 +76,8 @@ sim::Result<Setup> Configure(const RunArgs& a, const std::vector<std::string>& a
                                           {"--json", a.json},
                                           {"--choices", a.choices},
                                           {"--json's choice file", json_choices},
-                                          {"--html", a.html}},
+                                          {"--html", a.html},
+                                          {"--shape-out", a.shape_out}},
                                          args, {a.scenario});
   if (!outputs.ok()) return outputs.error();
   setup.config.seed = seed.value();
@@ -174,6 +176,10 @@ int RunOnce(const RunArgs& a) {
       std::fprintf(run.report_out, "timeline: %s\n", a.html.c_str());
     }
   }
+  if (!a.shape_out.empty() && !r.shape_yaml.empty()) {
+    sim::Status written = WriteTextFile(a.shape_out, r.shape_yaml);
+    if (!written.ok()) errors.push_back(written.error());
+  }
   const int written = ReportWriteErrors(errors, verdict);
   return std::holds_alternative<int>(choices) ? std::get<int>(choices) : written;
 }
@@ -195,6 +201,8 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
   sub->add_option("--trace-format", a->trace_format, "text (default) or jsonl")
       ->check(CLI::IsMember({"text", "jsonl"}));
   sub->add_option("--json", a->json, "Write the JSON run report to FILE ('-' = stdout)");
+  sub->add_option("--shape-out", a->shape_out,
+                  "For a `shape: swarm` scenario: write the scenario the seed drew to FILE");
   sub->add_option("--choices", a->choices,
                   "Write the replay choice file to FILE (default: next to --json, else "
                   "repartsim-<name>-<profile>-<seed>.choices)");
@@ -207,9 +215,10 @@ void AddRunVerb(CLI::App& app, int* exit_code) {
                 "Run the seed twice; a different trace exits 3 naming the first divergent event");
   sub->footer(
       "Exit codes: 0 pass, 1 safety violation (or a rejected scripted DDL), 2 liveness\n"
-      "violation, 3 nondeterminism (--check-determinism), 64 bad input or unwritable output path, "
-      "73 a report could not be\n"
-      "written (after the run; a failing run keeps its own exit code).");
+      "violation, 3 nondeterminism (--check-determinism), 4 capped (limits.steps_max reached\n"
+      "before the liveness phase ended, no violation so far: liveness not judged), 64 bad\n"
+      "input or unwritable output path, 73 a report could not be written (after the run; a\n"
+      "failing run keeps its own exit code).");
   sub->callback([a, exit_code] { *exit_code = RunOnce(*a); });
 }
 

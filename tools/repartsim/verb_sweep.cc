@@ -325,7 +325,9 @@ void AddSweepVerb(CLI::App& app, int* exit_code) {
   sub->footer(
       "A scenario meets its expectation when no run reports an invariant it does not allow\n"
       "(its `violation:`, its `tolerate:` list, READ-ANOMALY) and, for `violation: X`, some run\n"
-      "reports X (a shard of several leaves that to merge). Exit codes: 0 all met, 1 a safety\n"
+      "reports X (a shard of several leaves that to merge). A run capped at limits.steps_max\n"
+      "before its liveness phase ended is counted apart (`capped`) and fails no row.\n"
+      "Exit codes: 0 all met, 1 a safety\n"
       "violation, unexpected invariant or expected one not reproduced, 2 only liveness,\n"
       "3 nondeterminism, 64 bad input or unwritable output path, 70 a worker died (runs\n"
       "unrun), 73 a report could not be written, 130/143 interrupted (SIGINT/SIGTERM).");

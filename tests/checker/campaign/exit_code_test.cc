@@ -45,10 +45,11 @@ TEST(ExitCodeTest, DocsListTheEnumsCodesInOrderAndTheSummaryNamesThem) {
   const std::vector<ExitCodeDoc>& docs = ExitCodeDocs();
   std::vector<std::string> codes;
   for (const ExitCodeDoc& d : docs) codes.push_back(d.codes);
-  EXPECT_EQ(codes, (std::vector<std::string>{"0", "1", "2", "3", "64", "70", "73", "130, 143"}));
+  EXPECT_EQ(codes,
+            (std::vector<std::string>{"0", "1", "2", "3", "4", "64", "70", "73", "130, 143"}));
   EXPECT_EQ(ExitCodeSummary(),
             "Exit codes: 0 pass, 1 safety violation or rejected rule, 2 liveness violation,\n"
-            "3 nondeterminism, 64 bad usage or input, 70 internal error,\n"
+            "3 nondeterminism, 4 capped, 64 bad usage or input, 70 internal error,\n"
             "73 report not written, 130, 143 sweep interrupted (SIGINT, SIGTERM).");
 }
 

@@ -68,6 +68,55 @@ TEST(MutationReportTest, TextNamesEachKillAndEndsWithTheScore) {
             "expect.with_rules\n");
 }
 
+// A mutant that found nothing but whose runs the step cap cut more often than the reference's
+// is `capped` (SearchAll marks it), counted apart and named with both counts; the reference's
+// capped runs are no finding.
+TEST(MutationReportTest, CappedMutantsAreNamedAndNotKilled) {
+  std::vector<MutantRow> rows = {Row("", "clean"), Row("a", "killed"), Row("b", "capped")};
+  rows[0].capped = 1;
+  rows[0].runs = 10;
+  rows[2].capped = 4;
+  rows[2].runs = 10;
+  const MutationScore score = Score(rows);
+  EXPECT_EQ(score.killed, 1u);
+  EXPECT_EQ(score.capped, 1u);
+  EXPECT_TRUE(score.reference_clean);
+  EXPECT_EQ(score.Line(),
+            "mutation score: 1/2 killed (50.0%), 0 documented by the killing scenario's "
+            "expect.with_rules, 1 capped (not killed; see above)");
+  Budget budget;
+  const std::string text = MutantsText(budget, rows);
+  EXPECT_NE(text.find("reference: 1 of 10 runs capped at steps_max"), std::string::npos) << text;
+  EXPECT_NE(text.find("capped b: nothing found, but 4 of 10 runs were capped at steps_max "
+                      "(reference: 1)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(MutantRow::FromJson(rows[2].ToJson()).capped, 4u);
+}
+
+// A mutant that found nothing in a budget with swarm shapes names the shape features none of
+// its runs drew (issue 60 item 3); one whose runs drew every value says so.
+TEST(MutationReportTest, SurvivorsNameTheShapeFeaturesNoRunDrew) {
+  std::vector<MutantRow> rows = {Row("", "clean"), Row("a", "survived"), Row("b", "survived"),
+                                 Row("c", "survived")};
+  rows[1].shapes = true;
+  rows[1].features_not_drawn = {"crash=create_after_persist", "rule=host"};
+  rows[2].shapes = true;
+  Budget budget;
+  const std::string text = MutantsText(budget, rows);
+  EXPECT_NE(text.find("  survived a: shape features no run drew: crash=create_after_persist, "
+                      "rule=host\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  survived b: its runs drew every shape feature value\n"),
+            std::string::npos);
+  EXPECT_EQ(text.find("survived c:"), std::string::npos);  // no shapes in its budget
+  const MutantRow back = MutantRow::FromJson(rows[1].ToJson());
+  EXPECT_TRUE(back.shapes);
+  EXPECT_EQ(back.features_not_drawn, rows[1].features_not_drawn);
+  EXPECT_FALSE(MutantRow::FromJson(rows[3].ToJson()).shapes);
+}
+
 TEST(MutationReportTest, OnlyPicksReferenceSwitchesOnce) {
   std::string bad;
   auto all = MutatedSwitches({}, &bad);

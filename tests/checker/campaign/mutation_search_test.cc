@@ -135,8 +135,9 @@ TEST(MutationSearchTest, TheJsonReportHoldsTheBudgetTheRowsAndTheScore) {
   EXPECT_EQ(j.at("mutants")[1].at("switch"), "acked-invalidation");
   EXPECT_EQ(j.at("mutants")[1].at("result"), "survived");
   EXPECT_FALSE(j.at("mutants")[1].contains("invariant"));
-  EXPECT_EQ(j.at("score"), (nlohmann::ordered_json{
-                               {"killed", 1}, {"total", 2}, {"percent", 50.0}, {"documented", 1}}));
+  EXPECT_EQ(j.at("score"),
+            (nlohmann::ordered_json{
+                {"killed", 1}, {"total", 2}, {"capped", 0}, {"percent", 50.0}, {"documented", 1}}));
   EXPECT_EQ(j.at("min_score"), nullptr);
   EXPECT_EQ(j.at("wall_ms"), 5);
   EXPECT_EQ(j.at("exit_code"), 0);

@@ -113,6 +113,27 @@ TEST(ReportSweepTest, ToleratedInvariantsAndReadAnomaliesDoNotFail) {
   }
 }
 
+// A capped run (steps_max before the liveness phase ended) is counted apart: the row is met,
+// the totals line and the JSON count it, and JUnit marks the row skipped with a message.
+TEST(ReportSweepTest, CappedRunsAreCountedApartAndFailNoRow) {
+  SweepReport r = Report({Row("pass")}, {MakeRun(0, "pass", {}), MakeRun(1, "capped", {})});
+  const ScenarioTally& t = r.tallies.at(r.scenarios[0].Key());
+  EXPECT_TRUE(t.met);
+  EXPECT_EQ(t.runs, 2u);
+  EXPECT_EQ(t.capped, 1u);
+  EXPECT_EQ(t.verdict, "ok (1 runs capped)");
+  EXPECT_EQ(r.ExitCode(), 0);
+  EXPECT_EQ(r.ToJson().at("scenarios")[0].at("capped"), 1);
+  EXPECT_NE(Summary(r).find("2 runs, 0 with unexpected invariants, 1 capped, 0 skipped"),
+            std::string::npos)
+      << Summary(r);
+  const std::string junit = report::SweepJunit(r);
+  EXPECT_NE(junit.find("skipped=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<skipped message=\"1 of 2 runs capped at limits.steps_max"),
+            std::string::npos)
+      << junit;
+}
+
 TEST(ReportSweepTest, OnlyUnexpectedLivenessExitsTwo) {
   SweepReport r = Report({Row("pass")}, {MakeRun(0, "liveness", {"INV-LIVE"})});
   EXPECT_EQ(r.tallies.at(r.scenarios[0].Key()).verdict, "UNEXPECTED INV-LIVE");
@@ -195,7 +216,7 @@ TEST(ReportSweepTest, SummaryFitsLongNamesAndEndsWithTotals) {
   const std::string summary = Summary(r);
   EXPECT_NE(summary.find(row.name + " greptime  pass"), std::string::npos) << summary;
   EXPECT_NE(summary.find("== 1 passed, 0 failed, 0 skipped (scenario rows); 2 runs, 0 with "
-                         "unexpected invariants, 0 skipped, 0 unrun; 2.5 s =="),
+                         "unexpected invariants, 0 capped, 0 skipped, 0 unrun; 2.5 s =="),
             std::string::npos)
       << summary;
 }
@@ -317,7 +338,7 @@ TEST(ReportSweepTest, FromJsonRefusesBadFieldsWithALocatedError) {
        "\"violation: INV-X\"", "scenarios[0].expect: unknown invariant 'INV-X'"},
       {[](nlohmann::json& j) { j["runs"][0]["outcome"] = "fine"; }, "\"fine\"",
        "runs[0].outcome: unknown outcome 'fine'; expected pass, safety, liveness, nondeterminism, "
-       "skipped, unrun or internal-error"},
+       "capped, skipped, unrun or internal-error"},
       {[](nlohmann::json& j) { j["runs"][0]["seed"] = -1; }, "-1",
        "runs[0].seed: 'seed' must be a non-negative integer, got -1"},
       {[](nlohmann::json& j) { j["version"] = 1; }, "\"version\": 1",

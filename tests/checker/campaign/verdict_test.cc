@@ -30,6 +30,18 @@ TEST(VerdictTest, PassRowIsOkWithSkippedRunsNoted) {
   ExpectVerdict(JudgeRow(c, "", false, true), Verdict::kOk, true, "ok (2 runs skipped)");
 }
 
+// A run capped at steps_max is counted apart and fails no row: the verdict names how many.
+TEST(VerdictTest, CappedRunsAreNotedAndFailNoRow) {
+  RowCounts c = Ran(5);
+  c.capped = 3;
+  ExpectVerdict(JudgeRow(c, "", false, true), Verdict::kOk, true, "ok (3 runs capped)");
+  c.skipped = 1;
+  ExpectVerdict(JudgeRow(c, "", false, true), Verdict::kOk, true,
+                "ok (3 runs capped, 1 runs skipped)");
+  ExpectVerdict(JudgeRow(c, "INV-LIVE", false, true), Verdict::kNotReproduced, false,
+                "NOT REPRODUCED INV-LIVE (3 runs capped, 1 runs skipped)");
+}
+
 TEST(VerdictTest, ViolationRowIsMetOnlyWhenReproducedOrJudgedElsewhere) {
   RowCounts c = Ran(3);
   ExpectVerdict(JudgeRow(c, "INV-ACK", false, true), Verdict::kNotReproduced, false,
