@@ -7,7 +7,8 @@
 #       OUTDIR (default build/with_migrations): where the copies go, named as the originals.
 #   build/repartsim sweep build/with_migrations --profile reference --seeds 0..4999 --jobs 2
 #
-# A copy differs from its original in two lines: `name:` gains the suffix `-with-migrations`
+# Scenarios with `shape:` (drawn per seed) are skipped. A copy differs from its original in
+# two lines: `name:` gains the suffix `-with-migrations`
 # and `faults:` gains `migrate: "RATIO"` (a scenario that already sets migrate is copied as it
 # is, renamed). Repro lines of the sweep name the copies, which the script leaves in OUTDIR.
 # Run from the repository root (paths are relative to the directory it is started in).
@@ -17,6 +18,11 @@ out="${2:-build/with_migrations}"
 mkdir -p "$out"
 for src in scenarios/random/*.yaml; do
   dst="$out/$(basename "$src")"
+  # A scenario that draws its shape per seed draws its own faults: not copied.
+  if grep -q '^shape:' "$src"; then
+    echo "with_migrations: $src draws its shape (and faults) per seed: skipped" >&2
+    continue
+  fi
   if grep -q '^  migrate:' "$src"; then
     sed -e 's/^name: \(.*\)$/name: \1-with-migrations/' "$src" >"$dst"
   else

@@ -27,7 +27,9 @@ Reply Datanode::HandleDowngradeRegion(RegionId region_id, ObjectStore& store, Cr
   if (region == nullptr) {
     // GreptimeDB: a region the server is still registering (a background open) has no engine
     // role yet, so is_region_leader() says None and the reply is exists=false.
-    if (protocol.On(Rule::kDowngradeWaitsForOpen) && pending_opens_.count(region_id) != 0) {
+    // A failed open (fail-closed-replay) is retried at the next heartbeat tick: also opening.
+    if (protocol.On(Rule::kDowngradeWaitsForOpen) &&
+        (pending_opens_.count(region_id) != 0 || failed_opens_.count(region_id) != 0)) {
       return RegionNotReadyReply(region_id, kOpeningStateName, "an open region");
     }
     return RegionNotFoundReply(region_id);

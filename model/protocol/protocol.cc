@@ -248,7 +248,8 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      true, true, "#8115"},
     {Rule::kDowngradeWaitsForOpen, "downgrade-waits-for-open",
      "[inferred: a repartsim design, no GreptimeDB change] A datanode answers DowngradeRegion "
-     "for a region it is still opening (a restart with init_regions_in_background), or has "
+     "for a region it is still opening (a restart with init_regions_in_background, or a failed "
+     "open retried at the next heartbeat tick), or has "
      "reopened as a Follower whose memtable holds the rows its WAL replayed (no lease yet), "
      "with RegionNotReady, and the migration retries it within its budget, then rolls back. "
      "Off (downgrade_region.rs at the modelled commit): the reply says exists=false (the "

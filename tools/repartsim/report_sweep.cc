@@ -40,6 +40,9 @@ report::GroupStories FirstStories(const campaign::SweepReport& report, bool verb
   for (const campaign::SweepGroup& g : report.groups) {
     if (stories.size() == kStoriesMax) break;
     if (!verbose && (g.status == "expected" || g.status == "tolerated")) continue;
+    // An internal-error run is not re-run here: it would end this process as it ended its
+    // worker (the sweep's report would be lost).
+    if (g.invariant == campaign::kInternalErrorName) continue;
     const std::string repro = campaign::ReproCommand(g.path, g.fastest_seed, g.profile, g.rules);
     if (stories.count(repro) != 0) continue;
     auto s = scenario::LoadScenarioFile(g.path);
