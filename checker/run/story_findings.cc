@@ -450,14 +450,16 @@ std::string FindingTeller::LossFinding(const Line& event, uint64_t accepted_step
     const std::string region(event.rest.substr(0, event.rest.find(") ") + 1));
     const Line* upgraded = Last("dn.region_op", "UpgradeRegion " + region + " Ok", event.step);
     if (upgraded != nullptr && upgraded->node == event.node) {
+      // The rollback may come after the compaction: the old leader takes the region back
+      // either way, with a manifest the candidate rewrote.
       const Line* rollback = First("ms.state", "to=UpdateMetadataRollback", upgraded->step);
-      if (rollback != nullptr && rollback->step <= event.step) {
+      if (rollback != nullptr) {
         return FindingPrefix("MIG-9") + "UpgradeRegion made " + name_(event.node) +
                "'s candidate copy of region " + region + " writable at step " +
                std::to_string(upgraded->step) + ", its migration (procedure " +
                std::string(Field(rollback->rest, "procedure")) + ") rolled back at step " +
                std::to_string(rollback->step) + " without closing it, and that copy, which " +
-               "the route does not name, compacted the region's files beside its leader: ";
+               "the route never named the leader, compacted the region's files: ";
       }
     }
     return FindingPrefix("K1") +
