@@ -30,7 +30,7 @@ Reply Datanode::HandleDowngradeRegion(RegionId region_id, ObjectStore& store, Cr
     // A failed open (fail-closed-replay) is retried at the next heartbeat tick: also opening.
     if (protocol.On(Rule::kDowngradeWaitsForOpen) &&
         (pending_opens_.count(region_id) != 0 || failed_opens_.count(region_id) != 0)) {
-      return RegionNotReadyReply(region_id, kOpeningStateName, "an open region");
+      return OpeningReply(region_id);
     }
     return RegionNotFoundReply(region_id);
   }
@@ -40,7 +40,7 @@ Reply Datanode::HandleDowngradeRegion(RegionId region_id, ObjectStore& store, Cr
   // its memtable only, so the candidate would be upgraded without them.
   if (region->state() == RegionState::kFollower && !region->memtable().empty() &&
       protocol.On(Rule::kDowngradeWaitsForOpen)) {
-    return RegionNotReadyReply(region_id, kOpeningStateName, "an open region");
+    return OpeningReply(region_id);
   }
   if (region->state() != RegionState::kFollower) {
     // mito2 region.rs set_region_role_state_gracefully(DowngradingLeader): from

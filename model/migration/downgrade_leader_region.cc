@@ -45,9 +45,7 @@ Step RegionMigrationProcedure::DowngradeLeaderRegion(MetasrvEnv& env) {
   // downgrade-waits-for-open: the leader is still opening the region; retried within the
   // budget, not counted as an optimistic try (ExceededDeadline then rolls back).
   if (outcome == PendingRequests::Outcome::kRetry &&
-      env.protocol().On(Rule::kDowngradeWaitsForOpen) &&
-      requests_.message().find(std::string(" is in ") + std::string(kOpeningStateName) +
-                               " state") != std::string::npos) {
+      env.protocol().On(Rule::kDowngradeWaitsForOpen) && IsOpeningReply(requests_.message())) {
     resume_at_ = env.Now() + kRetryInterval;
     return Step::Wait(*resume_at_);
   }

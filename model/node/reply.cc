@@ -64,6 +64,20 @@ Reply RegionNotReadyReply(RegionId region, std::string_view state_name, std::str
   return Reply{ReplyCode::kRegionNotReady, std::move(message), 0};
 }
 
+namespace {
+constexpr std::string_view kOpeningState = " is in Opening state, expect: an open region";
+}  // namespace
+
+Reply OpeningReply(RegionId region) {
+  return Reply{ReplyCode::kRegionNotReady,
+               "Region " + region.ToString() + std::string(kOpeningState), 0};
+}
+
+bool IsOpeningReply(std::string_view message) {
+  return message.size() >= kOpeningState.size() &&
+         message.substr(message.size() - kOpeningState.size()) == kOpeningState;
+}
+
 Reply RejectWriteReply(RegionId region) {
   return Reply{
       ReplyCode::kRejectWrite,

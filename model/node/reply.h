@@ -58,9 +58,11 @@ Reply RegionNotFoundReply(RegionId region);
 // "Region 4398046511104(1024, 0) is in Follower state, expect: Leader(Writable)"
 Reply RegionNotReadyReply(RegionId region, std::string_view state_name,
                           std::string_view expect = "Leader(Writable)");
-// The state name of a region a datanode is still opening (RegionNotReadyReply): under
-// downgrade-waits-for-open a DowngradeRegion of it answers "Region R is in Opening state, ...".
-inline constexpr std::string_view kOpeningStateName = "Opening";
+// A region a datanode is still opening: under downgrade-waits-for-open a DowngradeRegion of it
+// answers "Region R is in Opening state, expect: an open region" (OpeningReply), which the
+// migration recognises by IsOpeningReply.
+Reply OpeningReply(RegionId region);
+bool IsOpeningReply(std::string_view message);
 // "Engine write buffer is full, rejecting write requests of region 4398046511104(1024, 0)"
 Reply RejectWriteReply(RegionId region);
 // "Partition expr version mismatch for region 4398046511104(1024, 0): request 5, expected 7"
