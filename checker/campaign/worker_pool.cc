@@ -58,7 +58,7 @@ bool WriteAll(int fd, const std::string& text) {
 class Pool {
  public:
   Pool(const PoolTasks& tasks, uint32_t jobs, Assignment assignment)
-      : tasks_(tasks), jobs_(std::max<uint32_t>(jobs, 1)), assignment_(assignment) {
+      : tasks_(tasks), jobs_(std::max<uint32_t>(jobs, 1)) {
     outcome_.reported.assign(tasks.count, false);
     free_slots_.assign(jobs_, true);
     if (assignment == Assignment::kStriped) {
@@ -219,7 +219,6 @@ class Pool {
 
   const PoolTasks& tasks_;
   const uint32_t jobs_;
-  const Assignment assignment_;
   std::deque<std::vector<size_t>> pending_;  // task lists not yet given to a worker
   std::vector<Worker> running_;
   std::vector<bool> free_slots_;
