@@ -609,6 +609,26 @@ StoryCause FindingTeller::Known(const Violation& v) const {
                 Steps(discarded) +
                 "), and the fourth attempt gave up: " + v.message.substr(0, v.message.find(':'))};
   }
+  if (v.invariant == Invariant::kAvail && Has(v.message, "Stale captured peer: region ")) {
+    const std::string region = Between(v.message, "Stale captured peer: region ", " moved from");
+    const Line* submit = Last("ms.submit", "region=" + region + " ", v.step);
+    const Line* close = Last("dn.region_op", "CloseRegion " + region + " Ok", v.step);
+    if (submit != nullptr && submit->rest.rfind("RegionMigration ", 0) == 0) {
+      const std::string from = "dn" + Between(submit->rest, " from=", " to=");
+      const std::string to = "dn" + std::string(Field(submit->rest, "to"));
+      return {
+          "MIG-3 " + region,
+          FindingPrefix("MIG-3") + "region migration " +
+              std::string(Field(submit->rest, "procedure")) + " of region " + region +
+              " (submitted at step " + std::to_string(submit->step) + ") moved it from " + from +
+              " to " + to + " while a repartition group used it; the group kept " + "sending to " +
+              from + ", the leader it captured at its start" +
+              (close != nullptr ? ", which closed the region at step " + std::to_string(close->step)
+                                : std::string()) +
+              ", and aborted on RegionNotFound at step " + step +
+              ", so the DDL failed for nothing but the move"};
+    }
+  }
   if (v.invariant == Invariant::kDdlRejected) {
     return {"ddl " + v.message,
             "the run did not test what its scenario scripts: the cluster refused the DDL at step " +

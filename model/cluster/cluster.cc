@@ -159,7 +159,7 @@ void Cluster::FireEvent(const sim::EnabledEvent& event, sim::StepContext& step) 
       }
       if (ChooseRebalance(config_.node_faults, step.chooser)) Rebalance(step);
       if (ChooseCompaction(config_.node_faults, step.chooser)) {
-        if (!CompactRegionsOf(dn, step)) return;  // a crash point fired
+        if (!CompactRegionsOf(dn, Compaction::kAutomatic, step)) return;  // a crash point fired
       }
       NodeContext ctx(dn.id(), step, protocol_, history_);
       ctx.Send(metasrv_id(), dn.MakeHeartbeat(step.now));
@@ -377,6 +377,9 @@ uint64_t Cluster::Fingerprint() const {
   for (sim::SimTime t : next_heartbeat_) h.Add(t.ms);
   for (sim::SimTime t : paused_until_) h.Add(t.ms);
   if (config_.gc_interval.ms > 0) h.Add(next_gc_.ms);  // only then, to keep fingerprints
+  if (!config_.node_faults.compact.IsNever()) {        // only then: nothing else reads the requests
+    for (const Datanode& dn : datanodes_) dn.HashCompactionRequests(h);
+  }
   for (size_t i = 0; i < datanodes_.size(); ++i) {
     // Only while it decides something: a failed open waits for a heartbeat after the restart.
     if (!datanodes_[i].failed_opens().empty()) h.Add(uint64_t{i}).Add(restarted_at_[i].ms);

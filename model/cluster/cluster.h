@@ -233,7 +233,10 @@ class Cluster final : public StreamLinks {
   bool CompactRegion(Datanode& dn, RegionId region, sim::StepContext& step);
   // Compacts each writable region of `dn` that has two or more files: false iff a crash point
   // fired (the datanode is down).
-  bool CompactRegionsOf(Datanode& dn, sim::StepContext& step);
+  // kAutomatic: the background scheduler, only regions a flush asked to compact; kManual: a
+  // compact step (ADMIN compact_table), every writable region with two or more files.
+  enum class Compaction { kAutomatic, kManual };
+  bool CompactRegionsOf(Datanode& dn, Compaction kind, sim::StepContext& step);
   // Flushes `region` on `dn` (a scripted flush) and logs `dn.flush`; nothing when dn is down.
   void FlushRegion(Datanode& dn, RegionId region, sim::StepContext& step);
   // Ends the running manifest checkpoints of `dn`'s hosted regions (`dn.checkpoint_done`): a

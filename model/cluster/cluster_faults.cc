@@ -225,10 +225,12 @@ bool Cluster::CompactRegion(Datanode& dn, RegionId region, sim::StepContext& ste
   return reply.code != ReplyCode::kCrashed;
 }
 
-bool Cluster::CompactRegionsOf(Datanode& dn, sim::StepContext& step) {
+bool Cluster::CompactRegionsOf(Datanode& dn, Compaction kind, sim::StepContext& step) {
   if (!dn.is_up()) return true;
   std::vector<RegionId> regions;
   for (const auto& [id, region] : dn.regions()) {
+    // An automatic compaction follows a flush of the region (Region::compaction_requested).
+    if (kind == Compaction::kAutomatic && !region.compaction_requested()) continue;
     if (region.state() == RegionState::kWritable && region.version().files.size() >= 2) {
       regions.push_back(id);
     }
@@ -349,7 +351,7 @@ void Cluster::Compact(const CompactOp& op, sim::StepContext& step) {
     if (dn.is_up()) CompactRegion(dn, op.region, step);
     return;
   }
-  for (Datanode& dn : datanodes_) CompactRegionsOf(dn, step);
+  for (Datanode& dn : datanodes_) CompactRegionsOf(dn, Compaction::kManual, step);
 }
 
 bool Cluster::MaybePause(NodeId node, sim::StepContext& step) {

@@ -31,8 +31,9 @@ struct NodeFaults {
   // entry it replays fails to apply with this ratio (Chance "net.replay_fail"; ReplayFaults).
   sim::Ratio replay_fail = sim::Ratio::Never();
   // At a heartbeat tick a datanode compacts the files of each of its writable regions that
-  // has two or more with this ratio (Chance "net.compact"): GreptimeDB's background
-  // compaction, at times the run chooses.
+  // has two or more and flushed since its last compaction, with this ratio (Chance
+  // "net.compact"): GreptimeDB's background compaction, which a flush schedules, at times the
+  // run chooses.
   sim::Ratio compact = sim::Ratio::Never();
   // A RemapManifest read of a region whose manifest checkpoint is running loses a delta with
   // this ratio (Chance "net.checkpoint_race", drawn by the datanode; Datanode::

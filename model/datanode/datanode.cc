@@ -395,6 +395,7 @@ Reply Datanode::HandleCompact(RegionId region_id, ObjectStore& store, CrashHook&
   if (region->state() != RegionState::kWritable) {
     return RegionNotReadyReply(region_id, RegionStateName(region->state()));
   }
+  region->set_compaction_requested(false);  // this compaction answers any pending trigger
   const std::set<FileId> inputs = region->version().files;
   if (inputs.size() < 2) return Reply::Ok(0);
   FileRowReader reader(*region, store, protocol);
@@ -470,6 +471,8 @@ bool Datanode::FlushMemtable(Region& region, ObjectStore& store, CrashHook* cras
       m.flushed_entry_id = flushed_entry_id;
       m.flushed_sequence = flushed_sequence;
     });
+    // handle_flush_finished schedules a compaction (schedule_compaction skips staging).
+    region.set_compaction_requested(true);
   }
   if (crash != nullptr && crash->ShouldCrash("datanode.flush.after_manifest")) return false;
   wals_[region_id].Truncate(flushed_entry_id);
@@ -526,6 +529,12 @@ void Datanode::Hash(sim::Hasher& h) const {
   if (!pending_opens_.empty()) {
     h.Add(static_cast<uint64_t>(pending_opens_.size())).Add(next_open_.ms);
     for (RegionId id : pending_opens_) id.Hash(h);
+  }
+}
+
+void Datanode::HashCompactionRequests(sim::Hasher& h) const {
+  for (const auto& [id, region] : regions_) {
+    if (region.compaction_requested()) id.Hash(h);
   }
 }
 

@@ -295,6 +295,9 @@ class Datanode {
 
   void Hash(sim::Hasher& h) const;
   uint64_t Fingerprint() const;
+  // The regions whose automatic compaction a flush requested (Region::compaction_requested):
+  // part of the cluster's fingerprint only when background compaction can run.
+  void HashCompactionRequests(sim::Hasher& h) const;
 
  private:
   Region* FindMutable(RegionId region);

@@ -122,6 +122,8 @@ void Region::Hash(sim::Hasher& h) const {
   h.Add(lease_deadline_.has_value());
   if (lease_deadline_) h.Add(lease_deadline_->ms);
   h.Add(applied_route_version_);
+  // compaction_requested_ is not hashed here (it is no data, and the trace's run.data line
+  // hashes the datanodes): Datanode::HashCompactionRequests covers it where it matters.
 }
 
 }  // namespace repartsim::model

@@ -101,6 +101,13 @@ class Region {
     if (version > applied_route_version_) applied_route_version_ = version;
   }
 
+  // mito2 schedules an automatic compaction when a flush of the region finishes
+  // (handle_flush_finished -> schedule_compaction), never on open, catch-up or a timer: the
+  // background compaction runs only on a region with this flag, and clears it. Volatile; not
+  // in Hash (Datanode::HashCompactionRequests).
+  bool compaction_requested() const { return compaction_requested_; }
+  void set_compaction_requested(bool requested) { compaction_requested_ = requested; }
+
   void Hash(sim::Hasher& h) const;
 
  private:
@@ -119,6 +126,7 @@ class Region {
   uint64_t last_sequence_ = 0;
   std::optional<sim::SimTime> lease_deadline_;
   uint64_t applied_route_version_ = 0;
+  bool compaction_requested_ = false;
 };
 
 }  // namespace repartsim::model

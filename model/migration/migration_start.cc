@@ -1,11 +1,11 @@
 // RegionMigrationStart (migration_start.rs): reads the route; a region already led by to_peer
 // ends the migration, a leader other than from_peer aborts it, a missing route is Unexpected
 // (non-retryable). Persists its successor, OpenCandidateRegion: the only persisted transition.
-// Rule::kMigrationRespectsStaging: a region whose route is Staging, or that a repartition of
-// its table registered as operating (a target it allocated), fails the migration instead. It
-// does not wait: the migration holds Region-W on the region for its life, and a repartition
-// that re-dispatches a group over that region would wait for the lock while the migration
-// waited for the repartition.
+// Rule::kMigrationRespectsStaging: a region whose route is Staging fails the migration;
+// Rule::kLockNewTargets: so does one that a repartition of its table registered as operating
+// (a target it allocated). Neither waits: the migration holds Region-W on the region for its life,
+// and a repartition that re-dispatches a group over that region would wait for the lock while the
+// migration waited for the repartition.
 #include "model/migration/region_migration_procedure.h"
 #include "model/protocol/rules.h"
 #include "model/repartition/route_access.h"
@@ -39,12 +39,12 @@ Step RegionMigrationProcedure::MigrationStart(MetasrvEnv& env) {
                        route->leader->ToString() + ") is not the `from_peer`(" +
                        ctx_.from_peer.ToString() + "), region: " + ctx_.region.ToString());
   }
-  if (env.protocol().On(Rule::kMigrationRespectsStaging)) {
+  if (env.protocol().On(Rule::kMigrationRespectsStaging) && route->is_staging()) {
+    return Step::Error("Region " + ctx_.region.ToString() +
+                       " is staging: the table is being repartitioned");
+  }
+  if (env.protocol().On(Rule::kLockNewTargets)) {
     auto operating = env.operating_regions().find(ctx_.region);
-    if (route->is_staging()) {
-      return Step::Error("Region " + ctx_.region.ToString() +
-                         " is staging: the table is being repartitioned");
-    }
     if (operating != env.operating_regions().end() && operating->second != env.current()) {
       return Step::Error("Region " + ctx_.region.ToString() + " is operated by procedure " +
                          std::to_string(operating->second.value) +

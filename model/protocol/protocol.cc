@@ -229,13 +229,12 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "skipped, and the files it adopted from a dropped repartition source were deleted",
      true, true, "#8445"},
     {Rule::kMigrationRespectsStaging, "migration-respects-staging",
-     "[inferred: a repartsim design, no GreptimeDB change] RegionMigrationStart retries later "
-     "(waits, within the procedure's retry budget) while the region's route is Staging or a "
-     "repartition of its table registered the region as operating (a target it allocated), so "
-     "no migration downgrades a region a group is staging. Off (migration_start.rs at the "
-     "modelled commit checks only the leader peer): DowngradeRegion leaves staging without "
-     "merging and the group's ApplyStagingManifest finds the region out of staging (MIG-1, "
-     "MIG-2)",
+     "[inferred: a repartsim design, no GreptimeDB change] RegionMigrationStart fails the "
+     "migration while the region's route is Staging, so no migration downgrades a region a "
+     "group is staging (it does not wait: see lock-new-targets). Off (migration_start.rs at "
+     "the modelled commit checks only the leader peer): DowngradeRegion leaves staging "
+     "without merging and the group's ApplyStagingManifest finds the region out of staging "
+     "(MIG-1, MIG-2, INV-ACK)",
      false, true},
     {Rule::kAllocateRouteUnderLock, "allocate-route-under-lock",
      "AllocateRegion.Execute reads the table route after its CreateRegion calls, under the "
@@ -256,6 +255,23 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "region is not in the engine yet) or skips the flush of a region that is not writable, "
      "the migration upgrades the candidate from the region's manifest, and the rows only in "
      "the old leader's local WAL are lost (MIG-8, INV-ACK)",
+     false, true},
+    {Rule::kLockNewTargets, "lock-new-targets",
+     "[inferred: a repartsim design, no GreptimeDB change] The regions a repartition "
+     "allocated stay registered as its operating regions until it ends, and "
+     "RegionMigrationStart fails a migration of such a region (no wait: the migration would "
+     "hold Region-W while a re-dispatched group waited for it). Off (the modelled commit): "
+     "nothing stops a rebalancer from migrating a new target between AllocateRegion and the "
+     "group's ApplyStaging, the group's instructions go to the peer it captured, and the "
+     "repartition fails with RegionNotFound (MIG-3, INV-AVAIL)",
+     false, true},
+    {Rule::kFenceCapturedPeers, "fence-captured-peers",
+     "[inferred: a repartsim design, no GreptimeDB change] A group reads each region's leader "
+     "from the current route before it sends an instruction, so it follows a region a "
+     "migration moved after the group started. Off (the modelled commit: the group keeps the "
+     "peers of its G0 snapshot): it retries the stale peer, which answers RegionNotReady "
+     "while the region is a Follower there and RegionNotFound once the migration closed it, "
+     "and the repartition fails (MIG-1, MIG-3, INV-AVAIL)",
      false, true},
 }};
 

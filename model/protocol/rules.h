@@ -57,9 +57,11 @@ enum class Rule : uint8_t {
   kFenceCheckpoints,              // EnterStaging waits for a running manifest checkpoint (#8847)
   kApplySkipsRemovedFiles,        // an apply does not re-add files a compaction removed
   kGcRefsNeedOpenRegions,         // GC fails when a route region's leader has not opened it (#8445)
-  kMigrationRespectsStaging,      // a migration waits while its region stages or is repartitioned
+  kMigrationRespectsStaging,      // a migration fails while its region's route is Staging
   kAllocateRouteUnderLock,        // AllocateRegion reads the route under the table lock (#8115)
   kDowngradeWaitsForOpen,         // a downgrade of a region its leader is still opening waits
+  kLockNewTargets,                // a repartition holds the regions it allocated until it ends
+  kFenceCapturedPeers,            // a group fails fast when a region it captured moved
   kCount,
 };
 

@@ -5,6 +5,8 @@
 
 #include "model/ddl/lock_keys.h"
 #include "model/node/message.h"
+#include "model/node/refusal.h"
+#include "model/protocol/rules.h"
 #include "model/repartition/route_access.h"
 #include "sim/assert.h"
 #include "sim/json_text.h"
@@ -183,8 +185,9 @@ bool RepartitionGroupProcedure::IsPendingDeallocate(RegionId region) const {
 std::optional<NodeId> RepartitionGroupProcedure::LeaderOf(MetasrvEnv& env, RegionId region) const {
   REPARTSIM_ASSERT(region.table_id() == ctx_.table);
   // The peers captured at RepartitionStart: a region migration since then does not redirect
-  // the group's instructions (docs/protocol.md 12.2).
-  if (ctx_.prepare.has_value()) {
+  // the group's instructions (docs/protocol.md 12.2). Rule::kFenceCapturedPeers reads the
+  // current route instead, so the group follows a region a migration moved.
+  if (ctx_.prepare.has_value() && !env.protocol().On(Rule::kFenceCapturedPeers)) {
     for (const auto* routes : {&ctx_.prepare->source_routes, &ctx_.prepare->target_routes}) {
       for (const RegionRoute& r : *routes) {
         if (r.region_id == region) return r.leader;
@@ -208,6 +211,34 @@ std::optional<Step> RepartitionGroupProcedure::SendToLeader(MetasrvEnv& env, Reg
   return std::nullopt;
 }
 
+Step RepartitionGroupProcedure::RoundFailed(MetasrvEnv& env,
+                                            PendingRequests::Outcome outcome) const {
+  if (outcome != PendingRequests::Outcome::kAbort || !ctx_.prepare.has_value()) {
+    return requests_.FailureStep(outcome);
+  }
+  std::optional<RouteSnapshot> snapshot = ReadRouteSnapshot(env, ctx_.table);
+  if (!snapshot.has_value()) return requests_.FailureStep(outcome);
+  for (const auto* routes : {&ctx_.prepare->source_routes, &ctx_.prepare->target_routes}) {
+    for (const RegionRoute& captured : *routes) {
+      const RegionRoute* now = snapshot->route.Find(captured.region_id);
+      if (now == nullptr || now->leader == captured.leader || !captured.leader.has_value()) {
+        continue;
+      }
+      // fence-captured-peers: the state runs again and sends to the region's current leader.
+      if (env.protocol().On(Rule::kFenceCapturedPeers)) {
+        return Step::RetryLater("region " + captured.region_id.ToString() +
+                                " moved after the group started: " + requests_.message());
+      }
+      return Step::Error(std::string(kStaleCapturedPeerError) + "region " +
+                         captured.region_id.ToString() + " moved from datanode " +
+                         std::to_string(captured.leader->value) + " to datanode " +
+                         (now->leader ? std::to_string(now->leader->value) : "none") +
+                         " after the group started; " + requests_.message());
+    }
+  }
+  return requests_.FailureStep(outcome);
+}
+
 Step RepartitionGroupProcedure::FinishTwoPhaseRound(MetasrvEnv& env, State next) {
   REPARTSIM_ASSERT(requests_.sent());
   REPARTSIM_ASSERT(static_cast<uint8_t>(next) > static_cast<uint8_t>(state_));
@@ -216,7 +247,7 @@ Step RepartitionGroupProcedure::FinishTwoPhaseRound(MetasrvEnv& env, State next)
   if (outcome != PendingRequests::Outcome::kOk) {
     // A retry re-runs the whole state from its first round, as GreptimeDB's State::next does.
     phase_ = 0;
-    return requests_.FailureStep(outcome);
+    return RoundFailed(env, outcome);
   }
   if (phase_ == 0) {
     phase_ = 1;

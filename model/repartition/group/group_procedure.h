@@ -113,6 +113,11 @@ class RepartitionGroupProcedure {
   // waits, fails, or with every reply Ok goes from phase 0 to phase 1 (not persisted) and from
   // phase 1 to `next` (persisted).
   Step FinishTwoPhaseRound(MetasrvEnv& env, State next);
+  // requests_.FailureStep(outcome), except for an abort while a region the group captured at
+  // its start is led by another peer in the stored route (a migration moved it): under
+  // Rule::kFenceCapturedPeers the state retries (and sends to the current leader), else the
+  // error says so with kStaleCapturedPeerError (model/node/refusal.h): the checker's INV-AVAIL.
+  Step RoundFailed(MetasrvEnv& env, PendingRequests::Outcome outcome) const;
 
   State state_ = State::kRepartitionStart;
   PersistentContext ctx_;

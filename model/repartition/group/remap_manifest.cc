@@ -24,7 +24,7 @@ Step RepartitionGroupProcedure::RemapManifest(MetasrvEnv& env) {
   }
   PendingRequests::Outcome outcome = requests_.Collect(env);
   if (outcome == PendingRequests::Outcome::kWaiting) return requests_.WaitStep();
-  if (outcome != PendingRequests::Outcome::kOk) return requests_.FailureStep(outcome);
+  if (outcome != PendingRequests::Outcome::kOk) return RoundFailed(env, outcome);
   ctx_.remapped = true;
   state_ = State::kApplyStagingManifest;
   phase_ = 0;
