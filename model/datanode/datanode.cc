@@ -129,6 +129,10 @@ Reply Datanode::HandleWrite(RegionId region_id, std::vector<Row> rows,
   if (region->version().awaiting_commit) {
     return RegionNotReadyReply(region_id, "AwaitingCommit", "Leader(Writable) after ExitStaging");
   }
+  if (region->awaiting_lease()) {
+    return RegionNotReadyReply(region_id, "Leader(Writable) awaiting its leader lease",
+                               "Leader(Writable) named by the route");
+  }
   Reply verdict = CheckWriteAccepted(*region, version, protocol);
   if (!verdict.ok()) return verdict;
   if (rows.empty()) return Reply::Ok(0);
@@ -168,6 +172,14 @@ ScanReply Datanode::HandleScan(RegionId region_id, std::optional<uint64_t> plann
   // manifest: a fenced read must re-plan rather than read it.
   if (protocol.On(Rule::kFencedReads) && region->version().awaiting_apply) {
     Reply r = VersionMismatchReply(region_id, planned_version.value_or(0), 0);
+    reply.code = r.code;
+    reply.message = std::move(r.message);
+    return reply;
+  }
+  // A region a migration downgraded may have a new leader that took writes since: a frontend
+  // whose route still names this peer must not read it (no route version says so here).
+  if (protocol.On(Rule::kDowngradedRefusesReads) && region->downgraded()) {
+    Reply r = RegionNotReadyReply(region_id, RegionStateName(region->state()));
     reply.code = r.code;
     reply.message = std::move(r.message);
     return reply;

@@ -233,7 +233,8 @@ class Datanode {
   // from its manifest when the manifest changed since it opened (no replay: the downgrade's
   // flush put the data in SSTs), then made Writable with a lease countdown from `now`.
   // RegionNotFound when the region is not open here.
-  Reply HandleUpgradeRegion(RegionId region, const ObjectStore& store, sim::SimTime now);
+  Reply HandleUpgradeRegion(RegionId region, const ObjectStore& store, sim::SimTime now,
+                            const Protocol& protocol);
 
   // ---- leases (docs/protocol.md section 7) ------------------------------------------------------
   // Applies the lease role granted for `region` and renews its deadline. Returns false when the

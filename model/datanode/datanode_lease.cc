@@ -62,6 +62,10 @@ bool Datanode::ApplyLease(RegionId region_id, RegionRole role, sim::SimTime dead
     region->NoteRouteVersion(route_version);
   }
   region->set_lease_deadline(deadline);
+  // A leader lease: the route names this peer (Rule::kUpgradeAwaitsLease).
+  if (role == RegionRole::kLeader || role == RegionRole::kStagingLeader) {
+    region->set_awaiting_lease(false);
+  }
   switch (role) {
     case RegionRole::kStagingLeader:
       // Ignored: a region enters staging only through EnterStaging. With the P11 rule a

@@ -129,7 +129,7 @@ Reply Datanode::HandleRegionInstruction(const RegionInstruction& item, uint64_t 
         } else if constexpr (std::is_same_v<T, DowngradeRegionOp>) {
           result = HandleDowngradeRegion(item.region, store, ctx, protocol, last_entry_id);
         } else if constexpr (std::is_same_v<T, UpgradeRegionOp>) {
-          result = HandleUpgradeRegion(item.region, store, ctx.now());
+          result = HandleUpgradeRegion(item.region, store, ctx.now(), ctx.protocol);
         } else {
           static_assert(std::is_same_v<T, CloseRegionOp>);
           result = HandleCloseRegion(item.region);

@@ -57,12 +57,13 @@ Reply Datanode::HandleDowngradeRegion(RegionId region_id, ObjectStore& store, Cr
     region->set_state(RegionState::kFollower);
   }
   REPARTSIM_ASSERT(region->state() == RegionState::kFollower);
+  region->set_downgraded();
   last_entry_id = region->last_entry_id();
   return Reply::Ok();
 }
 
-Reply Datanode::HandleUpgradeRegion(RegionId region_id, const ObjectStore& store,
-                                    sim::SimTime now) {
+Reply Datanode::HandleUpgradeRegion(RegionId region_id, const ObjectStore& store, sim::SimTime now,
+                                    const Protocol& protocol) {
   REPARTSIM_ASSERT(up_);
   Region* region = FindMutable(region_id);
   if (region == nullptr) return RegionNotFoundReply(region_id);
@@ -83,6 +84,10 @@ Reply Datanode::HandleUpgradeRegion(RegionId region_id, const ObjectStore& store
   // set_role(Leader) + set_role_state_gracefully(Leader); the alive keeper counts its lease.
   region->set_state(RegionState::kWritable);
   region->set_lease_deadline(now + region_lease_);
+  // Until a lease names it the leader, the route may still name the old one (the reply or
+  // UpdateMetadataUpgrade may never come): a frontend whose route predates the old leader's
+  // term must not write here.
+  if (protocol.On(Rule::kUpgradeAwaitsLease)) region->set_awaiting_lease(true);
   return Reply::Ok();
 }
 

@@ -122,6 +122,8 @@ void Region::Hash(sim::Hasher& h) const {
   h.Add(lease_deadline_.has_value());
   if (lease_deadline_) h.Add(lease_deadline_->ms);
   h.Add(applied_route_version_);
+  if (downgraded_) h.Add(uint64_t{0xD0317AC7});  // only when set: keeps other fingerprints
+  if (awaiting_lease_) h.Add(uint64_t{0xA3A17EA5});
   // compaction_requested_ is not hashed here (it is no data, and the trace's run.data line
   // hashes the datanodes): Datanode::HashCompactionRequests covers it where it matters.
 }

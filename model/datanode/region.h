@@ -20,6 +20,7 @@
 #include "model/meta/ids.h"
 #include "model/node/staging_info.h"
 #include "model/partition/expr.h"
+#include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/time.h"
 
@@ -38,7 +39,18 @@ class Region {
   RegionId id() const { return version_.region_id; }
   const TableSchema& schema() const { return *version_.schema; }
   RegionState state() const { return state_; }
-  void set_state(RegionState state) { state_ = state; }
+  // Leaving Follower ends `downgraded` (a rollback's lease or an upgrade made it lead again).
+  void set_state(RegionState state) {
+    state_ = state;
+    if (state != RegionState::kFollower) downgraded_ = false;
+  }
+  // A Follower since a migration's DowngradeRegion: another peer may lead it and take writes
+  // (Rule::kDowngradedRefusesReads). Volatile.
+  bool downgraded() const { return downgraded_; }
+  void set_downgraded() {
+    REPARTSIM_ASSERT(state_ == RegionState::kFollower);
+    downgraded_ = true;
+  }
   bool is_writable_or_staging() const {
     return state_ == RegionState::kWritable || state_ == RegionState::kStaging;
   }
@@ -101,6 +113,11 @@ class Region {
     if (version > applied_route_version_) applied_route_version_ = version;
   }
 
+  // An upgraded migration candidate that no leader lease has named yet: it refuses writes
+  // (Rule::kUpgradeAwaitsLease). Volatile.
+  bool awaiting_lease() const { return awaiting_lease_; }
+  void set_awaiting_lease(bool awaiting) { awaiting_lease_ = awaiting; }
+
   // mito2 schedules an automatic compaction when a flush of the region finishes
   // (handle_flush_finished -> schedule_compaction), never on open, catch-up or a timer: the
   // background compaction runs only on a region with this flag, and clears it. Volatile; not
@@ -127,6 +144,8 @@ class Region {
   std::optional<sim::SimTime> lease_deadline_;
   uint64_t applied_route_version_ = 0;
   bool compaction_requested_ = false;
+  bool downgraded_ = false;
+  bool awaiting_lease_ = false;
 };
 
 }  // namespace repartsim::model

@@ -273,6 +273,22 @@ constexpr std::array<RuleInfo, kRuleCount> kRules = {{
      "while the region is a Follower there and RegionNotFound once the migration closed it, "
      "and the repartition fails (MIG-1, MIG-3, INV-AVAIL)",
      false, true},
+    {Rule::kDowngradedRefusesReads, "downgraded-refuses-reads",
+     "[inferred: a repartsim design, no GreptimeDB change] A region that a migration's "
+     "DowngradeRegion made a Follower answers scans with RegionNotReady until it leads again "
+     "(a rollback). Off (the modelled commit: region_server.rs handle_read checks no role): a "
+     "frontend whose route cache still names the old leader (its invalidation late) reads it "
+     "after the candidate was upgraded and took writes, and misses them (INV-NOOMIT)",
+     false, true},
+    {Rule::kUpgradeAwaitsLease, "upgrade-awaits-lease",
+     "[inferred: a repartsim design, no GreptimeDB change] A migration candidate that "
+     "UpgradeRegion made the leader refuses writes (RegionNotReady) until a leader lease "
+     "names it, that is until the route does. Off (the modelled commit: upgrade_region.rs "
+     "makes it writable at once): a frontend whose route cache predates the old leader's "
+     "term, and names the candidate's datanode, writes to it before UpdateMetadataUpgrade; "
+     "reads through the route miss those rows, and a rollback loses them (MIG-11, "
+     "INV-NOOMIT, INV-ACK)",
+     false, true},
 }};
 
 uint64_t DefaultBits(ProfileKind kind) {

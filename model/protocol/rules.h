@@ -61,7 +61,9 @@ enum class Rule : uint8_t {
   kAllocateRouteUnderLock,        // AllocateRegion reads the route under the table lock (#8115)
   kDowngradeWaitsForOpen,         // a downgrade of a region its leader is still opening waits
   kLockNewTargets,                // a repartition holds the regions it allocated until it ends
-  kFenceCapturedPeers,            // a group fails fast when a region it captured moved
+  kFenceCapturedPeers,            // a group follows a region a migration moved
+  kDowngradedRefusesReads,        // a region a migration downgraded serves no reads
+  kUpgradeAwaitsLease,            // an upgraded candidate takes writes once a lease names it
   kCount,
 };
 

@@ -102,17 +102,40 @@ TEST_F(MigrationHandlersTest, UpgradeReopensTheCandidateAndItReadsEveryAcceptedR
   uint64_t last_entry_id = 0;
   ASSERT_TRUE(from_.HandleDowngradeRegion(kR1, store_, no_crash_, greptime_, last_entry_id).ok());
   EXPECT_TRUE(Scan(to_, kR1, store_).empty());  // opened from the manifest before the flush
-  ASSERT_TRUE(to_.HandleUpgradeRegion(kR1, store_, sim::AtMs(5000)).ok());
+  ASSERT_TRUE(to_.HandleUpgradeRegion(kR1, store_, sim::AtMs(5000), greptime_).ok());
   const Region* moved = to_.FindRegion(kR1);
   EXPECT_EQ(moved->state(), RegionState::kWritable);
   EXPECT_EQ(moved->lease_deadline(), sim::AtMs(15000));
   EXPECT_EQ(Scan(to_, kR1, store_), (std::vector<Row>{R(10, 1, 1), R(11, 2, 2)}));
   ASSERT_TRUE(Write(to_, {R(12, 3, 3)}).ok());
   EXPECT_EQ(Scan(to_, kR1, store_).size(), 3u);
-  ASSERT_TRUE(to_.HandleUpgradeRegion(kR1, store_, sim::AtMs(6000)).ok());  // already writable
+  ASSERT_TRUE(
+      to_.HandleUpgradeRegion(kR1, store_, sim::AtMs(6000), greptime_).ok());  // already writable
   EXPECT_EQ(to_.FindRegion(kR1)->memtable().size(), 1u);  // not reopened: nothing lost
-  EXPECT_EQ(from_.HandleUpgradeRegion(kR3, store_, sim::AtMs(6000)).code,
+  EXPECT_EQ(from_.HandleUpgradeRegion(kR3, store_, sim::AtMs(6000), greptime_).code,
             ReplyCode::kRegionNotFound);
+}
+
+TEST_F(MigrationHandlersTest, UnderUpgradeAwaitsLeaseTheCandidateWritesOnceALeaderLeaseCame) {
+  const Protocol reference = Protocol::Reference();
+  ASSERT_TRUE(Write(from_, {R(10, 1, 1)}).ok());
+  ASSERT_TRUE(to_.HandleOpenCandidate(kR1, store_).ok());
+  uint64_t last_entry_id = 0;
+  ASSERT_TRUE(from_.HandleDowngradeRegion(kR1, store_, no_crash_, reference, last_entry_id).ok());
+  ASSERT_TRUE(to_.HandleUpgradeRegion(kR1, store_, sim::AtMs(5000), reference).ok());
+  EXPECT_EQ(to_.FindRegion(kR1)->state(), RegionState::kWritable);
+  Reply refused = Write(to_, {R(11, 2, 2)});
+  EXPECT_EQ(refused.code, ReplyCode::kRegionNotReady);
+  EXPECT_EQ(refused.message,
+            "Region 4398046511105(1024, 1) is in Leader(Writable) awaiting its leader lease "
+            "state, expect: Leader(Writable) named by the route");
+  EXPECT_EQ(Scan(to_, kR1, store_), std::vector<Row>{R(10, 1, 1)});  // reads are served
+  // A Follower lease (a rollback named the old leader again) leaves it refusing writes.
+  ASSERT_TRUE(to_.ApplyLease(kR1, RegionRole::kFollower, sim::AtMs(15000), reference));
+  EXPECT_EQ(Write(to_, {R(11, 2, 2)}).code, ReplyCode::kRegionNotReady);
+  ASSERT_TRUE(to_.ApplyLease(kR1, RegionRole::kLeader, sim::AtMs(16000), reference));
+  EXPECT_TRUE(Write(to_, {R(11, 2, 2)}).ok());
+  EXPECT_EQ(Scan(to_, kR1, store_).size(), 2u);
 }
 
 }  // namespace migration_handlers_test
