@@ -78,6 +78,9 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     w.writers_per_frontend = ReadInt(f.Get("writers"), ctx, "workload.writers", 0, 64);
   if (f.Has("readers"))
     w.readers_per_frontend = ReadInt(f.Get("readers"), ctx, "workload.readers", 0, 64);
+  if (f.Has("frontends")) {
+    w.frontend_count = ReadInt(f.Get("frontends"), ctx, "workload.frontends", 1, s.frontend_count);
+  }
   if (f.Has("start_ms"))
     w.start_ms = ReadInt(f.Get("start_ms"), ctx, "workload.start_ms", 0, kScenarioTimeMsMax);
   if (f.Has("end_ms"))
@@ -112,8 +115,8 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     ctx.Fail(node, "workload",
              "the workload starts at or after its end (" + std::to_string(w.end_ms) + " ms)");
   }
-  f.Finish({"writers", "readers", "start_ms", "end_ms", "write_interval_ms", "read_interval_ms",
-            "rows_per_write", "bulk", "flight", "columns", "queries"});
+  f.Finish({"writers", "readers", "frontends", "start_ms", "end_ms", "write_interval_ms",
+            "read_interval_ms", "rows_per_write", "bulk", "flight", "columns", "queries"});
 }
 
 void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {

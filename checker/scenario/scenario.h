@@ -49,6 +49,7 @@ struct Workload {
   bool enabled = false;
   uint32_t writers_per_frontend = 0;
   uint32_t readers_per_frontend = 0;
+  uint32_t frontend_count = 0;  // the first N frontends run it; 0: every frontend
   int64_t start_ms = 2000;
   int64_t end_ms = 0;  // 0: the end of the safety phase
   int64_t write_interval_ms = 200;
