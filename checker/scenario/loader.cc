@@ -20,9 +20,9 @@ namespace repartsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"name",     "description", "tags",   "shape", "profile",
-                                           "rules",    "cluster",     "table",  "setup", "steps",
-                                           "workload", "faults",      "limits", "seeds", "expect"};
+const std::vector<std::string> kTopKeys = {
+    "name",  "description", "tags",  "shape",    "shape_only", "profile", "rules", "cluster",
+    "table", "setup",       "steps", "workload", "faults",     "limits",  "seeds", "expect"};
 
 void ReadRules(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   if (!node.IsMap()) {
@@ -447,6 +447,7 @@ void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
       ctx.Fail(shape, "shape", "unknown shape; expected swarm");
     }
   }
+  if (f.Has("shape_only")) ReadShapeOnly(f.Get("shape_only"), ctx, s);
   if (f.Has("profile")) {
     const YAML::Node p = f.Get("profile");
     s.profile = ReadString(p, ctx, "profile");

@@ -1,7 +1,10 @@
 // The workload, faults and limits sections of a scenario.
+#include <algorithm>
+
 #include "checker/scenario/crash_sites.h"
 #include "checker/scenario/loader_internal.h"
 #include "checker/scenario/scenario_limits.h"
+#include "checker/scenario/swarm_shape.h"
 #include "sim/suggest.h"
 
 namespace repartsim::scenario {
@@ -69,6 +72,39 @@ void ReadQueries(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
 }
 
 }  // namespace
+
+void ReadShapeOnly(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
+  if (!s.shape_swarm) {
+    ctx.Fail(node, "shape_only", "shape_only needs 'shape: swarm'");
+    return;
+  }
+  if (!node.IsMap()) {
+    ctx.Fail(node, "shape_only", "expected a mapping of swarm feature to a list of its values");
+    return;
+  }
+  const auto& features = SwarmFeatureValues();
+  for (const auto& item : node) {
+    if (ctx.failed()) return;
+    const std::string name = ReadString(item.first, ctx, "shape_only");
+    const auto feature = std::find_if(features.begin(), features.end(),
+                                      [&](const auto& f) { return f.first == name; });
+    if (!ctx.failed() && feature == features.end()) {
+      ctx.Fail(item.first, "shape_only", "unknown swarm feature '" + name + "'");
+      return;
+    }
+    const std::string path = "shape_only." + name;
+    std::vector<std::string> values = ReadStringList(item.second, ctx, path);
+    for (size_t i = 0; i < values.size() && !ctx.failed(); ++i) {
+      const std::string& v = values[i];
+      if (std::find(feature->second.begin(), feature->second.end(), v) == feature->second.end()) {
+        ctx.Fail(item.second[i], path + "[" + std::to_string(i) + "]",
+                 "'" + v + "' is not a value of swarm feature '" + name + "'");
+      }
+    }
+    if (!ctx.failed() && values.empty()) ctx.Fail(item.second, path, "expected at least one value");
+    s.shape_only[name] = std::move(values);
+  }
+}
 
 void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   Fields f(node, ctx, "workload");

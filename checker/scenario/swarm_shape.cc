@@ -88,12 +88,23 @@ int64_t SplitPoint(const Range& r) {
 
 class ShapeDrawer {
  public:
-  explicit ShapeDrawer(sim::Prng& prng) : prng_(prng) {}
+  ShapeDrawer(sim::Prng& prng, const ShapeRestriction& only) : prng_(prng), only_(only) {}
 
-  // Draws feature `name` among `allowed` (a subset of its listed values), records it.
+  // Draws feature `name` among `allowed` (a subset of its listed values, repeated values
+  // weigh more) narrowed to the file's `shape_only` values where that leaves any; records it.
   std::string Draw(const std::string& name, const std::vector<std::string>& allowed) {
     REPARTSIM_ASSERT(!allowed.empty());
-    return Set(name, allowed[prng_.Below(allowed.size())]);
+    std::vector<std::string> values;
+    const auto only = only_.find(name);
+    for (const std::string& v : allowed) {
+      if (only == only_.end() ||
+          std::find(only->second.begin(), only->second.end(), v) != only->second.end()) {
+        values.push_back(v);
+      }
+    }
+    if (values.empty()) values = allowed;
+    REPARTSIM_ASSERT(!values.empty());
+    return Set(name, values[prng_.Below(values.size())]);
   }
   std::string Draw(const std::string& name) {
     for (const auto& [feature, values] : kFeatures) {
@@ -115,6 +126,7 @@ class ShapeDrawer {
 
  private:
   sim::Prng& prng_;
+  const ShapeRestriction& only_;
   ShapeFeatures features_;
 };
 
@@ -266,8 +278,8 @@ std::string Insert(const std::string& rows) { return "\"INSERT INTO t VALUES " +
 
 }  // namespace
 
-DrawnShape DrawSwarmShape(sim::Prng& prng) {
-  ShapeDrawer draw(prng);
+DrawnShape DrawSwarmShape(sim::Prng& prng, const ShapeRestriction& only) {
+  ShapeDrawer draw(prng, only);
   const std::string table = draw.Draw("table");
   const std::string rule = draw.Draw("rule");
   const std::string nulls = draw.Draw("nulls");
@@ -518,7 +530,7 @@ sim::Result<Scenario> DrawShapedScenario(const Scenario& base, uint64_t seed,
   (void)root.Fork();
   (void)root.Fork();
   sim::Prng prng = root.Fork();
-  DrawnShape shape = DrawSwarmShape(prng);
+  DrawnShape shape = DrawSwarmShape(prng, base.shape_only);
   auto drawn =
       ParseScenario(shape.yaml, base.path + " (swarm shape of seed " + std::to_string(seed) + ")");
   if (!drawn.ok()) return drawn.error();
@@ -536,6 +548,7 @@ sim::Result<Scenario> DrawShapedScenario(const Scenario& base, uint64_t seed,
   s.limits.steps_max = base.limits.steps_max;
   s.faults.swarm = base.faults.swarm;
   s.shape_swarm = true;
+  s.shape_only = base.shape_only;
   if (yaml != nullptr) {
     *yaml = "# The swarm shape of " + base.path + " seed " + std::to_string(seed) + ": " +
             ShapeText(shape.features) + "\n" + shape.yaml;
