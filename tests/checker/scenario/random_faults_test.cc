@@ -2,8 +2,8 @@
 // (scenarios/random/: delays up to 10 s, stream resets, datanode pauses, handler-chain lease
 // gaps, crash points, leader-start windows, swarm; background compaction, checkpoints and GC;
 // background region opening in two; region migrations beside a split and a merge in one; the
-// per-seed shapes of swarm_shapes and swarm_merges). Method: a sample of 200 seeds of each
-// scenario (2,200 runs) must all pass; random_faults_slow_test.cc runs every seed (55,000).
+// per-seed shapes of the four swarm files). Method: a sample of 200 seeds of each
+// scenario (2,600 runs) must all pass; random_faults_slow_test.cc runs every seed (65,000).
 #include "tests/checker/scenario/random_faults.h"
 
 namespace repartsim::scenario {
@@ -11,9 +11,9 @@ namespace {
 namespace random_faults_test {
 
 TEST(RandomFaultsTest, ReferencePassesASampleOfTwoHundredSeedsEach) {
-  ASSERT_EQ(RandomFaultScenarios().size(), 11u);
+  ASSERT_EQ(RandomFaultScenarios().size(), 13u);
   const SweepResult r = SweepReference(200);
-  EXPECT_EQ(r.runs, 2200u);
+  EXPECT_EQ(r.runs, 2600u);
   std::string text;
   for (const std::string& f : r.failures) text += f + "\n";
   EXPECT_TRUE(r.failures.empty()) << text;
