@@ -13,6 +13,7 @@
 #include "checker/check/violation.h"
 #include "checker/scenario/scenario.h"
 #include "checker/scenario/seed_range.h"
+#include "checker/scenario/swarm_shape.h"
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/input_file.h"
@@ -140,6 +141,7 @@ SweepRun ToSweepRun(const run::RunReport& r, const std::string& rules, int64_t w
   run.trace_hash = sim::Hex64(r.summary.trace_hash);
   run.invariants = r.InvariantNames();
   run.wall_ms = wall_ms;
+  run.shape = scenario::ShapeText(r.shape);
   for (const check::Violation& v : r.violations) {
     SweepFailure f{std::string(check::InvariantName(v.invariant)), FailureSignature(v.message),
                    v.message};
@@ -158,16 +160,18 @@ nlohmann::json RunToJson(const SweepRun& run) {
     failures.push_back(
         {{"invariant", f.invariant}, {"signature", f.signature}, {"message", f.message}});
   }
-  return {{"path", run.path},
-          {"profile", run.profile},
-          {"rules", run.rules},
-          {"seed", run.seed},
-          {"outcome", run.outcome},
-          {"steps", run.steps},
-          {"trace_hash", run.trace_hash},
-          {"invariants", run.invariants},
-          {"failures", failures},
-          {"wall_ms", run.wall_ms}};
+  nlohmann::json j = {{"path", run.path},
+                      {"profile", run.profile},
+                      {"rules", run.rules},
+                      {"seed", run.seed},
+                      {"outcome", run.outcome},
+                      {"steps", run.steps},
+                      {"trace_hash", run.trace_hash},
+                      {"invariants", run.invariants},
+                      {"failures", failures},
+                      {"wall_ms", run.wall_ms}};
+  if (!run.shape.empty()) j["shape"] = run.shape;  // only swarm-shaped runs carry one
+  return j;
 }
 
 // Lenient reader for the worker pipe (this process wrote it); reports go through FromJson.
@@ -182,6 +186,7 @@ SweepRun RunFromJson(const nlohmann::json& j) {
   run.trace_hash = j.value("trace_hash", std::string());
   run.invariants = j.value("invariants", std::vector<std::string>{});
   run.wall_ms = j.value("wall_ms", int64_t{0});
+  run.shape = j.value("shape", std::string());
   for (const auto& f : j.value("failures", nlohmann::json::array())) {
     run.failures.push_back({f.at("invariant").get<std::string>(),
                             f.at("signature").get<std::string>(),
@@ -256,6 +261,7 @@ void GroupFailures(std::vector<SweepGroup>& groups, GroupIndex& index, const std
       g.message = f.message;
       g.fastest_seed = run.seed;
       g.fastest_steps = run.steps;
+      g.fastest_shape = run.shape;
       const bool expected = !raw && s && f.invariant == s->ExpectedInvariant();
       const bool allowed = f.invariant == "READ-ANOMALY" || (!raw && s && s->Allows(f.invariant));
       g.status = expected ? "expected" : allowed ? "tolerated" : "UNEXPECTED";
@@ -267,6 +273,7 @@ void GroupFailures(std::vector<SweepGroup>& groups, GroupIndex& index, const std
         (run.steps == g.fastest_steps && run.seed < g.fastest_seed)) {
       g.fastest_seed = run.seed;
       g.fastest_steps = run.steps;
+      g.fastest_shape = run.shape;
       g.message = f.message;
     }
   }
@@ -400,6 +407,7 @@ nlohmann::json SweepReport::ToJson() const {
                            {"fastest_steps", g.fastest_steps},
                            {"status", g.status},
                            {"repro", ReproCommand(g.path, g.fastest_seed, g.profile, g.rules)}});
+    if (!g.fastest_shape.empty()) j["groups"].back()["shape"] = g.fastest_shape;
   }
   j["determinism"] = {{"checked", determinism_checked}, {"mismatches", determinism_mismatches}};
   j["runs"] = nlohmann::json::array();
@@ -673,6 +681,7 @@ SweepRun ReadRun(const nlohmann::json& x, const Fields::Path& at, const std::str
     run.failures.push_back(std::move(f));
   }
   run.wall_ms = F::I64(x, at, "wall_ms");
+  if (x.contains("shape")) run.shape = F::Str(x, at, "shape");  // swarm-shaped runs only
   return run;
 }
 

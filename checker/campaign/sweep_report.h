@@ -61,6 +61,7 @@ struct SweepRun {
   std::vector<std::string> invariants;
   std::vector<SweepFailure> failures;  // one per distinct (invariant, signature)
   int64_t wall_ms = 0;
+  std::string shape;  // a `shape: swarm` run's drawn shape (scenario::ShapeText), else ""
   std::string Key() const;
 };
 
@@ -90,7 +91,8 @@ struct SweepGroup {
   uint64_t count = 0;
   uint64_t fastest_seed = 0;
   uint64_t fastest_steps = 0;
-  std::string status;  // "expected", "tolerated", "UNEXPECTED"
+  std::string fastest_shape;  // the fastest run's SweepRun::shape
+  std::string status;         // "expected", "tolerated", "UNEXPECTED"
 };
 
 // The counts the verdict is judged from (runs, skipped, unrun, nondeterminism, reproduced,

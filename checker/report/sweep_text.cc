@@ -221,6 +221,7 @@ std::string SweepSummaryText(const campaign::SweepReport& report, bool verbose,
             invariants.c_str(), (unsigned long long)g.count, g.message.c_str());
     const auto story = stories.find(repro);
     if (story != stories.end()) Appendf(out, "    story: %s\n", story->second.c_str());
+    if (!g.fastest_shape.empty()) Appendf(out, "    shape: %s\n", g.fastest_shape.c_str());
     Appendf(out, "    %s\n", repro.c_str());
   }
   if (!verbose) {

@@ -171,7 +171,9 @@ std::vector<WorkloadStream> PlanStreams(const scenario::Scenario& s, sim::Prng& 
   std::vector<WorkloadStream> out;
   const scenario::Workload& w = s.workload;
   if (!w.enabled) return out;
-  for (uint32_t fe = 0; fe < s.frontend_count; ++fe) {
+  const uint32_t frontends = w.frontend_count == 0 ? s.frontend_count : w.frontend_count;
+  REPARTSIM_ASSERT(frontends <= s.frontend_count);
+  for (uint32_t fe = 0; fe < frontends; ++fe) {
     for (bool writer : {true, false}) {
       const uint32_t n = writer ? w.writers_per_frontend : w.readers_per_frontend;
       for (uint32_t i = 0; i < n; ++i) {

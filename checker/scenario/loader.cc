@@ -20,9 +20,9 @@ namespace repartsim::scenario {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"name",     "description", "tags",   "shape", "profile",
-                                           "rules",    "cluster",     "table",  "setup", "steps",
-                                           "workload", "faults",      "limits", "seeds", "expect"};
+const std::vector<std::string> kTopKeys = {
+    "name",  "description", "tags",  "shape",    "shape_only", "profile", "rules", "cluster",
+    "table", "setup",       "steps", "workload", "faults",     "limits",  "seeds", "expect"};
 
 void ReadRules(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   if (!node.IsMap()) {
@@ -183,10 +183,9 @@ void CheckRunSize(const YAML::Node& root, LoadContext& ctx, const Scenario& s) {
                  static_cast<uint64_t>(std::max<int64_t>(1, interval_ms / 2)) +
              1;
     };
-    const uint64_t writes =
-        uint64_t{s.frontend_count} * w.writers_per_frontend * per_client(w.write_interval_ms);
-    const uint64_t reads =
-        uint64_t{s.frontend_count} * w.readers_per_frontend * per_client(w.read_interval_ms);
+    const uint64_t frontends = w.frontend_count == 0 ? s.frontend_count : w.frontend_count;
+    const uint64_t writes = frontends * w.writers_per_frontend * per_client(w.write_interval_ms);
+    const uint64_t reads = frontends * w.readers_per_frontend * per_client(w.read_interval_ms);
     if (writes + reads > kWorkloadOpsMax) {
       ctx.Fail(where, "workload",
                "the workload may issue " + std::to_string(writes + reads) +
@@ -448,6 +447,7 @@ void ReadTop(const YAML::Node& root, LoadContext& ctx, Scenario& s) {
       ctx.Fail(shape, "shape", "unknown shape; expected swarm");
     }
   }
+  if (f.Has("shape_only")) ReadShapeOnly(f.Get("shape_only"), ctx, s);
   if (f.Has("profile")) {
     const YAML::Node p = f.Get("profile");
     s.profile = ReadString(p, ctx, "profile");

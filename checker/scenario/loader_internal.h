@@ -19,6 +19,8 @@ namespace repartsim::scenario {
 
 void ReadSetup(const YAML::Node& node, LoadContext& ctx, Scenario& scenario);
 void ReadSteps(const YAML::Node& node, LoadContext& ctx, Scenario& scenario);
+// `shape_only:` (requires `shape: swarm`): feature -> values, each a listed swarm feature value.
+void ReadShapeOnly(const YAML::Node& node, LoadContext& ctx, Scenario& scenario);
 void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& scenario);
 void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& scenario);
 void ReadLimits(const YAML::Node& node, LoadContext& ctx, Scenario& scenario);

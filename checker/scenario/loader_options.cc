@@ -1,7 +1,10 @@
 // The workload, faults and limits sections of a scenario.
+#include <algorithm>
+
 #include "checker/scenario/crash_sites.h"
 #include "checker/scenario/loader_internal.h"
 #include "checker/scenario/scenario_limits.h"
+#include "checker/scenario/swarm_shape.h"
 #include "sim/suggest.h"
 
 namespace repartsim::scenario {
@@ -70,6 +73,39 @@ void ReadQueries(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
 
 }  // namespace
 
+void ReadShapeOnly(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
+  if (!s.shape_swarm) {
+    ctx.Fail(node, "shape_only", "shape_only needs 'shape: swarm'");
+    return;
+  }
+  if (!node.IsMap()) {
+    ctx.Fail(node, "shape_only", "expected a mapping of swarm feature to a list of its values");
+    return;
+  }
+  const auto& features = SwarmFeatureValues();
+  for (const auto& item : node) {
+    if (ctx.failed()) return;
+    const std::string name = ReadString(item.first, ctx, "shape_only");
+    const auto feature = std::find_if(features.begin(), features.end(),
+                                      [&](const auto& f) { return f.first == name; });
+    if (!ctx.failed() && feature == features.end()) {
+      ctx.Fail(item.first, "shape_only", "unknown swarm feature '" + name + "'");
+      return;
+    }
+    const std::string path = "shape_only." + name;
+    std::vector<std::string> values = ReadStringList(item.second, ctx, path);
+    for (size_t i = 0; i < values.size() && !ctx.failed(); ++i) {
+      const std::string& v = values[i];
+      if (std::find(feature->second.begin(), feature->second.end(), v) == feature->second.end()) {
+        ctx.Fail(item.second[i], path + "[" + std::to_string(i) + "]",
+                 "'" + v + "' is not a value of swarm feature '" + name + "'");
+      }
+    }
+    if (!ctx.failed() && values.empty()) ctx.Fail(item.second, path, "expected at least one value");
+    s.shape_only[name] = std::move(values);
+  }
+}
+
 void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
   Fields f(node, ctx, "workload");
   Workload& w = s.workload;
@@ -78,6 +114,9 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     w.writers_per_frontend = ReadInt(f.Get("writers"), ctx, "workload.writers", 0, 64);
   if (f.Has("readers"))
     w.readers_per_frontend = ReadInt(f.Get("readers"), ctx, "workload.readers", 0, 64);
+  if (f.Has("frontends")) {
+    w.frontend_count = ReadInt(f.Get("frontends"), ctx, "workload.frontends", 1, s.frontend_count);
+  }
   if (f.Has("start_ms"))
     w.start_ms = ReadInt(f.Get("start_ms"), ctx, "workload.start_ms", 0, kScenarioTimeMsMax);
   if (f.Has("end_ms"))
@@ -112,8 +151,8 @@ void ReadWorkload(const YAML::Node& node, LoadContext& ctx, Scenario& s) {
     ctx.Fail(node, "workload",
              "the workload starts at or after its end (" + std::to_string(w.end_ms) + " ms)");
   }
-  f.Finish({"writers", "readers", "start_ms", "end_ms", "write_interval_ms", "read_interval_ms",
-            "rows_per_write", "bulk", "flight", "columns", "queries"});
+  f.Finish({"writers", "readers", "frontends", "start_ms", "end_ms", "write_interval_ms",
+            "read_interval_ms", "rows_per_write", "bulk", "flight", "columns", "queries"});
 }
 
 void ReadFaults(const YAML::Node& node, LoadContext& ctx, Scenario& s) {

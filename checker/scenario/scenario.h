@@ -49,6 +49,7 @@ struct Workload {
   bool enabled = false;
   uint32_t writers_per_frontend = 0;
   uint32_t readers_per_frontend = 0;
+  uint32_t frontend_count = 0;  // the first N frontends run it; 0: every frontend
   int64_t start_ms = 2000;
   int64_t end_ms = 0;  // 0: the end of the safety phase
   int64_t write_interval_ms = 200;
@@ -163,6 +164,9 @@ struct Scenario {
   // `shape: swarm`: the table, setup, steps, workload, faults and cluster are drawn per seed
   // (swarm_shape.h); the file's own are what `plan` and `check-rule` read.
   bool shape_swarm = false;
+  // `shape_only: {feature: [values]}`: each listed feature draws only among these values
+  // (where the shape allows them), so one file covers a region of the feature space.
+  std::map<std::string, std::vector<std::string>> shape_only;
   std::string profile = "reference";
   std::vector<std::pair<std::string, bool>> rules;  // overrides, in file order
   uint32_t datanode_count = 3;

@@ -8,6 +8,7 @@
 // (feature=value, in draw order), printed in the run's header and recorded in its JSON.
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,8 +26,12 @@ struct DrawnShape {
   std::string yaml;        // the drawn scenario (table, setup, steps, workload, faults, limits)
 };
 
-// Draws one shape from `prng` (only from it).
-DrawnShape DrawSwarmShape(sim::Prng& prng);
+// feature -> the values it may draw (Scenario::shape_only); a feature not listed draws freely.
+using ShapeRestriction = std::map<std::string, std::vector<std::string>>;
+
+// Draws one shape from `prng` (only from it). A feature `only` lists draws among the values
+// both allowed there and listed; where none of them is allowed, among those allowed.
+DrawnShape DrawSwarmShape(sim::Prng& prng, const ShapeRestriction& only = {});
 
 // `base` (shape: swarm) with the shape drawn for `seed`: the drawn table, steps, workload,
 // faults, cluster and limits; base's identity, rules, seeds and expectations. Errors only if

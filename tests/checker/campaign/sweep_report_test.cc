@@ -281,6 +281,32 @@ TEST(ReportSweepTest, OneFailingRunIsOneGroupWithItsStory) {
   EXPECT_EQ(text.find("[UNEXPECTED]"), text.rfind("[UNEXPECTED]")) << text;  // one group line
 }
 
+// A swarm-shaped run's drawn shape goes into its JSON row, survives FromJson, and its group
+// (the fastest failing run's) prints it above the repro line; other runs carry no shape.
+TEST(ReportSweepTest, AGroupOfSwarmRunsCarriesTheFastestRunsShape) {
+  SweepRun slow = MakeRun(3, "safety", {"INV-ACK"});
+  slow.shape = "table=dedup ddl1=split";
+  SweepRun fast = MakeRun(1, "safety", {"INV-ACK"});
+  fast.shape = "table=append ddl1=merge";
+  const SweepReport red = Report({Row("pass")}, {slow, fast, MakeRun(2, "pass", {})});
+  ASSERT_EQ(red.groups.size(), 1u);
+  EXPECT_EQ(red.groups[0].fastest_seed, 1u);
+  EXPECT_EQ(red.groups[0].fastest_shape, "table=append ddl1=merge");
+  const nlohmann::json j = red.ToJson();
+  EXPECT_EQ(j.at("runs").at(1).at("shape"), "table=append ddl1=merge");
+  EXPECT_FALSE(j.at("runs").at(2).contains("shape"));
+  EXPECT_EQ(j.at("groups").at(0).at("shape"), "table=append ddl1=merge");
+  EXPECT_EQ(RunFromJson(RunToJson(fast)).shape, fast.shape);
+  auto back = SweepReport::FromJson(j.dump(), "r.json");
+  ASSERT_TRUE(back.ok()) << back.error().Format();
+  EXPECT_EQ(back.value().runs[1].shape, fast.shape);
+  EXPECT_EQ(back.value().runs[2].shape, "");
+  const std::string repro = ReproCommand("s.yaml", 1, "greptime", "");
+  EXPECT_NE(Summary(red).find("    shape: table=append ddl1=merge\n    " + repro + "\n"),
+            std::string::npos)
+      << Summary(red);
+}
+
 TEST(ReportSweepTest, RunUnexpectedFollowsTheRowsExpectation) {
   const SweepScenario row = Row("violation: INV-ACK", {"INV-NODUP"});
   EXPECT_FALSE(RunUnexpected(MakeRun(0, "safety", {"INV-ACK", "INV-NODUP"}), &row, false));

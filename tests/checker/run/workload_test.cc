@@ -130,6 +130,30 @@ TEST(WorkloadFeederTest, LeavesThePrngWhereDrawingTheWholeWorkloadLeavesIt) {
   EXPECT_EQ(cluster.scheduled_ops(), kStreams);  // the first statement of each stream
 }
 
+// `workload.frontends: 1`: only fe1 runs streams; the same draw as a one-frontend cluster's.
+TEST(WorkloadFeederTest, RunsOnlyOnTheFirstFrontendsItNames) {
+  scenario::Scenario s = Load();
+  s.workload.frontend_count = 1;
+  sim::Prng prng(5);
+  const std::vector<WorkloadOp> ops = DrawWorkload(s, prng);
+  ASSERT_FALSE(ops.empty());
+  for (const WorkloadOp& op : ops) {
+    const auto* insert = std::get_if<model::InsertOp>(&op.statement);
+    const uint32_t frontend = insert != nullptr
+                                  ? insert->frontend_index
+                                  : std::get<model::QueryOp>(op.statement).frontend_index;
+    EXPECT_EQ(frontend, 0u);
+  }
+  scenario::Scenario one = Load();
+  one.frontend_count = 1;
+  sim::Prng one_prng(5);
+  EXPECT_EQ(DrawWorkload(one, one_prng).size(), ops.size());
+  EXPECT_EQ(one_prng.draw_count(), prng.draw_count());
+  // Every frontend (the default, 0) draws more.
+  sim::Prng all_prng(5);
+  EXPECT_GT(DrawWorkload(Load(), all_prng).size(), ops.size());
+}
+
 }  // namespace workload_test
 }  // namespace
 }  // namespace repartsim::run
