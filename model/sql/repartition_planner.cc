@@ -214,7 +214,7 @@ sim::Result<RepartitionPlan> PlanRepartition(const TableState& table, const Alte
       return sim::MakeError(alter.from[i].location,
                             "Invalid partition rule: partition expression '" +
                                 plan.from[i].ToSql() + "' does not exist in table " +
-                                table.schema.name);
+                                FullTableName(table.schema.name));
     }
   }
   if (auto s = CheckNewRule(table, plan, loc, options); !s.ok()) return s.error();

@@ -1,0 +1,88 @@
+// Internal to checker/console: the state behind a Session (console_session.h) and the
+// statement handlers its .cc files share (session.cc: setup, stepping, refusals;
+// statements.cc: CREATE TABLE, INSERT, SELECT, ALTER TABLE; show.cc: SHOW CREATE TABLE and
+// information_schema.partitions; admin.cc: the ADMIN functions).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/console/console_session.h"
+#include "model/cluster/cluster.h"
+#include "model/protocol/protocol.h"
+#include "model/sql/statement.h"
+#include "sim/chooser.h"
+#include "sim/crash_points.h"
+#include "sim/simulation.h"
+#include "sim/trace.h"
+
+namespace repartsim::console {
+
+// Steps one statement may take before the console gives up waiting for its answer (virtual
+// time passes at every heartbeat, so a statement the cluster never answers ends here).
+inline constexpr uint64_t kStatementStepsMax = 2'000'000;
+// The console's tables get ids from this one up (GreptimeDB's first user table id).
+inline constexpr uint32_t kFirstTableId = 1024;
+
+class Session::Impl {
+ public:
+  Impl(const SessionConfig& config, const scenario::Scenario& s, model::Protocol protocol);
+
+  // ---- stepping (session.cc) ---------------------------------------------------------------
+  // Schedules `op` at the current virtual time.
+  void Schedule(model::ScheduledOp op);
+  // Steps until done() holds; false when kStatementStepsMax steps did not get there.
+  template <class Done>
+  bool RunUntil(Done done) {
+    const uint64_t start = sim_.steps();
+    while (!done()) {
+      if (sim_.steps() - start >= kStatementStepsMax || !StepOnce()) return false;
+    }
+    return true;
+  }
+  // Runs the ops scheduled so far (the queue is empty afterwards); false at the step limit.
+  bool RunScheduledOps();
+  std::optional<StatementResult> Run(std::string_view text, const sim::SourceLocation& at);
+
+  // ---- statements (statements.cc) ------------------------------------------------------------
+  Answer Execute(const model::sql::Statement& statement);
+  Answer CreateTable(const model::sql::CreateTable& create);
+  Answer Insert(const model::sql::Insert& insert);
+  Answer Select(const model::sql::Select& select, const std::string& sql);
+  Answer Alter(const model::sql::AlterRepartition& alter, const std::string& sql);
+  Answer Migrate(const model::sql::AdminMigrateRegion& admin);
+
+  // The table `name` names, or nullptr.
+  const model::TableId* FindTable(const std::string& name) const;
+  // The schema of a table the console created, as the metasrv holds it.
+  model::TableSchema SchemaOf(model::TableId table) const;
+
+  SessionConfig config_;
+  scenario::Scenario scenario_;
+  model::Protocol protocol_;
+  model::Cluster cluster_;
+  sim::Trace trace_;
+  sim::CrashPlan plan_;
+  sim::CrashPointStats stats_;
+  sim::RandomChooser chooser_;
+  sim::Simulation<model::Cluster> sim_;
+  std::vector<bool> down_;                        // per node: down after the last step
+  std::map<std::string, model::TableId> tables_;  // by name, as CREATE TABLE made them
+  uint32_t next_table_id_ = kFirstTableId;
+
+ private:
+  // One step, then felled nodes are scheduled to restart (faults.restart_after_ms later).
+  bool StepOnce();
+};
+
+// A cell of a result table as GreptimeDB prints the value: NULL empty, timestamps
+// 1970-01-01T00:00:00.001, floats with a fraction (1.0), strings bare.
+std::string CellText(const model::Value& value);
+// The status code of a message the model's frontend or procedures produced (their texts are
+// GreptimeDB's; the code is told by the text's form: "Not supported: ..." is Unsupported,
+// "Table not found: ..." TableNotFound, a region's state RegionNotReady, ...). `fallback` when
+// no form matches.
+StatusCode CodeOfModelError(std::string_view message, StatusCode fallback);
+
+}  // namespace repartsim::console
