@@ -111,6 +111,7 @@ std::optional<StatementResult> Session::Impl::Run(std::string_view text,
         "Not supported: " + Upper(keyword) + " (" + kConsoleStatements + ")";
     return Refused(Answer::Error(StatusCode::kUnsupported, message), where, message);
   }
+  if (head.IsKeyword("show")) return Show(t, first, at);
   const bool runs = head.IsKeyword("create") || head.IsKeyword("alter") ||
                     head.IsKeyword("insert") || head.IsKeyword("select") || head.IsKeyword("admin");
   if (!runs) {
@@ -132,6 +133,62 @@ std::optional<StatementResult> Session::Impl::Run(std::string_view text,
   StatementResult result;
   result.answer = Execute(statements.value()[0]);
   result.location = where;
+  return result;
+}
+
+namespace {
+
+bool IsName(const model::sql::Token& token) {
+  return token.kind == model::sql::TokenKind::kIdent ||
+         token.kind == model::sql::TokenKind::kQuotedIdent;
+}
+
+}  // namespace
+
+StatementResult Session::Impl::Show(const std::vector<model::sql::Token>& t, size_t first,
+                                    const sim::SourceLocation& at) {
+  size_t i = first + 1;
+  const auto location = [&](size_t index) {
+    return InSource({at.file, t[index].line, t[index].column}, at);
+  };
+  if (!t[i].IsKeyword("create") || !t[i + 1].IsKeyword("table")) {
+    const std::string message =
+        "Not supported: SHOW " + t[i].Describe() + " (the console shows CREATE TABLE)";
+    return Refused(Answer::Error(StatusCode::kUnsupported, message), location(first), message);
+  }
+  i += 2;
+  std::vector<std::string> parts;
+  while (true) {
+    if (!IsName(t[i]) || parts.size() == 3) {
+      const std::string message = "Expected: a table name, found: " + t[i].Describe();
+      return Refused(Answer::Error(StatusCode::kInvalidSyntax,
+                                   "Invalid SQL syntax: sql parser error: " + message),
+                     location(i), message);
+    }
+    parts.push_back(t[i++].text);
+    if (!t[i].IsSymbol(".")) break;
+    ++i;
+  }
+  while (t[i].IsSymbol(";")) ++i;
+  if (t[i].kind != model::sql::TokenKind::kEnd) {
+    const std::string message = "Expected: end of statement, found: " + t[i].Describe();
+    return Refused(Answer::Error(StatusCode::kInvalidSyntax,
+                                 "Invalid SQL syntax: sql parser error: " + message),
+                   location(i), message);
+  }
+  // A name in greptime.public is the table itself; any other qualified name names no table.
+  const bool in_model = parts.size() == 1 ||
+                        (parts.size() == 2 && model::sql::EqualsIgnoreCase(parts[0], "public")) ||
+                        (parts.size() == 3 && model::sql::EqualsIgnoreCase(parts[0], "greptime") &&
+                         model::sql::EqualsIgnoreCase(parts[1], "public"));
+  std::string name = parts.back();
+  if (!in_model) {
+    name.clear();
+    for (const std::string& part : parts) name += (name.empty() ? "" : ".") + part;
+  }
+  StatementResult result;
+  result.answer = ShowCreateTable(name);
+  result.location = location(first);
   return result;
 }
 

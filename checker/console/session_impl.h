@@ -11,6 +11,7 @@
 #include "checker/console/console_session.h"
 #include "model/cluster/cluster.h"
 #include "model/protocol/protocol.h"
+#include "model/sql/lexer.h"
 #include "model/sql/statement.h"
 #include "sim/chooser.h"
 #include "sim/crash_points.h"
@@ -44,6 +45,10 @@ class Session::Impl {
   // Runs the ops scheduled so far (the queue is empty afterwards); false at the step limit.
   bool RunScheduledOps();
   std::optional<StatementResult> Run(std::string_view text, const sim::SourceLocation& at);
+  // `SHOW CREATE TABLE name` from the tokens of Run's text (t[first] is SHOW); other SHOW
+  // statements are refused as unsupported.
+  StatementResult Show(const std::vector<model::sql::Token>& t, size_t first,
+                       const sim::SourceLocation& at);
 
   // ---- statements (statements.cc) ------------------------------------------------------------
   Answer Execute(const model::sql::Statement& statement);
@@ -52,6 +57,12 @@ class Session::Impl {
   Answer Select(const model::sql::Select& select, const std::string& sql);
   Answer Alter(const model::sql::AlterRepartition& alter, const std::string& sql);
   Answer Migrate(const model::sql::AdminMigrateRegion& admin);
+
+  // ---- metadata (show.cc) ---------------------------------------------------------------------
+  // SHOW CREATE TABLE `name`, rendered as GreptimeDB's show_create_table.rs does.
+  Answer ShowCreateTable(const std::string& name);
+  // SELECT ... FROM information_schema.partitions: one row per partition of each table.
+  Answer Partitions(const model::sql::Select& select);
 
   // The table `name` names, or nullptr.
   const model::TableId* FindTable(const std::string& name) const;
@@ -69,6 +80,7 @@ class Session::Impl {
   sim::Simulation<model::Cluster> sim_;
   std::vector<bool> down_;                        // per node: down after the last step
   std::map<std::string, model::TableId> tables_;  // by name, as CREATE TABLE made them
+  std::map<model::TableId, int64_t> created_ms_;  // virtual time each table was created
   uint32_t next_table_id_ = kFirstTableId;
 
  private:
@@ -76,6 +88,18 @@ class Session::Impl {
   bool StepOnce();
 };
 
+// The one information_schema table the console answers from.
+inline constexpr std::string_view kPartitionsTable = "information_schema.partitions";
+
+// The first column `select` names (list, WHERE, ORDER BY) that `schema` lacks, answered as
+// DataFusion's planner does ("Failed to plan SQL: No field named x. Valid fields are t.a, ...");
+// nullopt when every column is known.
+std::optional<Answer> UnknownField(const model::sql::Select& select,
+                                   const model::TableSchema& schema);
+// The result table of `rows` (in `schema` order) under `select`: sorted by ORDER BY (stable),
+// then its column list (every column for `*`).
+Answer RowsAnswer(const model::TableSchema& schema, std::vector<model::Row> rows,
+                  const model::sql::Select& select);
 // A cell of a result table as GreptimeDB prints the value: NULL empty, timestamps
 // 1970-01-01T00:00:00.001, floats with a fraction (1.0), strings bare.
 std::string CellText(const model::Value& value);

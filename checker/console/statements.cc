@@ -1,7 +1,5 @@
 // The statements that run on the cluster: CREATE TABLE, INSERT, SELECT and ALTER TABLE
 // (repartition), each scheduled through the first frontend and waited for as a client waits.
-#include <algorithm>
-
 #include "checker/console/session_impl.h"
 #include "checker/scenario/sql_checks.h"
 #include "model/meta/table_metadata.h"
@@ -23,24 +21,6 @@ Answer NoAnswer(std::string_view what) {
 Answer TableNotFound(const std::string& name, std::string_view prefix = "") {
   return Answer::Error(StatusCode::kTableNotFound,
                        std::string(prefix) + "Table not found: " + model::sql::FullTableName(name));
-}
-
-// "No field named x. Valid fields are t.a, t.b." (DataFusion's planner error) when `column`
-// is not a column of `schema`.
-std::optional<Answer> UnknownField(const std::string& column, const model::TableSchema& schema) {
-  if (schema.FindColumn(column)) return std::nullopt;
-  std::string valid;
-  for (const model::Column& c : schema.columns) {
-    valid += (valid.empty() ? "" : ", ") + schema.name + "." + c.name;
-  }
-  return Answer::Error(StatusCode::kPlanQuery, "Failed to plan SQL: No field named " + column +
-                                                   ". Valid fields are " + valid + ".");
-}
-
-// The columns a predicate names, depth first.
-void PredicateColumns(const model::Predicate& p, std::vector<std::string>& out) {
-  if (!p.column.empty()) out.push_back(p.column);
-  for (const model::Predicate& child : p.children) PredicateColumns(child, out);
 }
 
 }  // namespace
@@ -100,6 +80,7 @@ Answer Session::Impl::CreateTable(const model::sql::CreateTable& create) {
   }
   ++next_table_id_;
   tables_.emplace(name, id);
+  created_ms_[id] = sim_.now().ms;
   return Answer::Affected(0);
 }
 
@@ -135,15 +116,11 @@ Answer Session::Impl::Insert(const model::sql::Insert& insert) {
 }
 
 Answer Session::Impl::Select(const model::sql::Select& select, const std::string& sql) {
+  if (select.table == kPartitionsTable) return Partitions(select);
   const model::TableId* table = FindTable(select.table);
   if (table == nullptr) return TableNotFound(select.table, "Failed to plan SQL: ");
   const model::TableSchema schema = SchemaOf(*table);
-  std::vector<std::string> named;
-  if (select.where) PredicateColumns(*select.where, named);
-  for (const model::sql::OrderByItem& item : select.order_by) named.push_back(item.column);
-  for (const std::string& column : named) {
-    if (auto unknown = UnknownField(column, schema)) return *unknown;
-  }
+  if (auto unknown = UnknownField(select, schema)) return *unknown;
   if (select.where) {
     if (auto problem = scenario::WhereProblem(*select.where, schema)) {
       return Answer::Error(StatusCode::kUnsupported, "Not supported: " + *problem);
@@ -162,26 +139,7 @@ Answer Session::Impl::Select(const model::sql::Select& select, const std::string
     return Answer::Error(CodeOfModelError(q.error, StatusCode::kUnexpected), q.error);
   }
   if (select.count_star) return Answer::Table({"count(*)"}, {{std::to_string(q.count)}});
-  std::vector<model::Row> rows = q.rows;
-  std::vector<std::pair<size_t, bool>> keys;  // column index, descending
-  for (const model::sql::OrderByItem& item : select.order_by) {
-    keys.push_back({*schema.FindColumn(item.column), item.descending});
-  }
-  std::stable_sort(rows.begin(), rows.end(), [&](const model::Row& a, const model::Row& b) {
-    for (const auto& [column, descending] : keys) {
-      const int order = model::TotalOrder(a[column], b[column]);
-      if (order != 0) return descending ? order > 0 : order < 0;
-    }
-    return false;
-  });
-  std::vector<std::string> columns;
-  for (const model::Column& c : schema.columns) columns.push_back(c.name);
-  std::vector<std::vector<std::string>> cells;
-  for (const model::Row& row : rows) {
-    std::vector<std::string>& line = cells.emplace_back();
-    for (const model::Value& v : row) line.push_back(CellText(v));
-  }
-  return Answer::Table(std::move(columns), std::move(cells));
+  return RowsAnswer(schema, q.rows, select);
 }
 
 Answer Session::Impl::Alter(const model::sql::AlterRepartition& alter, const std::string& sql) {

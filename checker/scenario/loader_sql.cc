@@ -103,6 +103,13 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, model::WritePath write_p
           at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), write_path}, where));
     } else if (const auto* select = std::get_if<model::sql::Select>(&st.body)) {
       if (!table_ok(select->table)) return;
+      if (!select->columns.empty()) {
+        // A query's record keeps whole rows (the oracle compares them): select * or count(*).
+        ctx.FailAt(where, path,
+                   "a SELECT column list is for the console (repartsim sql); a scenario selects "
+                   "* or count(*)");
+        return;
+      }
       if (select->where) {
         if (auto problem = WhereProblem(*select->where, s.table.schema)) {
           ctx.FailAt(where, path, *problem);

@@ -69,6 +69,7 @@ struct OrderByItem {
 struct Select {
   std::string table;
   bool count_star = false;
+  std::vector<std::string> columns;  // `SELECT a, b`: the columns in order; empty: `*` or count(*)
   std::optional<Predicate> where;
   std::vector<OrderByItem> order_by;
 };

@@ -84,3 +84,11 @@ SELECT * FROM missing;
 SELEC * FROM sensors;
 
 DELETE FROM sensors WHERE id < 5;
+
+SELECT nope FROM sensors;
+
+SHOW CREATE TABLE missing;
+
+SHOW TABLES;
+
+SHOW CREATE TABLE;

@@ -40,3 +40,15 @@ INSERT INTO metrics (host, region, ts) VALUES ('y', 9, 5000);
 SELECT count(*) FROM metrics WHERE region >= 2;
 
 SELECT * FROM metrics ORDER BY ts DESC;
+
+SELECT host, ts FROM metrics WHERE region < 5 ORDER BY host;
+
+SELECT partition_name, partition_expression, partition_description FROM information_schema.partitions WHERE table_name = 'metrics' ORDER BY partition_name;
+
+SHOW CREATE TABLE metrics;
+
+CREATE TABLE logs (ts TIMESTAMP TIME INDEX, msg STRING) WITH (append_mode = 'true');
+
+SHOW CREATE TABLE public.logs;
+
+SELECT count(*) FROM information_schema.partitions;

@@ -37,3 +37,7 @@ ALTER TABLE my_table MERGE PARTITION (
 SELECT * FROM my_table WHERE a >= 1000 ORDER BY a DESC;
 
 SELECT count(*) FROM my_table;
+
+SHOW CREATE TABLE my_table;
+
+SELECT table_catalog, table_schema, table_name, partition_name, partition_expression, partition_description, greptime_partition_id from information_schema.partitions WHERE table_name = 'my_table' ORDER BY table_catalog, table_schema, table_name, partition_name;
