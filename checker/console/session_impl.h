@@ -56,7 +56,9 @@ class Session::Impl {
   Answer Insert(const model::sql::Insert& insert);
   Answer Select(const model::sql::Select& select, const std::string& sql);
   Answer Alter(const model::sql::AlterRepartition& alter, const std::string& sql);
-  Answer Migrate(const model::sql::AdminMigrateRegion& admin);
+  // ---- ADMIN (admin.cc); `text` is the statement's, for the answer's header -------------------
+  Answer Migrate(const model::sql::AdminMigrateRegion& admin, const std::string& text);
+  Answer TableFunction(const model::sql::AdminTableFunction& function, const std::string& text);
 
   // ---- metadata (show.cc) ---------------------------------------------------------------------
   // SHOW CREATE TABLE `name`, rendered as GreptimeDB's show_create_table.rs does.

@@ -43,7 +43,10 @@ Answer Session::Impl::Execute(const model::sql::Statement& statement) {
     return Alter(*alter, statement.text);
   }
   if (const auto* admin = std::get_if<model::sql::AdminMigrateRegion>(&statement.body)) {
-    return Migrate(*admin);
+    return Migrate(*admin, statement.text);
+  }
+  if (const auto* function = std::get_if<model::sql::AdminTableFunction>(&statement.body)) {
+    return TableFunction(*function, statement.text);
   }
   REPARTSIM_UNREACHABLE();
 }
@@ -170,10 +173,6 @@ Answer Session::Impl::Alter(const model::sql::AlterRepartition& alter, const std
       return Answer::Error(CodeOfModelError(d.error, StatusCode::kInvalidArguments), d.error);
   }
   REPARTSIM_UNREACHABLE();
-}
-
-Answer Session::Impl::Migrate(const model::sql::AdminMigrateRegion&) {
-  return Answer::Error(StatusCode::kUnsupported, "Not supported: migrate_region");
 }
 
 }  // namespace repartsim::console

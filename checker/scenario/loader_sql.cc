@@ -128,6 +128,11 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, model::WritePath write_p
         out.push_back(MakeStep(at_ms, std::move(*op), where));
       }
       if (ctx.failed()) return;
+    } else if (std::holds_alternative<model::sql::AdminTableFunction>(st.body)) {
+      ctx.FailAt(where, path,
+                 "ADMIN flush_table and compact_table are for the console (repartsim sql); a "
+                 "scenario flushes and compacts with flush: and compact: steps");
+      return;
     } else {
       ctx.FailAt(where, path, "CREATE TABLE belongs in the scenario's 'table' key");
       return;

@@ -44,6 +44,14 @@ TEST(SqlCliTest, ErrorsCarryGreptimeDbCodesNamesAndTexts) {
   EXPECT_EQ(ExpectGolden("errors"), 64);
 }
 
+TEST(SqlCliTest, AdminFunctionsAnswerAsGreptimeDb) {
+  // flush_table and compact_table answer 0 under a header naming the call (GreptimeDB's
+  // flush_compact_table.result); migrate_region the procedure id, or GreptimeDB's refusals (the
+  // leader is not from_peer, same peers, unknown region); an unknown ADMIN function does not
+  // parse, so the script exits 64.
+  EXPECT_EQ(ExpectGolden("admin"), 64);
+}
+
 TEST(SqlCliTest, TheSameScriptAndSeedPrintTheSameBytes) {
   const std::string script = kData + "split_merge.sql";
   const CliOutcome a = RunRepartsim("sql " + script + " --seed 7 --json -", "", false);

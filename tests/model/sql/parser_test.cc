@@ -289,9 +289,28 @@ TEST(ParserTest, AdminMigrateRegionWithAndWithoutTimeout) {
   EXPECT_EQ(second.region_location.line, 2u);
 }
 
+TEST(ParserTest, AdminFlushAndCompactTable) {
+  auto r = ParseStatements(
+      "ADMIN FLUSH_TABLE('t'); ADMIN compact_table('public.t', 'strict_window', 'window=3600')",
+      "f");
+  ASSERT_TRUE(r.ok()) << r.error().Format();
+  const auto& flush = std::get<AdminTableFunction>(r.value()[0].body);
+  EXPECT_EQ(flush.kind, AdminTableFunction::Kind::kFlushTable);
+  EXPECT_EQ(flush.table, "t");
+  EXPECT_TRUE(flush.options.empty());
+  const auto& compact = std::get<AdminTableFunction>(r.value()[1].body);
+  EXPECT_EQ(compact.kind, AdminTableFunction::Kind::kCompactTable);
+  EXPECT_EQ(compact.table, "public.t");
+  EXPECT_EQ(compact.options, (std::vector<std::string>{"strict_window", "window=3600"}));
+  EXPECT_EQ(Err("ADMIN flush_table('t', 'x')"), "f:1:24: error: too many arguments: at most 1");
+  EXPECT_EQ(Err("ADMIN flush_table(t)"), "f:1:19: error: Expected a string argument, found: t");
+}
+
 TEST(ParserTest, AdminErrorsNameTheArgument) {
-  EXPECT_EQ(Err("ADMIN flush_table('t')"),
-            "f:1:7: error: Expected migrate_region (the one ADMIN function), found: flush_table");
+  EXPECT_EQ(
+      Err("ADMIN gc_table('t')"),
+      "f:1:7: error: Expected an ADMIN function (migrate_region, flush_table or compact_table), "
+      "found: gc_table");
   EXPECT_EQ(Err("ADMIN migrate_region(-1, 1, 2)"), "f:1:22: error: Expected a region id, found: -");
   EXPECT_EQ(Err("ADMIN migrate_region(1, 'dn1', 2)"),
             "f:1:25: error: Expected a datanode id, found: 'dn1'");
