@@ -76,10 +76,11 @@ Answer Session::Impl::Migrate(const model::sql::AdminMigrateRegion& admin,
   const model::RegionId region{admin.region_id};
   std::optional<model::TableRoute> route =
       model::ReadTableRoute(cluster_.metasrv().kv(), region.table_id());
-  const model::RegionRoute* found = nullptr;
-  for (const model::RegionRoute& r :
-       route ? route->region_routes : std::vector<model::RegionRoute>{}) {
-    if (r.region_id == region) found = &r;
+  const model::RegionRoute* found = nullptr;  // points into `route`, which outlives it
+  if (route) {
+    for (const model::RegionRoute& r : route->region_routes) {
+      if (r.region_id == region) found = &r;
+    }
   }
   if (found == nullptr || !found->leader) {
     return Answer::Error(StatusCode::kRegionNotFound, "Region " + region.ToString() + " not found");

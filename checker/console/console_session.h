@@ -30,7 +30,10 @@ struct SessionConfig {
   std::optional<std::string> profile;               // overrides the scenario's (or greptime)
   std::vector<std::pair<std::string, bool>> rules;  // rule overrides, applied last
   bool keep_trace = false;                          // keep every trace line (--trace FILE)
-  std::FILE* trace_out = nullptr;                   // also stream text trace lines here
+  // Steps one statement may take before the console gives up waiting for its answer (virtual
+  // time passes at every heartbeat, so a statement the cluster never answers ends here).
+  uint64_t statement_steps_max = 2'000'000;
+  std::FILE* trace_out = nullptr;  // also stream text trace lines here
 };
 
 // The answer to one statement and whether it was refused before reaching the cluster because

@@ -20,9 +20,6 @@
 
 namespace repartsim::console {
 
-// Steps one statement may take before the console gives up waiting for its answer (virtual
-// time passes at every heartbeat, so a statement the cluster never answers ends here).
-inline constexpr uint64_t kStatementStepsMax = 2'000'000;
 // The console's tables get ids from this one up (GreptimeDB's first user table id).
 inline constexpr uint32_t kFirstTableId = 1024;
 
@@ -33,12 +30,12 @@ class Session::Impl {
   // ---- stepping (session.cc) ---------------------------------------------------------------
   // Schedules `op` at the current virtual time.
   void Schedule(model::ScheduledOp op);
-  // Steps until done() holds; false when kStatementStepsMax steps did not get there.
+  // Steps until done() holds; false when config_.statement_steps_max steps did not get there.
   template <class Done>
   bool RunUntil(Done done) {
     const uint64_t start = sim_.steps();
     while (!done()) {
-      if (sim_.steps() - start >= kStatementStepsMax || !StepOnce()) return false;
+      if (sim_.steps() - start >= config_.statement_steps_max || !StepOnce()) return false;
     }
     return true;
   }

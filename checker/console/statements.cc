@@ -12,9 +12,9 @@ namespace repartsim::console {
 
 namespace {
 
-Answer NoAnswer(std::string_view what) {
+Answer NoAnswer(std::string_view what, uint64_t steps_max) {
   return Answer::Error(StatusCode::kDeadlineExceeded, std::string(what) + ": no answer within " +
-                                                          std::to_string(kStatementStepsMax) +
+                                                          std::to_string(steps_max) +
                                                           " steps of the simulated cluster");
 }
 
@@ -72,9 +72,9 @@ Answer Session::Impl::CreateTable(const model::sql::CreateTable& create) {
   }
   const model::TableId id{next_table_id_};
   Schedule(cluster_.PlanCreateTable(id, create.schema, create.rule));
-  if (!RunScheduledOps()) return NoAnswer("CREATE TABLE");
+  if (!RunScheduledOps()) return NoAnswer("CREATE TABLE", config_.statement_steps_max);
   if (!RunUntil([&] { return !cluster_.frontend(0).HasSetupDdl(); })) {
-    return NoAnswer("CREATE TABLE");
+    return NoAnswer("CREATE TABLE", config_.statement_steps_max);
   }
   if (!model::ReadTableRoute(cluster_.metasrv().kv(), id)) {
     return Answer::Error(StatusCode::kUnexpected,
@@ -105,7 +105,7 @@ Answer Session::Impl::Insert(const model::sql::Insert& insert) {
   if (!RunUntil([&] {
         return writes.size() >= id && writes[id - 1].status != model::WriteStatus::kPending;
       })) {
-    return NoAnswer("INSERT");
+    return NoAnswer("INSERT", config_.statement_steps_max);
   }
   const model::WriteRecord& w = writes[id - 1];
   switch (w.status) {
@@ -135,7 +135,7 @@ Answer Session::Impl::Select(const model::sql::Select& select, const std::string
   if (!RunUntil([&] {
         return queries.size() > index && queries[index].status != model::QueryStatus::kPending;
       })) {
-    return NoAnswer("SELECT");
+    return NoAnswer("SELECT", config_.statement_steps_max);
   }
   const model::QueryRecord& q = queries[index];
   if (q.status == model::QueryStatus::kError) {
@@ -157,7 +157,7 @@ Answer Session::Impl::Alter(const model::sql::AlterRepartition& alter, const std
         const model::DdlRecord& d = ddls[index];
         return d.status != model::DdlStatus::kPending || (!alter.wait && !d.procedures.empty());
       })) {
-    return NoAnswer("ALTER TABLE");
+    return NoAnswer("ALTER TABLE", config_.statement_steps_max);
   }
   const model::DdlRecord& d = ddls[index];
   switch (d.status) {

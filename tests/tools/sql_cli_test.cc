@@ -17,9 +17,9 @@ namespace sql_cli_test {
 
 const std::string kData = std::string(REPARTSIM_SOURCE_DIR) + "/tests/data/console/";
 
-// Runs `name`.sql and compares stdout with `name`.result; returns the exit code.
-int ExpectGolden(const std::string& name) {
-  const CliOutcome o = RunRepartsim("sql " + kData + name + ".sql", "", false);
+// Runs `name`.sql (with `flags`) and compares stdout with `name`.result; returns the exit code.
+int ExpectGolden(const std::string& name, const std::string& flags = "") {
+  const CliOutcome o = RunRepartsim("sql " + kData + name + ".sql" + flags, "", false);
   const std::string golden = kData + name + ".result";
   if (std::getenv("REPARTSIM_UPDATE_GOLDEN") != nullptr) std::ofstream(golden) << o.output;
   EXPECT_EQ(o.output, ReadText(golden)) << "rewrite with REPARTSIM_UPDATE_GOLDEN=1 and review";
@@ -50,6 +50,39 @@ TEST(SqlCliTest, AdminFunctionsAnswerAsGreptimeDb) {
   // leader is not from_peer, same peers, unknown region); an unknown ADMIN function does not
   // parse, so the script exits 64.
   EXPECT_EQ(ExpectGolden("admin"), 64);
+}
+
+TEST(SqlCliTest, AScenarioGivesItsClusterAndProfile) {
+  // GreptimeDB's distributed repartition sqlness case runs without metasrv GC: every
+  // repartition answers exactly its "Error: 1004(InvalidArguments), Invalid arguments:
+  // Repartition requires metasrv GC to be enabled" and SHOW CREATE TABLE its rendering.
+  EXPECT_EQ(ExpectGolden("gc_disabled", " --scenario " + std::string(REPARTSIM_SOURCE_DIR) +
+                                            "/scenarios/split/repartition_refused_without_gc.yaml"),
+            0);
+  const CliOutcome o = RunRepartsim("sql " + kData + "gc_disabled.sql --json - --scenario " +
+                                        std::string(REPARTSIM_SOURCE_DIR) +
+                                        "/scenarios/split/repartition_refused_without_gc.yaml",
+                                    "", false);
+  EXPECT_TRUE(Has(o.output, "\"profile\": \"reference\"")) << o.output;
+}
+
+TEST(SqlCliTest, ATerminalGetsAPromptAndAnswersOnly) {
+  // `script` gives the console a terminal on stdin: a prompt, the continuation prompt of an
+  // unfinished statement, the answers without the statements, and a malformed statement that
+  // does not end the session (exit 0 at the end of input).
+  if (RunShell("command -v script >/dev/null").exit_code != 0) GTEST_SKIP() << "no script(1)";
+  const std::string dir = FreshTestDir("sql");
+  std::ofstream(dir + "/in.sql") << "CREATE TABLE t (a INT, ts TIMESTAMP TIME INDEX);\n"
+                                    "SELEC 1;\nINSERT INTO t\nVALUES (1, 1);\n"
+                                    "SELECT count(*) FROM t;\n";
+  const CliOutcome o = RunShell("cd " + dir + " && script -qec '" + std::string(REPARTSIM_BINARY) +
+                                " sql' /dev/null < in.sql");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_TRUE(Has(o.output, "repartsim> ")) << o.output;
+  EXPECT_TRUE(Has(o.output, "        -> ")) << o.output;
+  EXPECT_TRUE(Has(o.output, "SQL statement is not supported, keyword: SELEC")) << o.output;
+  EXPECT_TRUE(Has(o.output, "Affected Rows: 1")) << o.output;
+  EXPECT_TRUE(Has(o.output, "| 1        |")) << o.output;
 }
 
 TEST(SqlCliTest, TheSameScriptAndSeedPrintTheSameBytes) {

@@ -6,8 +6,8 @@
 // scenario; --trace and --json write the trace and the answers as `run` does.
 // Exit: 0 every statement ran (its answer may be an error, as in a sqlness case), 64 a
 // statement did not parse or is not one the console runs (each also printed as
-// file:line:col: error: on stderr; a script runs to its end first), or bad flags, 73 an output
-// could not be written.
+// file:line:col: error: on stderr; a script runs to its end first; a terminal session goes on and
+// exits 0), or bad flags, 73 an output could not be written.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -65,24 +65,24 @@ std::string RunStatement(console::Session& session, const console::ScriptStateme
   return report::RenderAnswer(result->answer);
 }
 
-// The script's statements in sqlness `.result` form.
+// The script's statements in sqlness `.result` form, on `out`.
 void RunScript(console::Session& session, const std::string& text, const std::string& file,
-               Transcript& transcript) {
+               std::FILE* out, Transcript& transcript) {
   for (const console::ScriptStatement& s : console::SplitScript(text, file)) {
     const std::string answer = RunStatement(session, s, transcript);
     if (answer.empty()) continue;  // comments only
-    std::printf("%s\n\n%s\n\n", s.text.c_str(), answer.c_str());
-    std::fflush(stdout);
+    std::fprintf(out, "%s\n\n%s\n\n", s.text.c_str(), answer.c_str());
+    std::fflush(out);
   }
 }
 
 // A terminal: a prompt, then each statement's answer as soon as its ';' is typed.
-void RunInteractive(console::Session& session, Transcript& transcript) {
+void RunInteractive(console::Session& session, std::FILE* out, Transcript& transcript) {
   std::string pending;
   uint32_t line_number = 0;
   uint32_t pending_line = 1;
-  std::fputs("repartsim> ", stdout);
-  std::fflush(stdout);
+  std::fputs("repartsim> ", out);
+  std::fflush(out);
   for (std::string line; std::getline(std::cin, line);) {
     ++line_number;
     if (pending.find_first_not_of(" \t\r\n") == std::string::npos) {
@@ -99,13 +99,13 @@ void RunInteractive(console::Session& session, Transcript& transcript) {
       }
       s.location.line += pending_line - 1;
       const std::string answer = RunStatement(session, s, transcript);
-      if (!answer.empty()) std::printf("%s\n\n", answer.c_str());
+      if (!answer.empty()) std::fprintf(out, "%s\n\n", answer.c_str());
     }
     pending = rest;
-    std::fputs(pending.empty() ? "repartsim> " : "        -> ", stdout);
-    std::fflush(stdout);
+    std::fputs(pending.empty() ? "repartsim> " : "        -> ", out);
+    std::fflush(out);
   }
-  std::fputs("\n", stdout);
+  std::fputs("\n", out);
 }
 
 int RunSql(const SqlArgs& a) {
@@ -149,17 +149,21 @@ int RunSql(const SqlArgs& a) {
   auto session = console::Session::Start(config);
   if (!session.ok()) return ReportInputError(session.error());
   Transcript transcript;
-  if (from_stdin && ::isatty(STDIN_FILENO)) {
-    RunInteractive(*session.value(), transcript);
+  // `--json -` or `--trace -` takes stdout; the answers then go to stderr, as with `run`.
+  std::FILE* out = a.json == "-" || a.trace == "-" ? stderr : stdout;
+  const bool interactive = from_stdin && ::isatty(STDIN_FILENO);
+  if (interactive) {
+    RunInteractive(*session.value(), out, transcript);
   } else {
     if (from_stdin) {
       std::stringstream in;
       in << std::cin.rdbuf();
       text = in.str();
     }
-    RunScript(*session.value(), text, from_stdin ? "<stdin>" : a.script, transcript);
+    RunScript(*session.value(), text, from_stdin ? "<stdin>" : a.script, out, transcript);
   }
-  const int verdict = transcript.refused ? kExitUsage : kExitPass;
+  // A terminal session went on past a refused statement; a script says so in its exit code.
+  const int verdict = transcript.refused && !interactive ? kExitUsage : kExitPass;
   std::vector<sim::Error> errors;
   if (!a.trace.empty()) {
     sim::Status st = WriteTraceFile(a.trace, a.trace_format.empty() ? "text" : a.trace_format,
@@ -199,16 +203,19 @@ void AddSqlVerb(CLI::App& app, int* exit_code) {
                   "Protocol profile: greptime or reference (default: the scenario's, else "
                   "greptime)");
   sub->add_option("--rule", a->rules, "Override a rule switch: name=on|off (repeatable)");
-  sub->add_option("--trace", a->trace, "Write the session's trace to FILE ('-' = stdout, last)");
+  sub->add_option("--trace", a->trace,
+                  "Write the session's trace to FILE ('-' = stdout; the answers then go to "
+                  "stderr)");
   sub->add_option("--trace-format", a->trace_format, "text (default) or jsonl")
       ->check(CLI::IsMember({"text", "jsonl"}));
   sub->add_option("--json", a->json,
                   "Write the statements, their answers and the summary line's fields to FILE "
-                  "as JSON ('-' = stdout, last)");
+                  "as JSON ('-' = stdout; the answers then go to stderr)");
   sub->footer(
       "Exit codes: 0 every statement ran (an answer may be an error, as in a sqlness case),\n"
       "64 a statement did not parse or is not one the console runs (printed as GreptimeDB's\n"
-      "error and on stderr as file:line:col; a script still runs to its end), or bad flags,\n"
+      "error and on stderr as file:line:col; a script still runs to its end, a terminal\n"
+      "session goes on and exits 0), or bad flags,\n"
       "73 an output could not be written.");
   sub->callback([a, exit_code] { *exit_code = RunSql(*a); });
 }
