@@ -108,6 +108,32 @@ void RunInteractive(console::Session& session, std::FILE* out, Transcript& trans
   std::fputs("\n", out);
 }
 
+// Writes --trace and --json; returns `verdict`, or the exit code of an output not written.
+int WriteOutputs(const SqlArgs& a, const console::Session& session, Transcript transcript,
+                 int verdict) {
+  std::vector<sim::Error> errors;
+  if (!a.trace.empty()) {
+    sim::Status st = WriteTraceFile(a.trace, a.trace_format.empty() ? "text" : a.trace_format,
+                                    session.trace_lines());
+    if (!st.ok()) errors.push_back(st.error());
+  }
+  if (!a.json.empty()) {
+    const sim::RunSummary summary = session.Summary();
+    nlohmann::json j;
+    j["profile"] = session.profile();
+    j["scenario"] = a.scenario;
+    j["statements"] = std::move(transcript.statements);
+    j["summary"] = {{"seed", summary.seed},
+                    {"steps", summary.steps},
+                    {"prng_draws", summary.prng_draws},
+                    {"trace_hash", Hex64(summary.trace_hash)},
+                    {"time_ms", session.now_ms()}};
+    sim::Status st = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
+    if (!st.ok()) errors.push_back(st.error());
+  }
+  return ReportWriteErrors(errors, verdict);
+}
+
 int RunSql(const SqlArgs& a) {
   const std::vector<std::string> args = CommandLineArgs();
   auto seed = ParseSeedFlag("--seed", a.seed, args);
@@ -164,27 +190,7 @@ int RunSql(const SqlArgs& a) {
   }
   // A terminal session went on past a refused statement; a script says so in its exit code.
   const int verdict = transcript.refused && !interactive ? kExitUsage : kExitPass;
-  std::vector<sim::Error> errors;
-  if (!a.trace.empty()) {
-    sim::Status st = WriteTraceFile(a.trace, a.trace_format.empty() ? "text" : a.trace_format,
-                                    session.value()->trace_lines());
-    if (!st.ok()) errors.push_back(st.error());
-  }
-  if (!a.json.empty()) {
-    const sim::RunSummary summary = session.value()->Summary();
-    nlohmann::json j;
-    j["profile"] = session.value()->profile();
-    j["scenario"] = a.scenario;
-    j["statements"] = std::move(transcript.statements);
-    j["summary"] = {{"seed", summary.seed},
-                    {"steps", summary.steps},
-                    {"prng_draws", summary.prng_draws},
-                    {"trace_hash", Hex64(summary.trace_hash)},
-                    {"time_ms", session.value()->now_ms()}};
-    sim::Status st = WriteTextFile(a.json, sim::JsonText(j, 2) + "\n");
-    if (!st.ok()) errors.push_back(st.error());
-  }
-  return ReportWriteErrors(errors, verdict);
+  return WriteOutputs(a, *session.value(), std::move(transcript), verdict);
 }
 
 }  // namespace
