@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "checker/run/cluster_setup.h"
 #include "checker/run/phase_chooser.h"
 #include "checker/run/run_check.h"
 #include "checker/run/run_story.h"
@@ -58,19 +59,6 @@ std::string FaultsText(const scenario::Faults& f) {
   if (!f.migrate.IsNever()) out += " migrate=" + f.migrate.ToString();
   if (f.swarm) out += " swarm";
   return out;
-}
-
-sim::Result<model::Protocol> BuildProtocol(const scenario::Scenario& s, const RunConfig& config) {
-  auto protocol = model::Protocol::FromProfileName(config.profile.value_or(s.profile));
-  if (!protocol.ok()) return protocol.error();
-  model::Protocol p = protocol.value();
-  for (const auto& list : {s.rules, config.rules}) {
-    for (const auto& [name, on] : list) {
-      sim::Status status = p.SetByName(name, on);
-      if (!status.ok()) return status.error();
-    }
-  }
-  return p;
 }
 
 bool Quiescent(const model::Cluster& cluster) {
@@ -291,42 +279,6 @@ class PhasedRun {
   uint64_t busy_windows_ = 0;         // consecutive windows shorter than kBusyWindowMs
   int64_t busy_first_ms_ = 0;         // where the first of them began
 };
-
-sim::CrashPlan BuildCrashPlan(const scenario::Faults& f) {
-  sim::CrashPlan plan(f.crash);
-  for (const auto& [site, ratio] : f.crash_sites) plan.SetSite(site, ratio);
-  if (f.crash_at) plan.Script(f.crash_at->first, f.crash_at->second);
-  return plan;
-}
-
-// The cluster of `s` under the seed's effective faults.
-model::ClusterConfig ClusterConfigOf(const scenario::Scenario& s, const scenario::Faults& faults) {
-  model::ClusterConfig cluster_config;
-  cluster_config.datanode_count = s.datanode_count;
-  cluster_config.frontend_count = s.frontend_count;
-  cluster_config.gc_enabled = s.gc_enabled;
-  cluster_config.checkpoint_distance = s.checkpoint_distance;
-  cluster_config.gc_lingering = sim::Ms(s.gc_lingering_ms);
-  cluster_config.gc_interval = sim::Ms(s.gc_interval_ms);
-  cluster_config.init_regions_in_background = s.init_regions_in_background;
-  cluster_config.region_open = sim::Ms(s.region_open_ms);
-  cluster_config.faults.drop = faults.drop;
-  cluster_config.faults.delay = faults.delay;
-  cluster_config.faults.delay_ms_max = sim::Ms(faults.delay_ms_max);
-  cluster_config.faults.latency = sim::Ms(faults.latency_ms);
-  cluster_config.faults.reset = faults.reset;
-  cluster_config.node_faults.pause = faults.pause;
-  cluster_config.node_faults.pause_ms_max = sim::Ms(faults.pause_ms_max);
-  cluster_config.node_faults.lease_gap = faults.lease_gap;
-  cluster_config.node_faults.lease_gap_ms_max = sim::Ms(faults.lease_gap_ms_max);
-  cluster_config.node_faults.replay_fail = faults.replay_fail;
-  cluster_config.node_faults.compact = faults.compact;
-  cluster_config.node_faults.checkpoint_race = faults.checkpoint_race;
-  cluster_config.node_faults.gc = faults.gc;
-  cluster_config.node_faults.migrate = faults.migrate;
-  cluster_config.node_faults.leader_start_ms_max = sim::Ms(faults.leader_start_ms_max);
-  return cluster_config;
-}
 
 // Each violation's loss events and trace excerpt, from the kept trace.
 void ExplainViolations(std::vector<check::Violation>& violations,

@@ -1,9 +1,8 @@
 // SQL steps: one SQL text -> one scripted op per statement (INSERT rows converted to the
 // column types in schema order, SELECT with its WHERE columns checked, ALTER TABLE ...
 // REPARTITION); SQL errors are re-located into the YAML file.
-#include <algorithm>
-
 #include "checker/scenario/loader_internal.h"
+#include "checker/scenario/sql_checks.h"
 #include "model/partition/schema.h"
 #include "model/sql/parser.h"
 
@@ -11,82 +10,19 @@ namespace repartsim::scenario {
 
 namespace {
 
-// Checks every column a predicate names and every CAST; returns the first problem.
-std::optional<std::string> WhereProblem(const model::Predicate& p,
-                                        const model::TableSchema& schema) {
-  if (!p.column.empty()) {
-    std::optional<size_t> index = schema.FindColumn(p.column);
-    if (!index) return "WHERE names unknown column '" + p.column + "'";
-    const model::ColumnType type = schema.columns[*index].type;
-    if (p.cast && !model::ValuePreservingCast(type, *p.cast)) {
-      return "CAST(" + p.column + " AS " + std::string(model::ColumnTypeName(*p.cast)) +
-             ") may change values of the " + std::string(model::ColumnTypeName(type)) +
-             " column '" + p.column +
-             "': the model supports casts that keep every value (the same type, a wider "
-             "integer, Float32 to Float64)";
-    }
-  }
-  for (const model::Predicate& child : p.children) {
-    if (auto problem = WhereProblem(child, schema)) return problem;
+// The rows of an INSERT in schema order (sql_checks.h); a row's error is located at the row.
+std::optional<std::vector<model::Row>> RowsOf(const model::sql::Insert& insert,
+                                              const YAML::Node& node, LoadContext& ctx,
+                                              const Scenario& s, const std::string& path) {
+  auto rows = InsertRows(insert, s.table.schema);
+  if (rows.ok()) return std::move(rows).value();
+  const sim::SourceLocation& at = rows.error().location;
+  if (at.line == 0) {
+    ctx.Fail(node, path, rows.error().message);
+  } else {
+    ctx.FailAt(ctx.Relocate(node, at.line, at.column), path, rows.error().message);
   }
   return std::nullopt;
-}
-
-// Builds the rows of an INSERT in schema order, converting each value to its column type.
-std::optional<std::vector<model::Row>> InsertRows(const model::sql::Insert& insert,
-                                                  const YAML::Node& node, LoadContext& ctx,
-                                                  const Scenario& s, const std::string& path) {
-  const model::TableSchema& schema = s.table.schema;
-  std::vector<size_t> columns;
-  if (insert.columns.empty()) {
-    for (size_t i = 0; i < schema.columns.size(); ++i) columns.push_back(i);
-  } else {
-    for (const std::string& name : insert.columns) {
-      std::optional<size_t> index = schema.FindColumn(name);
-      if (!index) {
-        ctx.Fail(node, path, "INSERT names unknown column '" + name + "'");
-        return std::nullopt;
-      }
-      if (std::find(columns.begin(), columns.end(), *index) != columns.end()) {
-        ctx.Fail(node, path, "INSERT names column '" + name + "' twice");
-        return std::nullopt;
-      }
-      columns.push_back(*index);
-    }
-  }
-  std::vector<model::Row> rows;
-  for (size_t r = 0; r < insert.rows.size(); ++r) {
-    const sim::SourceLocation& at = insert.row_locations.at(r);
-    if (insert.rows[r].size() != columns.size()) {
-      ctx.FailAt(ctx.Relocate(node, at.line, at.column), path,
-                 "INSERT row has " + std::to_string(insert.rows[r].size()) + " values for " +
-                     std::to_string(columns.size()) + " columns");
-      return std::nullopt;
-    }
-    model::Row row(schema.columns.size(), model::Value::Null());
-    for (size_t i = 0; i < columns.size(); ++i) {
-      const model::Column& column = schema.columns[columns[i]];
-      auto value = model::ConvertToColumnType(insert.rows[r][i], column.type);
-      if (!value.ok()) {
-        ctx.FailAt(ctx.Relocate(node, at.line, at.column), path,
-                   "column '" + column.name + "': " + value.error().message);
-        return std::nullopt;
-      }
-      row[columns[i]] = value.value();
-    }
-    // Every row needs its time index and every NOT NULL column (GreptimeDB refuses the write).
-    for (size_t c = 0; c < schema.columns.size(); ++c) {
-      const model::Column& column = schema.columns[c];
-      if (!row[c].is_null() || (column.nullable && c != schema.time_index)) continue;
-      ctx.FailAt(ctx.Relocate(node, at.line, at.column), path,
-                 "column '" + column.name + "' " +
-                     (c == schema.time_index ? "is the time index" : "is NOT NULL") +
-                     " and cannot be NULL");
-      return std::nullopt;
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
 }
 
 // ADMIN migrate_region(...): the region must be one of the scenario's table (GreptimeDB's full
@@ -161,12 +97,19 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, model::WritePath write_p
     }
     if (const auto* insert = std::get_if<model::sql::Insert>(&st.body)) {
       if (!table_ok(insert->table)) return;
-      auto rows = InsertRows(*insert, node, ctx, s, path);
+      auto rows = RowsOf(*insert, node, ctx, s, path);
       if (!rows) return;
       out.push_back(MakeStep(
           at_ms, model::InsertOp{frontend, s.table_id(), std::move(*rows), write_path}, where));
     } else if (const auto* select = std::get_if<model::sql::Select>(&st.body)) {
       if (!table_ok(select->table)) return;
+      if (!select->columns.empty()) {
+        // A query's record keeps whole rows (the oracle compares them): select * or count(*).
+        ctx.FailAt(where, path,
+                   "a SELECT column list is for the console (repartsim sql); a scenario selects "
+                   "* or count(*)");
+        return;
+      }
       if (select->where) {
         if (auto problem = WhereProblem(*select->where, s.table.schema)) {
           ctx.FailAt(where, path, *problem);
@@ -185,6 +128,11 @@ void ReadSql(const YAML::Node& node, uint32_t frontend, model::WritePath write_p
         out.push_back(MakeStep(at_ms, std::move(*op), where));
       }
       if (ctx.failed()) return;
+    } else if (std::holds_alternative<model::sql::AdminTableFunction>(st.body)) {
+      ctx.FailAt(where, path,
+                 "ADMIN flush_table and compact_table are for the console (repartsim sql); a "
+                 "scenario flushes and compacts with flush: and compact: steps");
+      return;
     } else {
       ctx.FailAt(where, path, "CREATE TABLE belongs in the scenario's 'table' key");
       return;

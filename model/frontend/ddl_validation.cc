@@ -12,6 +12,9 @@ sim::Result<sql::RepartitionPlan> ValidateRepartition(const TableInfo& info,
   sql::TableState table;
   table.schema = info.schema;
   table.rule.columns = info.PartitionColumnNames();
+  // partition_key_indices is what a repartition updates (UpdatePartitionMetadata); the
+  // schema's own list is the one CREATE TABLE wrote.
+  table.schema.partition_columns = table.rule.columns;
   for (const RegionRoute& r : route.region_routes) {
     if (!r.partition_expr.has_value()) continue;
     table.rule.regions.push_back(r.region_id.region_number().value);

@@ -1,4 +1,5 @@
-// INSERT INTO t [(cols)] VALUES (...), ... and SELECT * | count(*) FROM t [WHERE] [ORDER BY].
+// INSERT INTO t [(cols)] VALUES (...), ... and SELECT * | count(*) | col, ... FROM t [WHERE]
+// [ORDER BY].
 #include "model/sql/parser_core.h"
 #include "model/sql/sql_limits.h"
 
@@ -61,8 +62,20 @@ sim::Result<Statement> Parser::SelectStatement() {
     if (auto s = ExpectSymbol("*"); !s.ok()) return s.error();
     if (auto s = ExpectSymbol(")"); !s.ok()) return s.error();
     select.count_star = true;
+  } else if (Peek().kind == TokenKind::kIdent || Peek().kind == TokenKind::kQuotedIdent) {
+    do {
+      if (select.columns.size() == kSqlColumnsMax) {
+        return ErrorAt(Peek(), "too many columns in a SELECT list: more than " +
+                                   std::to_string(kSqlColumnsMax));
+      }
+      // FROM is an identifier token too: `SELECT a, FROM t` lacks a column.
+      if (Peek().IsKeyword("from")) return Expected("a column name");
+      auto column = Identifier("a column name");
+      if (!column.ok()) return column.error();
+      select.columns.push_back(column.value());
+    } while (AcceptSymbol(","));
   } else {
-    return Expected("* or count(*)");
+    return Expected("*, count(*) or a column list");
   }
   if (auto s = ExpectKeyword("FROM"); !s.ok()) return s.error();
   auto table = TableName();

@@ -2,7 +2,7 @@
 // CREATE TABLE (GreptimeDB types and aliases, PRIMARY KEY, TIME INDEX, NULL/NOT NULL,
 // PARTITION ON COLUMNS, WITH (append_mode=...)), ALTER TABLE ... REPARTITION / SPLIT
 // PARTITION / MERGE PARTITION / PARTITION ON COLUMNS [WITH (WAIT=..., TIMEOUT='...')],
-// INSERT INTO ... VALUES, and SELECT * | count(*) FROM t [WHERE ...] [ORDER BY ...].
+// INSERT INTO ... VALUES, and SELECT * | count(*) | col, ... FROM t [WHERE ...] [ORDER BY ...].
 // Every error is a sim::Error located at file:line:column; texts follow sqlparser /
 // GreptimeDB ("Expected ..., found: ...") where the reference quotes them.
 #pragma once

@@ -33,11 +33,12 @@ sim::Result<std::vector<std::string>> TargetColumns(const TableState& table,
   const TableSchema& schema = table.schema;
   bool unpartitioned_source = alter.kind == Kind::kPartitionOn;
   if (!unpartitioned_source && schema.partition_columns.empty()) {
-    return sim::MakeError(
-        loc, "Table " + schema.name + " does not have partition columns, cannot repartition");
+    return sim::MakeError(loc, "Invalid partition rule: table " + FullTableName(schema.name) +
+                                   " does not have partition columns, cannot repartition");
   }
   if (unpartitioned_source && !schema.partition_columns.empty()) {
-    return sim::MakeError(loc, "Table " + schema.name + " already has partition columns");
+    return sim::MakeError(loc, "Invalid partition rule: table " + FullTableName(schema.name) +
+                                   " already has partition columns");
   }
   if (!alter.on_columns) return schema.partition_columns;
   const std::vector<std::string>& cols = *alter.on_columns;
@@ -214,7 +215,7 @@ sim::Result<RepartitionPlan> PlanRepartition(const TableState& table, const Alte
       return sim::MakeError(alter.from[i].location,
                             "Invalid partition rule: partition expression '" +
                                 plan.from[i].ToSql() + "' does not exist in table " +
-                                table.schema.name);
+                                FullTableName(table.schema.name));
     }
   }
   if (auto s = CheckNewRule(table, plan, loc, options); !s.ok()) return s.error();

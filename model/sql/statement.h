@@ -54,6 +54,16 @@ struct AdminMigrateRegion {
   sim::SourceLocation region_location;   // where region_id is, for load-time errors
 };
 
+// `ADMIN flush_table('t')` and `ADMIN compact_table('t'[, 'type'[, 'options']])`: GreptimeDB's
+// administration functions that flush or compact every region of a table and answer 0
+// (src/common/function/src/admin/flush_compact_table.rs). The table is the string's name.
+struct AdminTableFunction {
+  enum class Kind { kFlushTable, kCompactTable };
+  Kind kind = Kind::kFlushTable;
+  std::string table;
+  std::vector<std::string> options;  // compact_table's further arguments (type, options)
+};
+
 struct Insert {
   std::string table;
   std::vector<std::string> columns;  // empty: all columns in schema order
@@ -69,12 +79,15 @@ struct OrderByItem {
 struct Select {
   std::string table;
   bool count_star = false;
+  std::vector<std::string> columns;  // `SELECT a, b`: the columns in order; empty: `*` or count(*)
   std::optional<Predicate> where;
   std::vector<OrderByItem> order_by;
 };
 
 struct Statement {
-  std::variant<CreateTable, AlterRepartition, Insert, Select, AdminMigrateRegion> body;
+  std::variant<CreateTable, AlterRepartition, Insert, Select, AdminMigrateRegion,
+               AdminTableFunction>
+      body;
   sim::SourceLocation location;  // first token
   std::string text;              // the statement's source text (without the ';')
 };

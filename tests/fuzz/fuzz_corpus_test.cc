@@ -51,6 +51,7 @@ size_t Replay(const std::string& target, int (*entry)(const uint8_t*, size_t)) {
 }
 
 TEST(FuzzCorpusTest, Sql) { EXPECT_GE(Replay("sql", FuzzSql), 20u); }
+TEST(FuzzCorpusTest, Console) { EXPECT_GE(Replay("console", FuzzConsole), 6u); }
 TEST(FuzzCorpusTest, Scenario) { EXPECT_GE(Replay("scenario", FuzzScenario), 40u); }
 TEST(FuzzCorpusTest, Choices) { EXPECT_GE(Replay("choices", FuzzChoices), 3u); }
 TEST(FuzzCorpusTest, Merge) { EXPECT_GE(Replay("merge", FuzzMerge), 3u); }

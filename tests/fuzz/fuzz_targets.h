@@ -14,6 +14,11 @@ namespace repartsim::fuzz {
 // ParseAssignments, ParseDurationMs), and what parses through the predicate walkers
 // (ToSql, EvaluatePredicate, PruneRegions in both modes against the parsed CREATE TABLE).
 int FuzzSql(const uint8_t* data, size_t size);
+// A console script (repartsim sql) split into statements (console::SplitScript, which the
+// terminal mode uses too), the first kConsoleStatementsFuzz run by a console Session on the
+// default cluster (each given kConsoleStepsFuzz steps), and every answer rendered as text and
+// JSON.
+int FuzzConsole(const uint8_t* data, size_t size);
 // A YAML scenario through the loader (ParseScenario).
 int FuzzScenario(const uint8_t* data, size_t size);
 // A choice file through ReadChoicesFile (header and choice list), and its text round trip.
@@ -30,5 +35,7 @@ size_t MutateScenario(uint8_t* data, size_t size, size_t size_max, unsigned int 
                       size_t (*byte_mutator)(uint8_t*, size_t, size_t));
 
 inline constexpr uint64_t kRunStepsFuzz = 3000;
+inline constexpr size_t kConsoleStatementsFuzz = 12;
+inline constexpr uint64_t kConsoleStepsFuzz = 20000;
 
 }  // namespace repartsim::fuzz

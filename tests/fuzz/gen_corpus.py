@@ -5,6 +5,7 @@ sql:      every SQL text of the bundled scenarios (table: and sql:), tests/data/
           statement of every kind and shape, and inputs at and just past each limit of
           model/sql/sql_limits.h (nesting, AND/OR chains, IN lists) so the fuzzer starts
           next to the depth checks instead of having to grow 10 KB inputs first.
+console:  the console scripts of tests/data/console and a few statements of every kind.
 scenario: the bundled scenarios, tests/data/scenarios and tests/data/bad_input.
 run:      the bundled scenarios.
 choices:  the choice files of a few seeds of two scenarios (needs --binary).
@@ -94,6 +95,23 @@ def sql_of_scenario(path):
     return out
 
 
+# Console statements past what tests/data/console holds: unfinished and unsupported ones, SHOW,
+# information_schema and ADMIN on a fresh table.
+CONSOLE_SHAPES = {
+    "console-unfinished": "CREATE TABLE t (a INT, ts TIMESTAMP TIME INDEX) "
+                          "PARTITION ON COLUMNS (a) (a < 5, a >= 5);\nINSERT INTO t VALUES (1, 1)",
+    "console-metadata": "CREATE TABLE t (a INT PRIMARY KEY, ts TIMESTAMP TIME INDEX) "
+                        "PARTITION ON COLUMNS (a) (a < 5, a >= 5);\n"
+                        "SHOW CREATE TABLE greptime.public.t;\n"
+                        "SELECT partition_name FROM information_schema.partitions "
+                        "WHERE partition_description IS NOT NULL;\n"
+                        "ADMIN compact_table('t', 'regular');\n"
+                        "ADMIN migrate_region(4398046511104, 1, 2, 30);\n"
+                        "SELECT count(*) FROM t;\n",
+    "console-refused": "SHOW TABLES; TRUNCATE t; 'x'; ;;; -- c\nSELECT \"a;\" FROM t;",
+}
+
+
 def reset(target):
     d = CORPUS / target
     shutil.rmtree(d, ignore_errors=True)
@@ -123,6 +141,12 @@ def main():
         if text in seen:
             continue
         seen.add(text)
+        (d / (name + ".sql")).write_text(text)
+
+    d = reset("console")
+    for path in sorted((ROOT / "tests/data/console").glob("*.sql")):
+        shutil.copy(path, d / name_of(path))
+    for name, text in CONSOLE_SHAPES.items():
         (d / (name + ".sql")).write_text(text)
 
     d = reset("scenario")
@@ -162,7 +186,7 @@ def main():
     for target in ("choices", "merge"):  # no machine paths in the committed corpus
         for f in (CORPUS / target).iterdir():
             f.write_text(f.read_text().replace(str(ROOT) + "/", ""))
-    for target in ("sql", "scenario", "run", "choices", "merge"):
+    for target in ("sql", "console", "scenario", "run", "choices", "merge"):
         files = list((CORPUS / target).iterdir())
         print(f"{target}: {len(files)} files, {sum(f.stat().st_size for f in files)} bytes")
 

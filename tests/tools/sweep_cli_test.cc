@@ -313,7 +313,8 @@ TEST(SweepCliTest, ARejectedScriptedDdlIsRefusedAtLoad) {
   EXPECT_TRUE(Has(o.output,
                   "rejected_merge.yaml:17:11: error: the scripted `ALTER TABLE cpu MERGE PARTITION "
                   "(a < 7, a >= 20)` is rejected against the table's rule at this step: Invalid "
-                  "partition rule: partition expression 'a < 7' does not exist in table cpu "
+                  "partition rule: partition expression 'a < 7' does not exist in table "
+                  "greptime.public.cpu "
                   "(expect DDL-REJECTED if the scenario tests the rejection) (at steps)"))
       << o.output;
 }

@@ -92,6 +92,7 @@ int RunCli(int argc, char** argv) {
   AddDemoVerb(app, &exit_code);
   AddReportVerb(app, &exit_code);
   AddMutantsVerb(app, &exit_code);
+  AddSqlVerb(app, &exit_code);
   RequireNonEmptyValues(app);
 
   app.footer("'repartsim help VERB' prints a verb's help, as 'repartsim VERB --help' does.");

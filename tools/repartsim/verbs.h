@@ -24,6 +24,7 @@ void AddRulesVerb(CLI::App& app, int* exit_code);
 void AddDemoVerb(CLI::App& app, int* exit_code);
 void AddReportVerb(CLI::App& app, int* exit_code);
 void AddMutantsVerb(CLI::App& app, int* exit_code);
+void AddSqlVerb(CLI::App& app, int* exit_code);
 
 // Adds a verb that is planned but not built yet: it says so and exits with kExitUsage.
 void AddUnbuiltVerb(CLI::App& app, const char* name, const char* description, int* exit_code);

@@ -1,6 +1,7 @@
 // Goal: the frontend's repartition validation (docs/protocol.md section 4) reads the rule from
 // the table's info and route (expression-less routes left out, region numbers kept, so a new
-// region gets the next number) and refuses a repartition when metasrv GC is off.
+// region gets the next number), takes the partition columns from partition_key_indices (what a
+// repartition updates) and refuses a repartition when metasrv GC is off.
 // Method: ValidateRepartition over a hand-made info and route, exact plans and error texts.
 #include "model/frontend/ddl_validation.h"
 
@@ -62,6 +63,20 @@ TEST(DdlValidationTest, ExpressionLessRoutesAreLeftOutOfTheRule) {
   ASSERT_TRUE(plan.ok()) << plan.error().message;
   EXPECT_TRUE(plan.value().from.empty());
   EXPECT_EQ(plan.value().to.size(), 2u);
+  EXPECT_EQ(plan.value().target_columns, std::vector<std::string>{"a"});
+}
+
+TEST(DdlValidationTest, PartitionColumnsComeFromThePartitionKeyIndices) {
+  // After PARTITION ON COLUMNS the procedure updated partition_key_indices only; the schema's
+  // list is still CREATE TABLE's (empty). Before issue 58 a SPLIT was then refused with
+  // "table greptime.public.t does not have partition columns".
+  TableInfo info = FeInfo();
+  info.schema.partition_columns.clear();
+  sim::Result<sql::RepartitionPlan> plan = ValidateRepartition(
+      info, TwoRegions(),
+      Alter("ALTER TABLE t SPLIT PARTITION (a >= 10) INTO (a >= 10 AND a < 20, a >= 20)"), true,
+      Protocol::Greptime());
+  ASSERT_TRUE(plan.ok()) << plan.error().message;
   EXPECT_EQ(plan.value().target_columns, std::vector<std::string>{"a"});
 }
 

@@ -105,7 +105,8 @@ TEST(ParserTest, StatementLevelErrors) {
       "f:1:1: error: Expected a statement (CREATE TABLE, ALTER TABLE, INSERT, SELECT or ADMIN), "
       "found: DROP");
   EXPECT_EQ(Err("SELECT * FROM t extra"), "f:1:17: error: Expected end of statement, found: extra");
-  EXPECT_EQ(Err("SELECT a FROM t"), "f:1:8: error: Expected * or count(*), found: a");
+  EXPECT_EQ(Err("SELECT 1 FROM t"),
+            "f:1:8: error: Expected *, count(*) or a column list, found: 1");
   EXPECT_EQ(Err("INSERT INTO t (a, b) VALUES (1)"),
             "f:1:29: error: Expected 2 values in a row, found: 1");
 }
@@ -174,6 +175,21 @@ TEST(ParserTest, InsertAndSelect) {
   ASSERT_EQ(sel.order_by.size(), 2u);
   EXPECT_TRUE(sel.order_by[0].descending);
   EXPECT_EQ(r.value()[0].text, "INSERT INTO t (a, b) VALUES (1, 'x'), (-2, NULL)");
+}
+
+TEST(ParserTest, SelectColumnList) {
+  auto r = ParseStatements(
+      "SELECT b, \"a\" FROM t; SELECT partition_name FROM information_schema.partitions "
+      "WHERE table_name = 't'",
+      "f");
+  ASSERT_TRUE(r.ok()) << r.error().Format();
+  const auto& sel = std::get<Select>(r.value()[0].body);
+  EXPECT_FALSE(sel.count_star);
+  EXPECT_EQ(sel.columns, (std::vector<std::string>{"b", "a"}));
+  const auto& partitions = std::get<Select>(r.value()[1].body);
+  EXPECT_EQ(partitions.table, "information_schema.partitions");
+  EXPECT_EQ(partitions.where->ToSql(), "table_name = 't'");
+  EXPECT_EQ(Err("SELECT a, FROM t"), "f:1:11: error: Expected a column name, found: FROM");
 }
 
 TEST(ParserTest, AssignmentsAndPredicates) {
@@ -273,9 +289,28 @@ TEST(ParserTest, AdminMigrateRegionWithAndWithoutTimeout) {
   EXPECT_EQ(second.region_location.line, 2u);
 }
 
+TEST(ParserTest, AdminFlushAndCompactTable) {
+  auto r = ParseStatements(
+      "ADMIN FLUSH_TABLE('t'); ADMIN compact_table('public.t', 'strict_window', 'window=3600')",
+      "f");
+  ASSERT_TRUE(r.ok()) << r.error().Format();
+  const auto& flush = std::get<AdminTableFunction>(r.value()[0].body);
+  EXPECT_EQ(flush.kind, AdminTableFunction::Kind::kFlushTable);
+  EXPECT_EQ(flush.table, "t");
+  EXPECT_TRUE(flush.options.empty());
+  const auto& compact = std::get<AdminTableFunction>(r.value()[1].body);
+  EXPECT_EQ(compact.kind, AdminTableFunction::Kind::kCompactTable);
+  EXPECT_EQ(compact.table, "public.t");
+  EXPECT_EQ(compact.options, (std::vector<std::string>{"strict_window", "window=3600"}));
+  EXPECT_EQ(Err("ADMIN flush_table('t', 'x')"), "f:1:24: error: too many arguments: at most 1");
+  EXPECT_EQ(Err("ADMIN flush_table(t)"), "f:1:19: error: Expected a string argument, found: t");
+}
+
 TEST(ParserTest, AdminErrorsNameTheArgument) {
-  EXPECT_EQ(Err("ADMIN flush_table('t')"),
-            "f:1:7: error: Expected migrate_region (the one ADMIN function), found: flush_table");
+  EXPECT_EQ(
+      Err("ADMIN gc_table('t')"),
+      "f:1:7: error: Expected an ADMIN function (migrate_region, flush_table or compact_table), "
+      "found: gc_table");
   EXPECT_EQ(Err("ADMIN migrate_region(-1, 1, 2)"), "f:1:22: error: Expected a region id, found: -");
   EXPECT_EQ(Err("ADMIN migrate_region(1, 'dn1', 2)"),
             "f:1:25: error: Expected a datanode id, found: 'dn1'");

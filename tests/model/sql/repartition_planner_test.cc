@@ -105,15 +105,17 @@ TEST(RepartitionPlannerTest, PipelineErrorsUseTheRealTexts) {
             "alter:1:32: error: Cannot find column by name: b");
   EXPECT_EQ(Err("ALTER TABLE t SPLIT PARTITION (a < 11) INTO (a < 1, a >= 1 AND a < 11)"),
             "alter:1:32: error: Invalid partition rule: partition expression 'a < 11' does not "
-            "exist in table t");
+            "exist in table greptime.public.t");
   EXPECT_EQ(Err("ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a > 5 AND a < 10)"),
             "alter:1:1: error: Checkpoint `a=5` is not covered");
   EXPECT_EQ(Err("ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 4 AND a < 10)"),
             "alter:1:1: error: Checkpoint `a=4` is overlapped");
   EXPECT_EQ(Err("ALTER TABLE t SPLIT PARTITION (a < 10) INTO (a < 5, a >= 5 AND a < 11)"),
             "alter:1:1: error: Checkpoint `a=10` is overlapped");
-  EXPECT_EQ(Err("ALTER TABLE t PARTITION ON COLUMNS (a) (a < 1, a >= 1)"),
-            "alter:1:1: error: Table t already has partition columns");
+  EXPECT_EQ(
+      Err("ALTER TABLE t PARTITION ON COLUMNS (a) (a < 1, a >= 1)"),
+      "alter:1:1: error: Invalid partition rule: table greptime.public.t already has partition "
+      "columns");
   TableState gc_off = Table();
   gc_off.gc_enabled = false;
   EXPECT_EQ(Err("ALTER TABLE t MERGE PARTITION (a < 10)", gc_off),
@@ -148,7 +150,8 @@ TEST(RepartitionPlannerTest, OnColumnsOverwritesAndChecksUntouchedExpressions) {
 TEST(RepartitionPlannerTest, UnpartitionedTableGetsItsFirstRule) {
   TableState plain = Table("CREATE TABLE t (a INT, ts TIMESTAMP TIME INDEX)");
   EXPECT_EQ(Err("ALTER TABLE t MERGE PARTITION (a < 10)", plain),
-            "alter:1:1: error: Table t does not have partition columns, cannot repartition");
+            "alter:1:1: error: Invalid partition rule: table greptime.public.t does not have "
+            "partition columns, cannot repartition");
   auto p = Plan(plain, "ALTER TABLE t PARTITION ON COLUMNS (a) (a < 0, a >= 0 AND a < 9, a >= 9)");
   ASSERT_TRUE(p.ok()) << p.error().Format();
   EXPECT_EQ(p.value().groups[0].source_regions, Regions({0}));

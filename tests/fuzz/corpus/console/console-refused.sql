@@ -1,0 +1,2 @@
+SHOW TABLES; TRUNCATE t; 'x'; ;;; -- c
+SELECT "a;" FROM t;
