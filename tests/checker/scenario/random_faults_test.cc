@@ -3,7 +3,7 @@
 // gaps, crash points, leader-start windows, swarm; background compaction, checkpoints and GC;
 // background region opening in two; region migrations beside a split and a merge in one; the
 // per-seed shapes of the four swarm files). Method: a sample of 200 seeds of each
-// scenario (2,600 runs) must all pass; random_faults_slow_test.cc runs every seed (65,000).
+// scenario (2,600 runs) must all pass; random_faults_slow_test.cc runs every seed (70,000).
 #include "tests/checker/scenario/random_faults.h"
 
 namespace repartsim::scenario {
@@ -11,7 +11,7 @@ namespace {
 namespace random_faults_test {
 
 TEST(RandomFaultsTest, ReferencePassesASampleOfTwoHundredSeedsEach) {
-  ASSERT_EQ(RandomFaultScenarios().size(), 13u);
+  ASSERT_EQ(RandomFaultScenarios().size(), 14u);
   const SweepResult r = SweepReference(200);
   EXPECT_EQ(r.runs, 2600u);
   std::string text;
