@@ -16,6 +16,7 @@
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/input_file.h"
+#include "sim/json_bounds.h"
 #include "sim/json_text.h"
 #include "sim/parse_u64.h"
 
@@ -732,6 +733,9 @@ sim::Error UnreadableJsonNumber(const std::string& text, const std::string& what
 }
 
 sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const std::string& file) {
+  sim::Status bounded = sim::CheckJsonBounds(
+      text, sim::JsonBounds{kSweepReportValuesMax, kReportDepthMax}, file, "sweep report");
+  if (!bounded.ok()) return bounded.error();
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);

@@ -150,6 +150,12 @@ struct SweepReport {
 // Bytes of one sweep report `merge` or `sweep --resume` reads (about 300 bytes a run: over
 // three million runs).
 inline constexpr size_t kSweepReportBytesMax = size_t{1} << 30;
+// JSON values (keys included) and nesting of a sweep report, checked before it is parsed
+// (sim::CheckJsonBounds): the parsed tree, not the text, is what a merge holds, about 90 bytes a
+// value. A full shard's report (kSweepRunsMax runs of at most kSweepRunRecordValues, see
+// sweep_plan.h) fits; a report of a gigabyte of tiny values (8 GB or more as a tree) does not.
+inline constexpr uint64_t kSweepReportValuesMax = 48'000'000;
+inline constexpr uint32_t kReportDepthMax = 32;
 // Reads (sim::ReadInputFile, at most kSweepReportBytesMax) and checks the report at `path`.
 sim::Result<SweepReport> ReadSweepReport(const std::string& path);
 

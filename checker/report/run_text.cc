@@ -8,6 +8,7 @@
 #include "checker/check/violation.h"
 #include "checker/scenario/swarm_shape.h"
 #include "sim/assert.h"
+#include "sim/json_bounds.h"
 #include "sim/utf8.h"
 
 namespace repartsim::report {
@@ -151,6 +152,9 @@ void StampRunJson(nlohmann::json& j, const std::string& binary_version,
 }
 
 sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::string& file) {
+  sim::Status bounded = sim::CheckJsonBounds(
+      text, sim::JsonBounds{kRunReportValuesMax, campaign::kReportDepthMax}, file, "run report");
+  if (!bounded.ok()) return bounded.error();
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
