@@ -7,6 +7,7 @@
 #include "checker/campaign/sweep_report.h"
 #include "checker/check/violation.h"
 #include "checker/scenario/swarm_shape.h"
+#include "model/protocol/protocol.h"
 #include "sim/assert.h"
 #include "sim/json_bounds.h"
 #include "sim/utf8.h"
@@ -201,6 +202,17 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
       return bad({"rules"}, "expected name=on|off items separated by commas, got '" + item + "'");
     }
     id.rules.emplace_back(item.substr(0, eq), item.substr(eq + 1) == "on");
+  }
+  // The run's profile and rules are checked here, where they can be located in the report
+  // (a run refuses them too, but at no place: "<input>: error: unknown profile").
+  if (auto protocol = model::Protocol::FromProfileName(id.profile); !protocol.ok()) {
+    return bad({"profile"}, protocol.error().message);
+  }
+  model::Protocol probe;
+  for (const auto& [name, on] : id.rules) {
+    if (sim::Status set = probe.SetByName(name, on); !set.ok()) {
+      return bad({"rules"}, set.error().message);
+    }
   }
   return id;
 }

@@ -226,6 +226,7 @@ void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   if (!range) return;
   scenario.seed_first = range->first;
   scenario.seed_last = range->second;
+  scenario.seeds_location = ctx.At(node);
 }
 
 // The `seeds: A..B` of a with_rules entry at `path`: a range inside the scenario's own seeds.

@@ -122,6 +122,22 @@ TEST(ExploreCliTest, TimeBudgetAndQuietSpeakAsSweepDoes) {
                 std::string(REPARTSIM_BINARY) + " explore --help')\n");
 }
 
+// Issue 54 (R17): a --out prefix whose files cannot be written was located at the command
+// line's first column (the checked path, PREFIX.choices, is no argument): now at the prefix.
+TEST(ExploreCliTest, AnUnwritableOutPrefixIsLocatedAtItsArgument) {
+  const std::string prefix = "explore " + kScenario + " --max-states 10 -q --out";
+  CliOutcome r = RunRepartsim(prefix + " /nonexistent/dir/x");
+  EXPECT_EQ(r.exit_code, 64) << r.output;
+  EXPECT_EQ(r.output, "<command line>:1:" + std::to_string(prefix.size() + 2) +
+                          ": error: cannot write /nonexistent/dir/x.choices: No such file or "
+                          "directory\n");
+  r = RunRepartsim(prefix + "=/nonexistent/dir/x");
+  EXPECT_EQ(r.exit_code, 64) << r.output;
+  EXPECT_EQ(r.output, "<command line>:1:" + std::to_string(prefix.size() + 2) +
+                          ": error: cannot write /nonexistent/dir/x.choices: No such file or "
+                          "directory\n");
+}
+
 // Issue 54 (R8): --max-memory-mb (and --max-seconds) were checked only between paths, so a
 // single long path overran them (one hour of a quiet cluster: 14,421 states, all of the run,
 // under --max-memory-mb 1). Now the path is cut at the check where the tables pass 1 MiB.

@@ -208,6 +208,29 @@ TEST(SweepCliTest, NumericFlagsAreCheckedWithALocatedError) {
   EXPECT_EQ(o.exit_code, 64);
 }
 
+// Issue 54 (R17): a scenario's own `seeds:` too big for one sweep was located at the command
+// line's scenario argument, not at the YAML; a --flag=VALUE at the first column; a shard count
+// past 2^32 - 1 was refused with a rule it met (0 <= I < N).
+TEST(SweepCliTest, SeedRangesAndShardsAreLocatedWhereTheyWereWritten) {
+  Write("wide.yaml",
+        "name: wide\ntable: \"CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, "
+        "PRIMARY KEY (h))\"\nseeds: \"0..2000000\"\nexpect: {reference: pass}\n");
+  Outcome o = Cli("sweep wide.yaml");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_EQ(o.output,
+            "wide.yaml:3:8: error: sweep of more than 1000000 runs (wide.yaml seeds 0..2000000); "
+            "use a smaller --seeds range or split it with --shard\n");
+  o = Cli("sweep wide.yaml --seeds=0..2000000");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_EQ(o.output.rfind("<command line>:1:25: error: sweep of more than 1000000 runs", 0), 0u)
+      << o.output;
+  o = Cli("sweep wide.yaml --shard=0/4294967296");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_EQ(o.output,
+            "<command line>:1:25: error: --shard expects I/N with 0 <= I < N <= 4294967295 (or "
+            "env), got '0/4294967296'\n");
+}
+
 TEST(SweepCliTest, DashMeansStdoutAndTraceFormatNeedsTrace) {
   Outcome o = StdoutOnly("sweep " + kCrash + " --seeds 0..1 -q --json -");
   EXPECT_EQ(o.exit_code, 0);
