@@ -8,6 +8,7 @@
 #include <set>
 
 #include "checker/campaign/exit_code.h"
+#include "checker/campaign/json_duplicates.h"
 #include "checker/campaign/sweep_plan.h"
 #include "checker/campaign/verdict.h"
 #include "checker/check/violation.h"
@@ -719,6 +720,14 @@ sim::SourceLocation LocateReportField(const std::string& text, const std::vector
   return sim::LocateOffset(text, locator.Find(path), file);
 }
 
+sim::Error DuplicateKeyError(const std::string& text, const std::vector<std::string>& path,
+                             const std::string& file) {
+  REPARTSIM_ASSERT(!path.empty());
+  return sim::Error{LocateReportField(text, path, file),
+                    PathText(path) + ": the key \"" + path.back() +
+                        "\" appears twice in one object (JSON would keep only the last)"};
+}
+
 sim::Error UnreadableJsonNumber(const std::string& text, const std::string& what,
                                 const std::string& file) {
   // The exception carries no offset: locate the quoted token.
@@ -744,6 +753,9 @@ sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const st
                       "not valid JSON: " + std::string(e.what())};
   } catch (const nlohmann::json::exception& e) {
     return UnreadableJsonNumber(text, e.what(), file);
+  }
+  if (auto duplicate = FindDuplicateJsonKey(text)) {
+    return DuplicateKeyError(text, *duplicate, file);
   }
   try {
     return ReadReport(j);

@@ -170,6 +170,10 @@ std::string FailureSignature(const std::string& message);
 SweepRun ToSweepRun(const run::RunReport& report, const std::string& rules, int64_t wall_ms);
 nlohmann::json RunToJson(const SweepRun& run);
 SweepRun RunFromJson(const nlohmann::json& j);
+// The located error for a key repeated within one object of `text` (at `path`, the key last:
+// FindDuplicateJsonKey), at the key's first place.
+sim::Error DuplicateKeyError(const std::string& text, const std::vector<std::string>& path,
+                             const std::string& file);
 // The located error for a JSON text the parser refused with an exception other than a
 // parse_error (out_of_range 406 "number overflow parsing '1e999'"; `what` is its what()): at
 // the quoted token in `text`, else at its start.

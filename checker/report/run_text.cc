@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "checker/campaign/json_duplicates.h"
 #include "checker/campaign/sweep_report.h"
 #include "checker/check/violation.h"
 #include "checker/scenario/swarm_shape.h"
@@ -167,6 +168,9 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
                       "not valid JSON: " + what};
   } catch (const nlohmann::json::exception& e) {
     return campaign::UnreadableJsonNumber(text, e.what(), file);
+  }
+  if (auto duplicate = campaign::FindDuplicateJsonKey(text)) {
+    return campaign::DuplicateKeyError(text, *duplicate, file);
   }
   auto bad = [&](const std::vector<std::string>& path, const std::string& message) {
     std::string name;

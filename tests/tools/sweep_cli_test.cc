@@ -169,6 +169,30 @@ TEST(SweepCliTest, MergeRefusesAMalformedReportWithALocatedErrorInsteadOfAbortin
       << o.output;
 }
 
+// Issue 54 (R18): a key repeated in one object of a report was read as its last value without
+// a word (nlohmann keeps the last): a seed edited in by hand merged as a run nobody ran.
+TEST(SweepCliTest, MergeAndReportRefuseAKeyRepeatedInOneObject) {
+  ASSERT_EQ(Cli("sweep " + kCrash + " --seeds 0..1 -q --json ok.json").exit_code, 0);
+  const std::string ok = Read(Scratch() + "/ok.json");
+  Write("dup.json", ReplaceFirst(ok, "\"seed\": 1,", "\"seed\": 1, \"seed\": 7,"));
+  Outcome o = Cli("merge dup.json");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_EQ(o.output.rfind("dup.json:", 0), 0u) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  ": error: runs[1].seed: the key \"seed\" appears twice in one "
+                  "object (JSON would keep only the last)\n"))
+      << o.output;
+  ASSERT_EQ(Cli("run " + kCrash + " --seed 0 --json run.json").exit_code, 0);
+  Write("rdup.json", ReplaceFirst(Read(Scratch() + "/run.json"), "\"summary\": {",
+                                  "\"summary\": {\"seed\": 3, "));
+  o = Cli("report rdup.json --html out.html");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  ": error: summary.seed: the key \"seed\" appears twice in one "
+                  "object (JSON would keep only the last)\n"))
+      << o.output;
+}
+
 TEST(SweepCliTest, SweepRecordsRuleOverridesInRowsAndRepros) {
   Outcome o = Cli("sweep " + kDefect + " --rule fenced-reads=on -q --json d.json --junit d.xml");
   EXPECT_EQ(o.exit_code, 1) << o.output;
