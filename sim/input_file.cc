@@ -1,6 +1,7 @@
 #include "sim/input_file.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,6 +52,22 @@ Result<std::string> ReadInputFile(const std::string& path, size_t max_bytes,
     return FileError(path, kind + " of " + std::to_string(st.st_size) +
                                " bytes exceeds the limit of " + std::to_string(max_bytes) +
                                " bytes");
+  }
+  if (S_ISFIFO(st.st_mode)) {
+    // Opened without waiting for a writer, a FIFO read at once gives end of file: a scenario
+    // written into it a moment later read as "empty scenario". Wait for the writer's first
+    // bytes or its close (Linux reports no hangup for a writer that never came), bounded.
+    struct pollfd ready {
+      fd.get(), POLLIN, 0
+    };
+    int n = 0;
+    do {
+      n = ::poll(&ready, 1, kFifoWriterWaitMs);
+    } while (n < 0 && errno == EINTR);
+    if (n == 0) {
+      return FileError(path, kind + " is a FIFO that no writer opened within " +
+                                 std::to_string(kFifoWriterWaitMs / 1000) + " s");
+    }
   }
   const int flags = ::fcntl(fd.get(), F_GETFL);
   if (flags >= 0) ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);

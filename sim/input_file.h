@@ -18,7 +18,11 @@ namespace repartsim::sim {
 //   "is a directory, not a <what>"
 //   "<what> of N bytes exceeds the limit of M bytes"       (a regular file)
 //   "<what> is longer than the limit of M bytes"           (a device or a FIFO)
+//   "<what> is a FIFO that no writer opened within N s"    (kFifoWriterWaitMs)
+// A FIFO is read from its writer's first bytes (or its close) to its end; opening it does not
+// wait for a writer, the first read waits at most kFifoWriterWaitMs.
 // REQUIRES: max_bytes > 0 and small enough that max_bytes + 1 fits in memory.
+inline constexpr int kFifoWriterWaitMs = 30'000;
 Result<std::string> ReadInputFile(const std::string& path, size_t max_bytes, std::string_view what);
 
 }  // namespace repartsim::sim

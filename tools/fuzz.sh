@@ -10,7 +10,7 @@
 # the corpus size. The CI budget is 60 s per target (.ci/run); the campaign of the `slow`
 # label 1200 s (tests/fuzz/CMakeLists.txt).
 # Usage: tools/fuzz.sh [--build DIR] [--seconds N] [TARGET...]
-#   TARGET: sql console scenario choices merge run (default: all)
+#   TARGET: sql console scenario choices merge run paths (default: all)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-asan"
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-if [ ${#targets[@]} -eq 0 ]; then targets=(sql console scenario choices merge run); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(sql console scenario choices merge run paths); fi
 
 dictionary_of() {
   case "$1" in

@@ -191,6 +191,15 @@ sim::Result<ChoicesFile> ParseChoicesFile(const std::string& text, const std::st
       if (auto error = HeaderWord(line.substr(pos, eq - pos), value, at, out)) return *error;
       pos = end + 1;
     }
+    if (out.scenario.empty()) {
+      return sim::Error{{file, line_no, 12}, "the header's scenario= names no file"};
+    }
+  }
+  if (out.scenario.empty()) {
+    // Without it, replay and shrink could only say the file records "scenario ''".
+    return sim::Error{{file, 1, 1},
+                      "no header line '# scenario=PATH seed=N profile=P rules=R': a choice file "
+                      "names the run it records (run --choices writes one)"};
   }
   return out;
 }

@@ -3,9 +3,10 @@
 //   # repartsim choices
 //   # scenario=<path, quoted when needed: HeaderValue> seed=<n> profile=<p> rules=<overrides or ->
 //   trace_hash=0x<16 hex>
-// A header word that is missing leaves its field empty (the verbs then ask for the flag); one
-// that is unreadable (seed=-3, a short trace_hash, rules=x) is a located error, as is every
-// error in the choice list itself (sim::ChoiceList::Parse).
+// A header word that is missing leaves its field empty (the verbs then ask for the flag), but
+// for the scenario: a file without it is a located error, as is a header word that is
+// unreadable (seed=-3, a short trace_hash, rules=x) and every error in the choice list itself
+// (sim::ChoiceList::Parse).
 #pragma once
 
 #include <cstdint>

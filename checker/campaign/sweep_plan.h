@@ -36,6 +36,10 @@ inline constexpr uint64_t kSweepRunsMax = 1'000'000;
 inline constexpr uint64_t kSweepRunRecordBytes = 1024;
 static_assert(kSweepRunsMax * kSweepRunRecordBytes <= kSweepReportBytesMax,
               "a full shard's report must fit the limit merge and --resume read");
+// JSON values of one run record: 21 for a passing run, 37 for a run that broke two invariants.
+inline constexpr uint64_t kSweepRunRecordValues = 40;
+static_assert(kSweepRunsMax * kSweepRunRecordValues <= kSweepReportValuesMax,
+              "a full shard's report must fit the values merge and --resume parse");
 
 struct Shard {
   uint32_t index = 0;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "checker/campaign/exit_code.h"
+#include "checker/campaign/json_duplicates.h"
 #include "checker/campaign/sweep_plan.h"
 #include "checker/campaign/verdict.h"
 #include "checker/check/violation.h"
@@ -17,6 +18,7 @@
 #include "sim/assert.h"
 #include "sim/fingerprint.h"
 #include "sim/input_file.h"
+#include "sim/json_bounds.h"
 #include "sim/json_text.h"
 #include "sim/parse_u64.h"
 
@@ -727,6 +729,14 @@ sim::SourceLocation LocateReportField(const std::string& text, const std::vector
   return sim::LocateOffset(text, locator.Find(path), file);
 }
 
+sim::Error DuplicateKeyError(const std::string& text, const std::vector<std::string>& path,
+                             const std::string& file) {
+  REPARTSIM_ASSERT(!path.empty());
+  return sim::Error{LocateReportField(text, path, file),
+                    PathText(path) + ": the key \"" + path.back() +
+                        "\" appears twice in one object (JSON would keep only the last)"};
+}
+
 sim::Error UnreadableJsonNumber(const std::string& text, const std::string& what,
                                 const std::string& file) {
   // The exception carries no offset: locate the quoted token.
@@ -741,6 +751,9 @@ sim::Error UnreadableJsonNumber(const std::string& text, const std::string& what
 }
 
 sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const std::string& file) {
+  sim::Status bounded = sim::CheckJsonBounds(
+      text, sim::JsonBounds{kSweepReportValuesMax, kReportDepthMax}, file, "sweep report");
+  if (!bounded.ok()) return bounded.error();
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -749,6 +762,9 @@ sim::Result<SweepReport> SweepReport::FromJson(const std::string& text, const st
                       "not valid JSON: " + std::string(e.what())};
   } catch (const nlohmann::json::exception& e) {
     return UnreadableJsonNumber(text, e.what(), file);
+  }
+  if (auto duplicate = FindDuplicateJsonKey(text)) {
+    return DuplicateKeyError(text, *duplicate, file);
   }
   try {
     return ReadReport(j);

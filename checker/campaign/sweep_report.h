@@ -152,6 +152,12 @@ struct SweepReport {
 // Bytes of one sweep report `merge` or `sweep --resume` reads (about 300 bytes a run: over
 // three million runs).
 inline constexpr size_t kSweepReportBytesMax = size_t{1} << 30;
+// JSON values (keys included) and nesting of a sweep report, checked before it is parsed
+// (sim::CheckJsonBounds): the parsed tree, not the text, is what a merge holds, about 90 bytes a
+// value. A full shard's report (kSweepRunsMax runs of at most kSweepRunRecordValues, see
+// sweep_plan.h) fits; a report of a gigabyte of tiny values (8 GB or more as a tree) does not.
+inline constexpr uint64_t kSweepReportValuesMax = 48'000'000;
+inline constexpr uint32_t kReportDepthMax = 32;
 // Reads (sim::ReadInputFile, at most kSweepReportBytesMax) and checks the report at `path`.
 sim::Result<SweepReport> ReadSweepReport(const std::string& path);
 
@@ -166,6 +172,10 @@ std::string FailureSignature(const std::string& message);
 SweepRun ToSweepRun(const run::RunReport& report, const std::string& rules, int64_t wall_ms);
 nlohmann::json RunToJson(const SweepRun& run);
 SweepRun RunFromJson(const nlohmann::json& j);
+// The located error for a key repeated within one object of `text` (at `path`, the key last:
+// FindDuplicateJsonKey), at the key's first place.
+sim::Error DuplicateKeyError(const std::string& text, const std::vector<std::string>& path,
+                             const std::string& file);
 // The located error for a JSON text the parser refused with an exception other than a
 // parse_error (out_of_range 406 "number overflow parsing '1e999'"; `what` is its what()): at
 // the quoted token in `text`, else at its start.

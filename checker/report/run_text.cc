@@ -4,10 +4,13 @@
 #include <set>
 #include <sstream>
 
+#include "checker/campaign/json_duplicates.h"
 #include "checker/campaign/sweep_report.h"
 #include "checker/check/violation.h"
 #include "checker/scenario/swarm_shape.h"
+#include "model/protocol/protocol.h"
 #include "sim/assert.h"
+#include "sim/json_bounds.h"
 #include "sim/utf8.h"
 
 namespace repartsim::report {
@@ -151,6 +154,9 @@ void StampRunJson(nlohmann::json& j, const std::string& binary_version,
 }
 
 sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::string& file) {
+  sim::Status bounded = sim::CheckJsonBounds(
+      text, sim::JsonBounds{kRunReportValuesMax, campaign::kReportDepthMax}, file, "run report");
+  if (!bounded.ok()) return bounded.error();
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -162,6 +168,9 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
                       "not valid JSON: " + what};
   } catch (const nlohmann::json::exception& e) {
     return campaign::UnreadableJsonNumber(text, e.what(), file);
+  }
+  if (auto duplicate = campaign::FindDuplicateJsonKey(text)) {
+    return campaign::DuplicateKeyError(text, *duplicate, file);
   }
   auto bad = [&](const std::vector<std::string>& path, const std::string& message) {
     std::string name;
@@ -197,6 +206,17 @@ sim::Result<RunIdentity> ReadRunIdentity(const std::string& text, const std::str
       return bad({"rules"}, "expected name=on|off items separated by commas, got '" + item + "'");
     }
     id.rules.emplace_back(item.substr(0, eq), item.substr(eq + 1) == "on");
+  }
+  // The run's profile and rules are checked here, where they can be located in the report
+  // (a run refuses them too, but at no place: "<input>: error: unknown profile").
+  if (auto protocol = model::Protocol::FromProfileName(id.profile); !protocol.ok()) {
+    return bad({"profile"}, protocol.error().message);
+  }
+  model::Protocol probe;
+  for (const auto& [name, on] : id.rules) {
+    if (sim::Status set = probe.SetByName(name, on); !set.ok()) {
+      return bad({"rules"}, set.error().message);
+    }
   }
   return id;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -28,6 +29,10 @@ struct RunIdentity {
 
 // Bytes of one run report `report` reads (`run --json` keeps no trace: a few KB to a few MB).
 inline constexpr size_t kRunReportBytesMax = size_t{64} << 20;
+// JSON values (keys included) of a run report, checked before it is parsed: about 65 a KB (a
+// bundled scenario's report is 8 KB and 529 values), so a report of the byte limit at that
+// density fits, and one of tiny values (`[0,0,...]`, a tree many times its text) does not.
+inline constexpr uint64_t kRunReportValuesMax = 4'500'000;
 
 // Reads the identity from a run report's JSON `text` (`repartsim run --json`); errors located
 // in `file` (file:line:col of the offending field).

@@ -30,6 +30,8 @@ sim::Result<ExploreReport> ExploreScenario(const scenario::Scenario& s,
     RunConfig rc = base;
     rc.chooser = &chooser;
     rc.after_step = [&](const StepView& v) {
+      // The search's time and memory bounds, checked inside a path (one long path overran them).
+      if (!explorer.Continue(chooser)) return false;
       if (v.healed && !config.liveness_dedup) return true;
       // The replayed prefix was visited by the run that first took it: no key needed.
       if (!chooser.past_prefix()) return true;

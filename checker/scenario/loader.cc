@@ -155,6 +155,30 @@ void CheckRegionCount(const YAML::Node& table, LoadContext& ctx, const Scenario&
       }
     }
   }
+  // Region numbers are never reused, and a repartition numbers its new regions after the
+  // highest so far: no region reaches `regions`. A drawn (swarm) shape has DDLs of its own.
+  if (s.shape_swarm) return;
+  for (const std::vector<ScriptedStep>* list : {&s.setup, &s.steps}) {
+    for (const ScriptedStep& step : *list) {
+      std::optional<model::RegionId> region;
+      if (const auto* flush = model::OpIf<model::FlushOp>(&step.op);
+          flush && !flush->every_region) {
+        region = flush->region;
+      }
+      if (const auto* c = model::OpIf<model::CompactOp>(&step.op); c && !c->every_region) {
+        region = c->region;
+      }
+      if (region && region->region_number().value >= regions) {
+        ctx.FailAt(step.location, list == &s.setup ? "setup" : "steps",
+                   "region " + std::to_string(region->region_number().value) +
+                       " never exists: the table's regions are numbered below " +
+                       std::to_string(regions) + " (its " +
+                       std::to_string(std::max<size_t>(1, s.table.rule.exprs.size())) +
+                       " regions plus every target of its ALTER steps)");
+        return;
+      }
+    }
+  }
 }
 
 // What one run schedules up front and what its checker compares: the workload's operations
@@ -225,6 +249,7 @@ void ReadSeeds(const YAML::Node& node, LoadContext& ctx, Scenario& scenario) {
   if (!range) return;
   scenario.seed_first = range->first;
   scenario.seed_last = range->second;
+  scenario.seeds_location = ctx.At(node);
 }
 
 // The `seeds: A..B` of a with_rules entry at `path`: a range inside the scenario's own seeds.

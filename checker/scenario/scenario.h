@@ -199,6 +199,7 @@ struct Scenario {
   Limits limits;
   uint64_t seed_first = 0;
   uint64_t seed_last = 19;                    // default seed range for sweeps and tests, inclusive
+  sim::SourceLocation seeds_location;         // of the `seeds:` value; no file when defaulted
   std::map<std::string, Expectation> expect;  // by profile name
   std::vector<RuleExpectation> rule_expect;   // expect.with_rules, in file order
 

@@ -8,9 +8,36 @@ namespace repartsim::sim::explore {
 
 const char* OrderName(Order order) { return order == Order::kDepthFirst ? "dfs" : "bfs"; }
 
+namespace {
+
+// Per distinct state, a table entry: a hash node and its (crashes, faults) list, or a set node.
+constexpr uint64_t kStateBytes = 96;
+constexpr uint64_t kPrefixBytes = sizeof(std::vector<uint32_t>) + 16;
+
+}  // namespace
+
+uint64_t Explorer::HeldBytes(uint64_t path_decisions) const {
+  return queue_bytes_ + stats_.unique * kStateBytes + path_decisions * sizeof(Branch);
+}
+
+bool Explorer::Continue(const ExploreChooser& chooser) {
+  if (!stop_pending_.empty()) return false;
+  if (++steps_unchecked_ < kStepsPerCheck) return true;
+  steps_unchecked_ = 0;
+  stats_.held_bytes = HeldBytes(chooser.branches().size());
+  if (stats_.held_bytes > memory_max_) {
+    stop_pending_ = "memory_max";
+  } else if (progress_ != nullptr && !(*progress_)(stats_)) {
+    stop_pending_ = "stopped";
+  }
+  if (stop_pending_.empty()) return true;
+  cut_ = true;
+  return false;
+}
+
 bool Explorer::Visit(uint64_t key, const ExploreChooser& chooser, bool budgets_matter) {
   if (!chooser.past_prefix()) return true;  // replaying a path an earlier run counted
-  if (states_max_reached_) {
+  if (states_max_reached_ || !stop_pending_.empty()) {
     cut_ = true;
     return false;
   }
@@ -50,6 +77,10 @@ bool Explorer::AfterRun(const ExploreChooser& chooser, const RunVerdict& verdict
     stats_.stop_reason = "nondeterminism: " + m->message;
     return false;
   }
+  if (!stop_pending_.empty()) {  // cut by Continue: not judged
+    stats_.stop_reason = stop_pending_;
+    return false;
+  }
   if (verdict.failed) {
     stats_.failed = true;
     for (const Branch& b : branches) stats_.failing_prefix.push_back(b.alternative);
@@ -68,18 +99,18 @@ ExploreStats Explorer::Run(const RunFunction& run, const ProgressFunction& progr
   visited_.clear();
   spent_.clear();
   states_max_reached_ = false;
+  progress_ = &progress;
+  queue_bytes_ = 0;
+  steps_unchecked_ = 0;
+  stop_pending_.clear();
   std::deque<std::vector<uint32_t>> queue;  // bfs: prefixes still to run
-  uint64_t queue_bytes = 0;                 // their decisions and vector headers
-  // Per distinct state, a table entry: a hash node and its (crashes, faults) list, or a set node.
-  constexpr uint64_t kStateBytes = 96;
-  constexpr uint64_t kPrefixBytes = sizeof(std::vector<uint32_t>) + 16;
   std::optional<std::vector<uint32_t>> next = std::vector<uint32_t>{};
   while (next) {
     ExploreChooser chooser(std::move(*next), policy_);
     next.reset();
     cut_ = false;
     const RunVerdict verdict = run(chooser);
-    if (!AfterRun(chooser, verdict, cut_)) return stats_;
+    if (!AfterRun(chooser, verdict, cut_)) return Stopped();
     const std::vector<Branch>& branches = chooser.branches();
     if (order_ == Order::kDepthFirst) {
       // The odometer: the deepest decision with an untried alternative, incremented.
@@ -103,29 +134,42 @@ ExploreStats Explorer::Run(const RunFunction& run, const ProgressFunction& progr
           prefix.reserve(i + 1);
           for (size_t j = 0; j < i; ++j) prefix.push_back(branches[j].alternative);
           prefix.push_back(a);
-          queue_bytes += kPrefixBytes + prefix.size() * sizeof(uint32_t);
+          queue_bytes_ += kPrefixBytes + prefix.size() * sizeof(uint32_t);
           queue.push_back(std::move(prefix));
+          // A long path has many children, each as long as its decision's depth: the queue
+          // may pass the bound before it is complete.
+          if (HeldBytes(0) > memory_max_) {
+            stats_.frontier = queue.size();
+            stats_.held_bytes = HeldBytes(0);
+            stats_.stop_reason = "memory_max";
+            return Stopped();
+          }
         }
       }
       if (!queue.empty()) {
         next = std::move(queue.front());
         queue.pop_front();
-        queue_bytes -= kPrefixBytes + next->size() * sizeof(uint32_t);
+        queue_bytes_ -= kPrefixBytes + next->size() * sizeof(uint32_t);
       }
       stats_.frontier = queue.size();
     }
-    stats_.held_bytes = queue_bytes + stats_.unique * kStateBytes;
+    stats_.held_bytes = HeldBytes(0);
     if (stats_.held_bytes > memory_max_) {
       stats_.stop_reason = "memory_max";
-      return stats_;
+      return Stopped();
     }
     if (!progress(stats_)) {
       stats_.stop_reason = "stopped";
-      return stats_;
+      return Stopped();
     }
   }
   stats_.exhausted = true;
   stats_.stop_reason = "exhausted";
+  return Stopped();
+}
+
+ExploreStats Explorer::Stopped() {
+  progress_ = nullptr;
   return stats_;
 }
 

@@ -18,9 +18,13 @@
 //                 non-zero values), so the first counterexample found has the fewest; the
 //                 queue holds one prefix per untried alternative (the frontier).
 // The search stops at the first failing run, when states_max new states were counted, when
-// what it holds (the bfs queue, the visited and subsumption tables, estimated) passes
-// memory_max ("memory_max": breadth-first on a large tree grew to gigabytes in seconds), when
-// `progress` returns false, or when the tree is exhausted (within the policy's bounds).
+// what it holds (the bfs queue, the visited and subsumption tables, the current path's
+// decisions, estimated) passes memory_max ("memory_max": breadth-first on a large tree grew to
+// gigabytes in seconds), when `progress` returns false, or when the tree is exhausted (within
+// the policy's bounds). The bounds hold inside a run too: a run that calls Continue at each
+// step is cut when one is passed, and the children breadth-first queues after a run are
+// counted as they are queued (one path of a 256-region scenario ran 44 s under a 1 s bound,
+// and a long path's children alone can be gigabytes).
 // No clock here: time bounds belong to the caller's `progress`.
 #pragma once
 
@@ -84,6 +88,12 @@ class Explorer {
   // counts as reached with nothing spent. Returns false iff the run must end here (a
   // visited or subsumed state, or states_max reached).
   bool Visit(uint64_t key, const ExploreChooser& chooser, bool budgets_matter = true);
+  // To be called by a run at each of its steps, in every phase (Visit is not called in a
+  // replayed prefix or, usually, the liveness phase). Every kStepsPerCheck calls it checks
+  // memory_max and asks Run's `progress`. Returns false iff the search must stop: the run must
+  // end here (it is cut, and the search stops with "memory_max" or "stopped").
+  bool Continue(const ExploreChooser& chooser);
+  static constexpr uint32_t kStepsPerCheck = 16;
 
   ExploreStats Run(const RunFunction& run, const ProgressFunction& progress);
   const DecisionPolicy& policy() const { return policy_; }
@@ -91,6 +101,10 @@ class Explorer {
  private:
   // Accounts for one finished run; returns false iff the search must stop.
   bool AfterRun(const ExploreChooser& chooser, const RunVerdict& verdict, bool cut);
+  // The end of Run: forgets its progress function and returns the totals.
+  ExploreStats Stopped();
+  // The estimate of what the search holds: the queue, the tables and `path_decisions`.
+  uint64_t HeldBytes(uint64_t path_decisions) const;
 
   DecisionPolicy policy_;
   Order order_;
@@ -99,7 +113,11 @@ class Explorer {
   ExploreStats stats_;
   bool cut_ = false;  // the current run was cut by Visit
   bool states_max_reached_ = false;
-  std::unordered_set<uint64_t> visited_;  // lint: lookup-only
+  const ProgressFunction* progress_ = nullptr;  // Run's, while it runs
+  uint64_t queue_bytes_ = 0;                    // bfs: the prefixes still to run
+  uint32_t steps_unchecked_ = 0;                // Continue calls since the last check
+  std::string stop_pending_;                    // set by Continue: the current run is cut
+  std::unordered_set<uint64_t> visited_;        // lint: lookup-only
   // Subsumption: per key, the (crashes, faults) spent at each visit that was not subsumed.
   using Spent = std::vector<std::pair<uint32_t, uint32_t>>;
   std::unordered_map<uint64_t, Spent> spent_;  // lint: lookup-only

@@ -56,6 +56,7 @@ TEST(FuzzCorpusTest, Scenario) { EXPECT_GE(Replay("scenario", FuzzScenario), 40u
 TEST(FuzzCorpusTest, Choices) { EXPECT_GE(Replay("choices", FuzzChoices), 3u); }
 TEST(FuzzCorpusTest, Merge) { EXPECT_GE(Replay("merge", FuzzMerge), 3u); }
 TEST(FuzzCorpusTest, Run) { EXPECT_GE(Replay("run", FuzzRun), 40u); }
+TEST(FuzzCorpusTest, Paths) { EXPECT_GE(Replay("paths", FuzzPaths), 8u); }
 
 }  // namespace fuzz_corpus_test
 }  // namespace

@@ -25,6 +25,10 @@ int FuzzScenario(const uint8_t* data, size_t size);
 int FuzzChoices(const uint8_t* data, size_t size);
 // A sweep report through `repartsim merge` (the reader, the aggregation and the summary).
 int FuzzMerge(const uint8_t* data, size_t size);
+// A file name (the input's bytes less '/' and NUL) through every writer of names (choice file
+// header, JSON, terminal text, repro command; each reads back or shows no control byte) and
+// the output/input collision check; the input as a run report's number (ReadRunIdentity).
+int FuzzPaths(const uint8_t* data, size_t size);
 // A scenario that loads is run for at most kRunStepsFuzz steps under both profiles.
 int FuzzRun(const uint8_t* data, size_t size);
 // Structure-aware mutation for FuzzRun: parses the YAML, rewrites one scalar (a number

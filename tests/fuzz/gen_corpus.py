@@ -10,6 +10,7 @@ scenario: the bundled scenarios, tests/data/scenarios and tests/data/bad_input.
 run:      the bundled scenarios.
 choices:  the choice files of a few seeds of two scenarios (needs --binary).
 merge:    the --json reports of two small sweeps and a sharded pair (needs --binary).
+paths:    written by hand, not regenerated here (hostile file names and report numbers).
 Usage: tests/fuzz/gen_corpus.py [--binary build/repartsim]
 """
 import argparse

@@ -4,7 +4,10 @@
 // Method: files written to a scratch directory; /dev/zero as the endless device.
 #include "sim/input_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -31,6 +34,28 @@ class InputFileTest : public ::testing::Test {
 
   std::filesystem::path dir_;
 };
+
+// Issue 54 (R17): a FIFO opened before its writer read as empty ("empty scenario"): the
+// first read waits for the writer's bytes.
+TEST_F(InputFileTest, AFifoIsReadFromItsWriterWhoComesLater) {
+  const std::string path = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  const pid_t writer = ::fork();
+  ASSERT_GE(writer, 0);
+  if (writer == 0) {
+    ::alarm(10);        // a reader that gave up leaves the open below blocked: end anyway
+    ::usleep(300'000);  // the reader has opened the FIFO by now
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    const bool wrote = fd >= 0 && ::write(fd, "name: x\n", 8) == 8;
+    ::_exit(wrote ? 0 : 1);
+  }
+  auto text = ReadInputFile(path, 100, "thing");
+  int status = 0;
+  ::waitpid(writer, &status, 0);
+  EXPECT_EQ(status, 0);
+  ASSERT_TRUE(text.ok()) << text.error().Format();
+  EXPECT_EQ(text.value(), "name: x\n");
+}
 
 TEST_F(InputFileTest, ReadsAWholeFileUpToTheLimit) {
   const std::string path = Write("a.txt", std::string(100, 'x') + "\n\0end");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tests/tools/cli_runner.h"
@@ -119,6 +120,49 @@ TEST(ExploreCliTest, TimeBudgetAndQuietSpeakAsSweepDoes) {
             "<command line>:1:44: error: --time-budget: must be a duration such as 90s, 5m or "
             "500ms, at most a year, got 'soon' (see '" +
                 std::string(REPARTSIM_BINARY) + " explore --help')\n");
+}
+
+// Issue 54 (R17): a --out prefix whose files cannot be written was located at the command
+// line's first column (the checked path, PREFIX.choices, is no argument): now at the prefix.
+TEST(ExploreCliTest, AnUnwritableOutPrefixIsLocatedAtItsArgument) {
+  const std::string prefix = "explore " + kScenario + " --max-states 10 -q --out";
+  CliOutcome r = RunRepartsim(prefix + " /nonexistent/dir/x");
+  EXPECT_EQ(r.exit_code, 64) << r.output;
+  EXPECT_EQ(r.output, "<command line>:1:" + std::to_string(prefix.size() + 2) +
+                          ": error: cannot write /nonexistent/dir/x.choices: No such file or "
+                          "directory\n");
+  r = RunRepartsim(prefix + "=/nonexistent/dir/x");
+  EXPECT_EQ(r.exit_code, 64) << r.output;
+  EXPECT_EQ(r.output, "<command line>:1:" + std::to_string(prefix.size() + 2) +
+                          ": error: cannot write /nonexistent/dir/x.choices: No such file or "
+                          "directory\n");
+}
+
+// Issue 54 (R8): --max-memory-mb (and --max-seconds) were checked only between paths, so a
+// single long path overran them (one hour of a quiet cluster: 14,421 states, all of the run,
+// under --max-memory-mb 1). Now the path is cut at the check where the tables pass 1 MiB.
+TEST(ExploreCliTest, MemoryBoundHoldsInsideOneLongPath) {
+  const std::string path = TempDir() + "/quiet_hour.yaml";
+  {
+    std::ofstream out(path);
+    out << "name: quiet-hour\n"
+           "cluster: {datanodes: 4, frontends: 1}\n"
+           "table: \"CREATE TABLE cpu (host STRING, ts TIMESTAMP TIME INDEX, v BIGINT, a INT, "
+           "PRIMARY KEY (host, a)) PARTITION ON COLUMNS (a) (a < 10, a >= 10 AND a < 20, "
+           "a >= 20 AND a < 30, a >= 30)\"\n"
+           "limits: {time_ms_max: 3600000, liveness_ms: 60000}\n"
+           "expect: {reference: pass}\n";
+  }
+  const CliOutcome r = RunRepartsim("explore " + path + " --max-memory-mb 1 -q --out " + TempDir() +
+                                    "/quiet_hour_cx");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  // 10,927 states of 96 bytes are past 1 MiB (checked every 16 steps).
+  EXPECT_NE(r.output.find("runs=1 (cut at a visited state: 1, of them subsumed: 0) states=10927 "
+                          "unique=10927 depth_max=0"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("result: memory_max (the search held about 1 MB;"), std::string::npos)
+      << r.output;
 }
 
 }  // namespace explore_cli_test

@@ -142,6 +142,79 @@ TEST(LimitsCliTest, OutOfMemoryIsReportedNotAnAbort) {
             "this process may use");
 }
 
+// Skips under a sanitizer, which reserves more address space than the limits below allow.
+bool UnderSanitizer() {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  return true;
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return true;
+#endif
+  return false;
+}
+
+// Issue 54 (R9): a report whose parsed tree does not fit the memory limit ran out of memory
+// inside nlohmann's parser, and the noexcept destructor of the half-built tree allocated while
+// unwinding: std::terminate, exit 134. Now the unwinding finds memory and the verb reports it.
+TEST(LimitsCliTest, AReportTooBigForMemoryIsReportedNotAnAbort) {
+  if (UnderSanitizer()) GTEST_SKIP() << "sanitizer address space";
+  // 2,000,000 small run objects: 10 M values (within the bound), 44 MB of text, a tree of
+  // about 500 MB.
+  std::string text = "{\"runs\": [";
+  for (int i = 0; i < 2'000'000; ++i)
+    text += i == 0 ? "{\"path\":\"x\",\"seed\":1}" : ",{\"path\":\"x\",\"seed\":1}";
+  text += "]}";
+  const std::string path = Write("big_tree.json", text);
+  text.clear();
+  text.shrink_to_fit();
+  Outcome o = repartsim::testing::RunShell("ulimit -v 400000 && " + std::string(REPARTSIM_BINARY) +
+                                           " merge " + path + " 2>&1");
+  EXPECT_EQ(o.exit_code, 70) << o.output;
+  EXPECT_EQ(FirstLine(o.output),
+            "repartsim: error: out of memory (std::bad_alloc): the input needs more memory than "
+            "this process may use");
+  std::filesystem::remove(path);
+}
+
+// Issue 54 (R9): the byte limit of a report does not bound its tree (a value of `[0,0,...]`
+// is 2 bytes of text and 16 or more of tree), so the values and the nesting are counted
+// before the parse: beyond them, a located error (exit 64) in a fraction of a second and
+// without the memory, here under a limit the tree would not fit.
+TEST(LimitsCliTest, AReportOfTooManyValuesIsRefusedBeforeItIsParsed) {
+  if (UnderSanitizer()) GTEST_SKIP() << "sanitizer address space";
+  std::string text = "[0";
+  for (int i = 0; i < 4'500'000; ++i) text += ",0";
+  text += "]";
+  const std::string run_report = Write("tiny_values.json", text);
+  Outcome o = repartsim::testing::RunShell("ulimit -v 100000 && " + std::string(REPARTSIM_BINARY) +
+                                           " report " + run_report + " --html " + Scratch() +
+                                           "/r.html 2>&1");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_EQ(FirstLine(o.output), run_report +
+                                     ":1:9000000: error: run report holds more than 4500000 "
+                                     "JSON values (keys included)");
+  text.resize(1);
+  for (int i = 0; i < 48'000'000; ++i) text += "0,";
+  text += "0]";
+  const std::string sweep_report = Write("tiny_values_sweep.json", text);
+  text.clear();
+  text.shrink_to_fit();
+  o = repartsim::testing::RunShell("ulimit -v 400000 && " + std::string(REPARTSIM_BINARY) +
+                                   " merge " + sweep_report + " 2>&1");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_EQ(FirstLine(o.output), sweep_report +
+                                     ":1:96000000: error: sweep report holds more than 48000000 "
+                                     "JSON values (keys included)");
+  std::filesystem::remove(sweep_report);
+  o = Cli("merge " + Write("deep.json", Repeat("[", 33) + Repeat("]", 33)));
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_EQ(FirstLine(o.output), Scratch() +
+                                     "/deep.json:1:33: error: sweep report nests objects and "
+                                     "arrays deeper than 32 levels");
+}
+
 }  // namespace limits_cli_test
 }  // namespace
 

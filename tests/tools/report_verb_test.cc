@@ -82,6 +82,28 @@ TEST(ReportVerbTest, AMissingOrMistypedFieldIsLocated) {
             "list.json:1:1: error: a run report is a JSON object (repartsim run --json)\n");
 }
 
+// Issue 54 (R17): an unknown profile or rule in a report was refused by the run, at no place
+// ("<input>: error: unknown profile 'nosuch'").
+TEST(ReportVerbTest, AnUnknownProfileOrRuleIsLocatedInTheReport) {
+  const auto report = [](const std::string& profile, const std::string& rules) {
+    return "{\"path\": \"" + kLeaseRace + "\",\n \"profile\": \"" + profile +
+           "\",\n \"rules\": \"" + rules +
+           "\",\n \"summary\": {\"seed\": 0, \"trace_hash\": \"0x0000000000000001\"}}\n";
+  };
+  Write("profile.json", report("nosuch", ""));
+  Outcome o = Cli("report profile.json --html out.html");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_EQ(o.output,
+            "profile.json:2:13: error: profile: unknown profile 'nosuch' (expected 'greptime' or "
+            "'reference')\n");
+  Write("rule.json", report("greptime", "fenced-reads=on,bogus=off"));
+  o = Cli("report rule.json --html out.html");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_EQ(o.output,
+            "rule.json:3:11: error: rules: unknown rule 'bogus'; `repartsim rules` lists every "
+            "rule\n");
+}
+
 TEST(ReportVerbTest, ATraceHashTheRunDoesNotGiveIsRefused) {
   Write("hash.json", "{\"path\": \"" + kLeaseRace +
                          "\", \"profile\": \"greptime\", \"rules\": \"\",\n"

@@ -169,6 +169,30 @@ TEST(SweepCliTest, MergeRefusesAMalformedReportWithALocatedErrorInsteadOfAbortin
       << o.output;
 }
 
+// Issue 54 (R18): a key repeated in one object of a report was read as its last value without
+// a word (nlohmann keeps the last): a seed edited in by hand merged as a run nobody ran.
+TEST(SweepCliTest, MergeAndReportRefuseAKeyRepeatedInOneObject) {
+  ASSERT_EQ(Cli("sweep " + kCrash + " --seeds 0..1 -q --json ok.json").exit_code, 0);
+  const std::string ok = Read(Scratch() + "/ok.json");
+  Write("dup.json", ReplaceFirst(ok, "\"seed\": 1,", "\"seed\": 1, \"seed\": 7,"));
+  Outcome o = Cli("merge dup.json");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_EQ(o.output.rfind("dup.json:", 0), 0u) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  ": error: runs[1].seed: the key \"seed\" appears twice in one "
+                  "object (JSON would keep only the last)\n"))
+      << o.output;
+  ASSERT_EQ(Cli("run " + kCrash + " --seed 0 --json run.json").exit_code, 0);
+  Write("rdup.json", ReplaceFirst(Read(Scratch() + "/run.json"), "\"summary\": {",
+                                  "\"summary\": {\"seed\": 3, "));
+  o = Cli("report rdup.json --html out.html");
+  EXPECT_EQ(o.exit_code, 64) << o.output;
+  EXPECT_TRUE(Has(o.output,
+                  ": error: summary.seed: the key \"seed\" appears twice in one "
+                  "object (JSON would keep only the last)\n"))
+      << o.output;
+}
+
 TEST(SweepCliTest, SweepRecordsRuleOverridesInRowsAndRepros) {
   Outcome o = Cli("sweep " + kDefect + " --rule fenced-reads=on -q --json d.json --junit d.xml");
   EXPECT_EQ(o.exit_code, 1) << o.output;
@@ -206,6 +230,29 @@ TEST(SweepCliTest, NumericFlagsAreCheckedWithALocatedError) {
   EXPECT_EQ(o.output.rfind("<command line>:1:", 0), 0u);
   o = Cli("sweep " + kCrash + " --shard 2/2");
   EXPECT_EQ(o.exit_code, 64);
+}
+
+// Issue 54 (R17): a scenario's own `seeds:` too big for one sweep was located at the command
+// line's scenario argument, not at the YAML; a --flag=VALUE at the first column; a shard count
+// past 2^32 - 1 was refused with a rule it met (0 <= I < N).
+TEST(SweepCliTest, SeedRangesAndShardsAreLocatedWhereTheyWereWritten) {
+  Write("wide.yaml",
+        "name: wide\ntable: \"CREATE TABLE t (h STRING, ts TIMESTAMP TIME INDEX, "
+        "PRIMARY KEY (h))\"\nseeds: \"0..2000000\"\nexpect: {reference: pass}\n");
+  Outcome o = Cli("sweep wide.yaml");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_EQ(o.output,
+            "wide.yaml:3:8: error: sweep of more than 1000000 runs (wide.yaml seeds 0..2000000); "
+            "use a smaller --seeds range or split it with --shard\n");
+  o = Cli("sweep wide.yaml --seeds=0..2000000");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_EQ(o.output.rfind("<command line>:1:25: error: sweep of more than 1000000 runs", 0), 0u)
+      << o.output;
+  o = Cli("sweep wide.yaml --shard=0/4294967296");
+  EXPECT_EQ(o.exit_code, 64);
+  EXPECT_EQ(o.output,
+            "<command line>:1:25: error: --shard expects I/N with 0 <= I < N <= 4294967295 (or "
+            "env), got '0/4294967296'\n");
 }
 
 TEST(SweepCliTest, DashMeansStdoutAndTraceFormatNeedsTrace) {

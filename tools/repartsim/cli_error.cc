@@ -17,6 +17,16 @@ uint32_t ArgumentColumn(const std::vector<std::string>& args, std::string_view t
     if (arg == token) return column;
     column += static_cast<uint32_t>(arg.size()) + 1;
   }
+  // A flag's value given as --flag=VALUE: the column of its value.
+  column = 1;
+  for (const std::string& arg : args) {
+    const size_t eq = arg.find('=');
+    if (!token.empty() && arg.rfind("--", 0) == 0 && eq != std::string::npos &&
+        std::string_view(arg).substr(eq + 1) == token) {
+      return column + static_cast<uint32_t>(eq) + 1;
+    }
+    column += static_cast<uint32_t>(arg.size()) + 1;
+  }
   return 1;
 }
 

@@ -21,7 +21,8 @@ int ReportFlagError(const std::vector<std::string>& args, std::string_view messa
 // The error ReportFlagError prints, for a caller that returns it.
 sim::Error FlagMessageError(const std::vector<std::string>& args, std::string_view message);
 
-// Returns the 1-based column of `token` in the space-joined `args`, or 1 if absent.
+// Returns the 1-based column of `token` in the space-joined `args` (as a whole argument, else
+// as the VALUE of a --flag=VALUE argument), or 1 if absent.
 uint32_t ArgumentColumn(const std::vector<std::string>& args, std::string_view token);
 
 }  // namespace repartsim::tools

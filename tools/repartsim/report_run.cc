@@ -1,5 +1,6 @@
 #include "tools/repartsim/report_run.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include "checker/check/violation.h"
@@ -72,12 +73,29 @@ sim::Status CheckOutputPath(const std::string& flag, const std::string& path,
   return CheckOutputPaths({{flag, path}}, args, inputs);
 }
 
+namespace {
+
+// The argument a problem with `out` points at: its path as given; for a path the verb made
+// from the flag's value (explore's PREFIX.choices), that value; else the flag.
+std::string OutputArgument(const std::vector<std::string>& args, const OutputFile& out,
+                           bool at_path) {
+  if (!at_path) return out.flag;
+  if (std::find(args.begin(), args.end(), out.path) != args.end()) return out.path;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == out.flag && i + 1 < args.size()) return args[i + 1];
+    if (args[i].rfind(out.flag + "=", 0) == 0) return args[i].substr(out.flag.size() + 1);
+  }
+  return out.flag;
+}
+
+}  // namespace
+
 sim::Status CheckOutputPaths(const std::vector<OutputFile>& outputs,
                              const std::vector<std::string>& args,
                              const std::vector<std::string>& inputs) {
   if (std::optional<campaign::OutputProblem> p = campaign::CheckOutputFiles(outputs, inputs)) {
     const OutputFile& out = outputs[p->index];
-    return FlagError(args, p->at_path ? out.path : out.flag, p->message);
+    return FlagError(args, OutputArgument(args, out, p->at_path), p->message);
   }
   return sim::Ok{};
 }

@@ -119,8 +119,9 @@ sim::Result<campaign::Shard> ParseShard(const std::string& text,
     spec = std::string(index) + "/" + count;
   }
   if (std::optional<campaign::Shard> shard = campaign::ParseShard(spec)) return *shard;
-  return sim::Error{{"<command line>", 1, ArgumentColumn(args, text)},
-                    "--shard expects I/N with 0 <= I < N (or env), got '" + spec + "'"};
+  return sim::Error{
+      {"<command line>", 1, ArgumentColumn(args, text)},
+      "--shard expects I/N with 0 <= I < N <= 4294967295 (or env), got '" + spec + "'"};
 }
 
 sim::Result<campaign::SweepReport> LoadResume(const std::string& path,
@@ -188,11 +189,15 @@ sim::Status AddScenarios(const SweepArgs& a, const std::vector<std::string>& arg
         })) {
       continue;
     }
+    // A range too big for one sweep is located where it was written: --seeds, else the
+    // scenario's `seeds:`.
+    const sim::SourceLocation seeds_at =
+        !seeds_flag && !s.value().seeds_location.file.empty()
+            ? s.value().seeds_location
+            : sim::SourceLocation{"<command line>", 1,
+                                  ArgumentColumn(args, seeds_flag ? a.seeds : path)};
     sim::Status added = p.plan->Add(std::move(s).value(), campaign::FileHash(path), p.report);
-    if (!added.ok()) {
-      return sim::Error{{"<command line>", 1, ArgumentColumn(args, seeds_flag ? a.seeds : path)},
-                        added.error().message};
-    }
+    if (!added.ok()) return sim::Error{seeds_at, added.error().message};
   }
   return sim::Ok{};
 }

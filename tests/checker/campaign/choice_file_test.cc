@@ -55,6 +55,23 @@ TEST(ChoiceFileTest, MissingHeaderWordsLeaveFieldsEmpty) {
   EXPECT_EQ(broken.error().location.line, 2u);
 }
 
+// Issue 54 (R17): a choice file without a scenario in its header was refused at the command
+// line, as a run "of scenario ''", with `replay '' --choices ...` as the suggested command.
+TEST(ChoiceFileTest, AFileThatNamesNoScenarioIsALocatedError) {
+  const std::string list = sim::ChoiceList().ToText();
+  auto none = ParseChoicesFile("# repartsim choices\n# seed=1\n" + list, "x.choices");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().Format(),
+            "x.choices:1:1: error: no header line '# scenario=PATH seed=N profile=P rules=R': a "
+            "choice file names the run it records (run --choices writes one)");
+  auto empty = ParseChoicesFile("# repartsim choices\n# scenario= seed=1\n" + list, "x.choices");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().Format(), "x.choices:2:12: error: the header's scenario= names no file");
+  auto quoted = ParseChoicesFile("# scenario=\"\" seed=1\n" + list, "x.choices");
+  ASSERT_FALSE(quoted.ok());
+  EXPECT_EQ(quoted.error().Format(), "x.choices:1:12: error: the header's scenario= names no file");
+}
+
 TEST(ChoiceFileTest, UnreadableHeaderWordsAreLocatedErrors) {
   const std::string list = sim::ChoiceList().ToText();
   const auto error = [&](const std::string& header) {

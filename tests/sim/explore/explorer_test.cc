@@ -185,6 +185,59 @@ TEST(ExplorerTest, MemoryMaxStopsABreadthFirstSearchThatHoldsTooMuch) {
   EXPECT_EQ(roomy.held_bytes, 0u);  // the queue drained, no state was visited
 }
 
+// A run of `steps` steps that calls Continue at each and visits a new state at each.
+RunVerdict LongRun(Explorer& explorer, ExploreChooser& chooser, uint64_t steps) {
+  chooser.Chance("net.drop", Ratio{1, 100});
+  for (uint64_t i = 0; i < steps; ++i) {
+    if (!explorer.Continue(chooser)) break;
+    if (!explorer.Visit(Hasher().Add(i).Finish(), chooser)) break;
+  }
+  return RunVerdict{};
+}
+
+// Issue 54 (R8): the time bound (the caller's progress) and memory_max were checked only
+// between runs, so one long path overran both (199.8 s under --max-seconds 5, 1.29 GB under
+// --max-memory-mb 1). A run that calls Continue is cut at the next check after a bound passes.
+TEST(ExplorerTest, ProgressAndMemoryAreCheckedInsideALongRun) {
+  Explorer timed(DecisionPolicy{}, Order::kDepthFirst, UINT64_MAX);
+  const ExploreStats stopped =
+      timed.Run([&](ExploreChooser& chooser) { return LongRun(timed, chooser, 100'000); },
+                [](const ExploreStats& s) { return s.states < 100; });
+  EXPECT_EQ(stopped.stop_reason, "stopped");
+  EXPECT_EQ(stopped.runs, 1u);
+  EXPECT_EQ(stopped.runs_cut, 1u);
+  // Checked at every 16th step, before the step's visit: at 15, 31, ..., 111 states.
+  EXPECT_EQ(stopped.states, 111u);
+  EXPECT_FALSE(stopped.exhausted);
+
+  Explorer bounded(DecisionPolicy{}, Order::kDepthFirst, UINT64_MAX, /*memory_max=*/4096);
+  const ExploreStats full =
+      bounded.Run([&](ExploreChooser& chooser) { return LongRun(bounded, chooser, 100'000); },
+                  [](const ExploreStats&) { return true; });
+  EXPECT_EQ(full.stop_reason, "memory_max");
+  EXPECT_EQ(full.runs, 1u);
+  EXPECT_EQ(full.states, 47u);  // 47 states x 96 bytes + the path's one decision > 4096
+  EXPECT_EQ(full.held_bytes, 47u * 96 + sizeof(Branch));
+}
+
+// Issue 54 (R8): breadth-first queued every child of a run before it compared the queue with
+// memory_max; a path of n decisions has n children of up to n decisions (n^2 / 2 in all).
+TEST(ExplorerTest, MemoryMaxStopsWhileTheChildrenOfALongPathAreQueued) {
+  Explorer explorer(DecisionPolicy{}, Order::kBreadthFirst, UINT64_MAX, /*memory_max=*/1 << 20);
+  const ExploreStats st = explorer.Run(
+      [&](ExploreChooser& chooser) {
+        for (int i = 0; i < 4000; ++i) chooser.Chance("net.drop", Ratio{1, 100});
+        return RunVerdict{};
+      },
+      [](const ExploreStats&) { return true; });
+  EXPECT_EQ(st.stop_reason, "memory_max");
+  EXPECT_EQ(st.runs, 1u);
+  // The 4,000 children would hold 32 MB; the queue stopped one child past 1 MiB.
+  EXPECT_GT(st.held_bytes, uint64_t{1} << 20);
+  EXPECT_LT(st.held_bytes, (uint64_t{1} << 20) + 4000 * 4 + 64);
+  EXPECT_LT(st.frontier, 4000u);
+}
+
 TEST(ExplorerTest, ProgressCanStopTheSearch) {
   Explorer explorer(DecisionPolicy{}, Order::kDepthFirst, UINT64_MAX);
   const ExploreStats st = explorer.Run(
